@@ -1,0 +1,137 @@
+"""Actions: frozen value objects with a text form that round-trips.
+
+A game declares its actions as frozen, slotted dataclasses that derive from
+:class:`Action` and name a ``verb``. The text form is the verb followed by the
+fields in declaration order, so a player can read and type it::
+
+    @dataclass(frozen=True, slots=True)
+    class Offer(Action):
+        verb: ClassVar[str] = "offer"
+        card: str
+        amount: int
+
+    str(Offer("D6", 30)) == "offer D6 30"
+
+Field types understood by the text form: ``int``, ``str``, ``bool``
+(``yes``/``no``), enums (by value), ``X | None`` (``-`` for None) and
+``tuple[str, ...]`` / ``tuple[int, ...]`` (comma separated, ``-`` for empty).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import types
+import typing
+from collections.abc import Iterable, Sequence
+from functools import cache
+from typing import Any, ClassVar
+
+from greenlight.core.errors import ActionParseError
+
+NONE_TOKEN = "-"
+
+
+class Action:
+    """Base class of every game action. Subclasses are frozen slotted dataclasses."""
+
+    __slots__ = ()
+    verb: ClassVar[str] = ""
+
+    def __str__(self) -> str:
+        tokens = [self.verb]
+        for spec in dataclasses.fields(self):  # type: ignore[arg-type]
+            tokens.append(_format_token(getattr(self, spec.name)))
+        return " ".join(tokens)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self}>"
+
+    @classmethod
+    def from_tokens(cls, tokens: Sequence[str]) -> Action:
+        """Build this action from the tokens after its verb."""
+        fields = _field_types(cls)
+        if len(tokens) != len(fields):
+            names = " ".join(f"<{name}>" for name, _ in fields)
+            raise ActionParseError(f"'{cls.verb}' takes {len(fields)} value(s): {cls.verb} {names}".rstrip())
+        values = [_parse_token(token, kind, name) for token, (name, kind) in zip(tokens, fields, strict=True)]
+        return cls(*values)
+
+
+def _format_token(value: object) -> str:
+    if value is None:
+        return NONE_TOKEN
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, enum.Enum):
+        return str(value.value)
+    if isinstance(value, tuple):
+        return ",".join(_format_token(item) for item in value) if value else NONE_TOKEN
+    return str(value)
+
+
+@cache
+def _field_types(cls: type[Action]) -> tuple[tuple[str, Any], ...]:
+    hints = typing.get_type_hints(cls)
+    return tuple((spec.name, hints[spec.name]) for spec in dataclasses.fields(cls))  # type: ignore[arg-type]
+
+
+def _parse_token(token: str, kind: Any, name: str) -> object:
+    origin = typing.get_origin(kind)
+    if origin in (typing.Union, types.UnionType):
+        members = [member for member in typing.get_args(kind) if member is not type(None)]
+        if token == NONE_TOKEN:
+            return None
+        return _parse_token(token, members[0], name)
+    if origin is tuple:
+        item_kind = typing.get_args(kind)[0]
+        if token == NONE_TOKEN:
+            return ()
+        return tuple(_parse_token(part, item_kind, name) for part in token.split(","))
+    if kind is bool:
+        if token in ("yes", "no"):
+            return token == "yes"
+        raise ActionParseError(f"{name} must be yes or no, not {token!r}")
+    if kind is int:
+        try:
+            return int(token)
+        except ValueError:
+            raise ActionParseError(f"{name} must be a whole number, not {token!r}") from None
+    if isinstance(kind, type) and issubclass(kind, enum.Enum):
+        for member in kind:
+            if str(member.value) == token or member.name.lower() == token.lower():
+                return member
+        choices = ", ".join(str(member.value) for member in kind)
+        raise ActionParseError(f"{name} must be one of {choices}, not {token!r}")
+    return token
+
+
+class ActionCodec:
+    """Reads action text for one game's set of action classes.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True, slots=True)
+    ... class Pass(Action):
+    ...     verb: ClassVar[str] = "pass"
+    >>> codec = ActionCodec([Pass])
+    >>> codec.parse("pass") == Pass()
+    True
+    """
+
+    def __init__(self, action_types: Iterable[type[Action]]) -> None:
+        self.by_verb: dict[str, type[Action]] = {}
+        for action_type in action_types:
+            if action_type.verb in self.by_verb:
+                raise ValueError(f"two action types use the verb {action_type.verb!r}")
+            self.by_verb[action_type.verb] = action_type
+
+    def parse(self, text: str) -> Action:
+        """Parse ``text`` into an action, or raise :class:`ActionParseError` saying why."""
+        tokens = text.split()
+        if not tokens:
+            raise ActionParseError("empty action; type one of the listed actions")
+        action_type = self.by_verb.get(tokens[0].lower())
+        if action_type is None:
+            verbs = ", ".join(sorted(self.by_verb))
+            raise ActionParseError(f"unknown action {tokens[0]!r}; actions start with one of: {verbs}")
+        return action_type.from_tokens(tokens[1:])

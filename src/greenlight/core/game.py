@@ -1,0 +1,191 @@
+"""The engine contract every game implements.
+
+A game answers the same few questions (OpenSpiel): who acts now, what is legal,
+apply an action, what does this seat see, how could the hidden part look, and
+how did it end. Bots, the server, the simulator and the RL layer use only this
+contract and never a game's internals.
+
+>>> from greenlight.core.registry import get_game
+>>> game = get_game("cinecitta")
+>>> state = game.new_state(3, seed=7)
+>>> decision = game.decision(state)
+>>> decision.kind, decision.simultaneous, decision.players
+('offer', True, (0, 1, 2))
+>>> action = game.legal_actions(state, 0)[0]
+>>> game.parse_action(str(action)) == action
+True
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, Generic, TypeVar
+
+from greenlight.core.actions import Action, ActionCodec
+from greenlight.core.decision import Decision
+from greenlight.core.errors import IllegalActionError
+from greenlight.core.events import Event
+from greenlight.core.outcome import Outcome
+from greenlight.core.spec import GameSpec, Options, OptionValue
+from greenlight.core.state import GameState
+
+S = TypeVar("S", bound=GameState)
+
+Observation = dict[str, Any]
+
+
+class Game(ABC, Generic[S]):
+    """One registered game. Subclasses fill in the abstract methods.
+
+    ``apply`` mutates the state in place and returns the events it caused;
+    callers that need an earlier state keep a ``clone()``.
+    """
+
+    spec: GameSpec
+    #: The action classes of this game (their verbs must be unique).
+    action_types: tuple[type[Action], ...] = ()
+    #: Whether any information is hidden from some seat (the harness then insists determinize resamples).
+    has_hidden_information: bool = True
+    #: Number of distinct integer action codes (``action_code`` is in ``range(num_distinct_actions)``).
+    num_distinct_actions: int = 0
+
+    def __init__(self) -> None:
+        self._codec = ActionCodec(self.action_types)
+
+    # -- starting -------------------------------------------------------------
+
+    def new_state(self, num_players: int, seed: int, options: Options | None = None) -> S:
+        """Start a game: the only way to make a fresh state."""
+        resolved = self.spec.resolve_options(num_players, options)
+        if not isinstance(seed, int) or seed < 0:
+            raise IllegalActionError(f"the seed must be a whole number >= 0, not {seed!r}")
+        return self.initial_state(num_players, seed, resolved)
+
+    @abstractmethod
+    def initial_state(self, num_players: int, seed: int, options: dict[str, OptionValue]) -> S:
+        """Build the start position from validated options."""
+
+    # -- the turn -------------------------------------------------------------
+
+    @abstractmethod
+    def decision(self, state: S) -> Decision:
+        """What the game waits for now (empty ``players`` when it is over)."""
+
+    @abstractmethod
+    def legal_actions(self, state: S, player: int) -> list[Action]:
+        """Every action ``player`` may take now; empty if ``player`` does not owe one."""
+
+    def is_terminal(self, state: S) -> bool:
+        """True once the game is over."""
+        return self.decision(state).is_terminal
+
+    def apply(self, state: S, player: int, action: Action) -> list[Event]:
+        """Check ``action`` for ``player`` and apply it; raise IllegalActionError saying why if refused.
+
+        A refused action changes nothing.
+        """
+        self.check(state, player, action)
+        return self.apply_unchecked(state, player, action)
+
+    def check(self, state: S, player: int, action: Action) -> None:
+        """Raise IllegalActionError (with a reason in player language) unless ``action`` is legal."""
+        decision = self.decision(state)
+        if decision.is_terminal:
+            raise IllegalActionError("the game is over; no more actions are taken")
+        if not isinstance(player, int) or not 0 <= player < self.num_players(state):
+            raise IllegalActionError(f"there is no seat {player} at this table")
+        if player not in decision.players:
+            if player in decision.committed:
+                raise IllegalActionError(f"seat {player} has already made its choice in this step; waiting for the others")
+            waiting = ", ".join(f"seat {seat}" for seat in decision.players)
+            raise IllegalActionError(f"it is not seat {player}'s turn; waiting for {waiting}")
+        if action not in self.legal_actions(state, player):
+            raise IllegalActionError(self.why_illegal(state, player, action))
+
+    def why_illegal(self, state: S, player: int, action: Action) -> str:
+        """Explain, in the game's words, why ``action`` is not legal now. Games override this."""
+        return f"'{action}' is not one of your legal actions now"
+
+    @abstractmethod
+    def apply_unchecked(self, state: S, player: int, action: Action) -> list[Event]:
+        """Apply an action already known to be legal; return the events it caused."""
+
+    # -- information ----------------------------------------------------------
+
+    @abstractmethod
+    def observe(self, state: S, player: int | None) -> Observation:
+        """The JSON-ready view of ``player`` (``None`` = spectator): only what that seat may see."""
+
+    @abstractmethod
+    def determinize(self, state: S, player: int | None, rng: random.Random) -> S:
+        """A full state that ``player`` cannot tell apart from ``state``; hidden parts resampled with ``rng``."""
+
+    def secrets(self, state: S, player: int | None) -> frozenset[str]:
+        """Values (such as card ids) hidden from ``player`` that must never appear in its observation.
+
+        The conformance harness checks this on top of the determinization test.
+        """
+        return frozenset()
+
+    def describe_event(self, event: Event) -> str:
+        """One line of log text for ``event``. Games override this."""
+        details = ", ".join(f"{key} {value}" for key, value in event.data.items())
+        return f"{event.kind.replace('_', ' ')}: {details}" if details else event.kind.replace("_", " ")
+
+    def render_text(self, observation: Observation) -> str:
+        """A plain-text (rich markup allowed) rendering of an observation for the terminal."""
+        import json
+
+        return json.dumps(observation, indent=2)
+
+    # -- ending ---------------------------------------------------------------
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome:
+        """Final scores, ranks, winners and breakdown. Only valid once the game is over."""
+
+    def num_players(self, state: S) -> int:
+        """Number of seats in ``state``."""
+        return int(state.num_players)  # type: ignore[attr-defined]
+
+    # -- text and integer forms of actions --------------------------------------
+
+    def parse_action(self, text: str) -> Action:
+        """Read an action from its text form (``parse_action(str(a)) == a``)."""
+        return self._codec.parse(text)
+
+    @abstractmethod
+    def action_code(self, state: S, action: Action) -> int:
+        """A stable integer in ``range(num_distinct_actions)`` for ``action``.
+
+        It depends only on the action and the game's static data (the state
+        gives access to that data), so the same action always has the same
+        code; distinct actions that are legal together get distinct codes.
+        """
+
+    def action_from_code(self, state: S, player: int, code: int) -> Action:
+        """The legal action of ``player`` whose code is ``code``."""
+        for action in self.legal_actions(state, player):
+            if self.action_code(state, action) == code:
+                return action
+        raise IllegalActionError(f"action code {code} is not legal for seat {player} now")
+
+    def legal_action_codes(self, state: S, player: int) -> list[int]:
+        """Codes of ``legal_actions(state, player)``, in the same order."""
+        return [self.action_code(state, action) for action in self.legal_actions(state, player)]
+
+    # -- helpers for interfaces -----------------------------------------------------
+
+    def seat_label(self, seat: int) -> str:
+        """How a seat is called in text."""
+        return f"P{seat}"
+
+    def sample_options(self) -> Mapping[str, OptionValue]:
+        """Default options (convenience for interfaces)."""
+        return {spec.name: spec.default for spec in self.spec.options}
+
+    def actions_text(self, actions: Sequence[Action]) -> list[str]:
+        """Text forms of ``actions``."""
+        return [str(action) for action in actions]

@@ -1,0 +1,93 @@
+"""A match: one game in progress with its record and event log.
+
+The CLI, the web server, the arena and the simulator all drive games through
+this one class, so recording and event logging happen in one place.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from greenlight.core.actions import Action
+from greenlight.core.decision import Decision
+from greenlight.core.events import Event, events_for
+from greenlight.core.game import Game, Observation
+from greenlight.core.outcome import Outcome
+from greenlight.core.record import Record, replay_steps
+from greenlight.core.spec import Options
+from greenlight.core.state import GameState
+
+
+class Match:
+    """A game in progress: state, record and the full event log.
+
+    >>> from greenlight.core.registry import get_game
+    >>> match = Match.start(get_game("cinecitta"), 3, seed=1)
+    >>> match.decision().kind
+    'offer'
+    """
+
+    def __init__(self, game: Game[Any], state: GameState, record: Record, events: list[Event] | None = None) -> None:
+        self.game = game
+        self.state = state
+        self.record = record
+        self.events: list[Event] = events or []
+
+    @classmethod
+    def start(cls, game: Game[Any], num_players: int, seed: int, options: Options | None = None) -> Match:
+        """Begin a new game."""
+        state = game.new_state(num_players, seed, options)
+        resolved = game.spec.resolve_options(num_players, options)
+        record = Record(game.spec.id, game.spec.version, num_players, seed, dict(resolved), [])
+        return cls(game, state, record)
+
+    @classmethod
+    def from_record(cls, record: Record, game: Game[Any] | None = None) -> Match:
+        """Rebuild a match (state and event log) from a record."""
+        from greenlight.core.registry import get_game
+
+        game = game or get_game(record.game)
+        match = cls.start(game, record.num_players, record.seed, record.options)
+        for state, seat, text, events in replay_steps(record, game):
+            match.state = state
+            match.record.actions.append((seat, text))
+            match.events.extend(events)
+        return match
+
+    @property
+    def num_players(self) -> int:
+        """Number of seats."""
+        return self.record.num_players
+
+    def decision(self) -> Decision:
+        """What the game waits for."""
+        return self.game.decision(self.state)
+
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+        return self.decision().is_terminal
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Legal actions of ``seat`` now."""
+        return self.game.legal_actions(self.state, seat)
+
+    def play(self, seat: int, action: Action | str) -> list[Event]:
+        """Check and apply an action (object or text) for ``seat``; record it; return its events."""
+        if isinstance(action, str):
+            action = self.game.parse_action(action)
+        events = self.game.apply(self.state, seat, action)
+        self.record.actions.append((seat, str(action)))
+        self.events.extend(events)
+        return events
+
+    def observe(self, seat: int | None) -> Observation:
+        """What ``seat`` may see now."""
+        return self.game.observe(self.state, seat)
+
+    def log(self, seat: int | None) -> list[str]:
+        """The event log in words, as ``seat`` may see it."""
+        return [self.game.describe_event(event) for event in events_for(self.events, seat)]
+
+    def outcome(self) -> Outcome:
+        """Final result (only once the game is over)."""
+        return self.game.outcome(self.state)

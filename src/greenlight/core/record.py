@@ -1,0 +1,118 @@
+"""Records: the save format, the replay format and the test fixture format.
+
+A record is the game id and version, the number of players, the seed, the
+options, and every action as ``[seat, text]``. Replaying re-applies the
+actions to a fresh state and must reproduce the game exactly.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from greenlight.core.errors import GreenlightError, RecordError
+from greenlight.core.events import Event
+from greenlight.core.game import Game
+from greenlight.core.state import GameState
+
+RECORD_FORMAT = 1
+
+
+@dataclass(slots=True)
+class Record:
+    """A complete description of one game, from which it can be rebuilt."""
+
+    game: str
+    version: str
+    num_players: int
+    seed: int
+    options: dict[str, Any] = field(default_factory=dict)
+    actions: list[tuple[int, str]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {
+            "format": RECORD_FORMAT,
+            "game": self.game,
+            "version": self.version,
+            "num_players": self.num_players,
+            "seed": self.seed,
+            "options": dict(self.options),
+            "actions": [[seat, text] for seat, text in self.actions],
+        }
+
+    def dumps(self) -> str:
+        """The record as a JSON string."""
+        return json.dumps(self.to_json(), indent=1)
+
+    @classmethod
+    def from_json(cls, data: Any) -> Record:
+        """Read a record from its JSON form, checking every field."""
+        if not isinstance(data, dict):
+            raise RecordError("a record must be a JSON object")
+        for name, kind in (("game", str), ("version", str), ("num_players", int), ("seed", int), ("actions", list)):
+            if not isinstance(data.get(name), kind):
+                raise RecordError(f"record field {name!r} is missing or is not a {kind.__name__}")
+        options = data.get("options", {})
+        if not isinstance(options, dict):
+            raise RecordError("record field 'options' must be an object")
+        actions: list[tuple[int, str]] = []
+        for index, entry in enumerate(data["actions"]):
+            if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], int) and isinstance(entry[1], str)):
+                raise RecordError(f"record action {index} must be [seat, text], got {entry!r}")
+            actions.append((entry[0], entry[1]))
+        return cls(data["game"], data["version"], data["num_players"], data["seed"], dict(options), actions)
+
+    @classmethod
+    def loads(cls, text: str) -> Record:
+        """Read a record from a JSON string."""
+        try:
+            return cls.from_json(json.loads(text))
+        except json.JSONDecodeError as error:
+            raise RecordError(f"a record must be JSON: {error}") from None
+
+    def save(self, path: str | Path) -> None:
+        """Write the record to ``path``."""
+        Path(path).write_text(self.dumps() + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> Record:
+        """Read a record file."""
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as error:
+            raise RecordError(f"cannot read record {path}: {error.strerror}") from None
+        return cls.loads(text)
+
+
+def replay_steps(record: Record, game: Game[Any] | None = None) -> Iterator[tuple[GameState, int, str, list[Event]]]:
+    """Yield ``(state, seat, action_text, events)`` after each action of ``record``.
+
+    The same state object is mutated and yielded each time; clone it to keep it.
+    """
+    from greenlight.core.registry import get_game
+
+    game = game or get_game(record.game)
+    if record.version != game.spec.version:
+        raise RecordError(f"record is for {game.spec.title} version {record.version}, this engine has {game.spec.version}")
+    state = game.new_state(record.num_players, record.seed, record.options)
+    for index, (seat, text) in enumerate(record.actions):
+        try:
+            events = game.apply(state, seat, game.parse_action(text))
+        except GreenlightError as error:
+            raise RecordError(f"record action {index} ({seat}: {text}) does not replay: {error}") from None
+        yield state, seat, text, events
+
+
+def replay(record: Record, game: Game[Any] | None = None) -> GameState:
+    """Rebuild the state a record describes."""
+    from greenlight.core.registry import get_game
+
+    game = game or get_game(record.game)
+    state: GameState = game.new_state(record.num_players, record.seed, record.options)
+    for state, _seat, _text, _events in replay_steps(record, game):
+        pass
+    return state

@@ -1,0 +1,50 @@
+"""The game registry: every package under ``greenlight.games`` that exposes ``GAME``.
+
+Adding a game means adding its package; nothing else needs to change.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from functools import cache
+from typing import Any
+
+from greenlight.core.errors import OptionError
+from greenlight.core.game import Game
+
+
+@cache
+def all_games() -> dict[str, Game[Any]]:
+    """Every registered game by id, in id order."""
+    import greenlight.games as games_package
+
+    found: dict[str, Game[Any]] = {}
+    for module_info in pkgutil.iter_modules(games_package.__path__):
+        if not module_info.ispkg:
+            continue
+        module = importlib.import_module(f"greenlight.games.{module_info.name}")
+        game = getattr(module, "GAME", None)
+        if isinstance(game, Game):
+            found[game.spec.id] = game
+    return dict(sorted(found.items()))
+
+
+def _aliases(game_id: str) -> set[str]:
+    short = game_id.split("-")[0]
+    return {game_id, game_id.replace("-", "_"), game_id.replace("-", ""), short}
+
+
+def get_game(name: str) -> Game[Any]:
+    """The game called ``name`` (its id, or an obvious alias such as ``maybe_movies``).
+
+    >>> get_game("cinecitta").spec.title
+    'Cinecitta 1937'
+    """
+    games = all_games()
+    key = name.strip().lower()
+    for game_id, game in games.items():
+        if key in _aliases(game_id):
+            return game
+    known = ", ".join(games) or "none"
+    raise OptionError(f"unknown game {name!r}; known games: {known}")

@@ -1,0 +1,144 @@
+"""Declared game metadata: id, title, player range, options and their rules.
+
+Metadata is declared, not implied (OpenSpiel): the conformance harness, the
+CLI, the lobby and the RL layer all read it from here.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+
+from greenlight.core.errors import OptionError
+
+OptionValue = bool | int | str | None
+Options = Mapping[str, OptionValue]
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One game option (a variant, an expansion or a data-file override).
+
+    ``kind`` is ``"bool"``, ``"int"``, ``"choice"`` or ``"path"``. A ``path``
+    option names a data file that replaces bundled data; ``None`` means the
+    bundled file. ``allowed_players`` limits the player counts at which a
+    non-default value may be chosen.
+    """
+
+    name: str
+    kind: str
+    default: OptionValue
+    help: str
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    allowed_players: tuple[int, ...] | None = None
+    variant: bool = True
+
+    def coerce(self, value: object) -> OptionValue:
+        """Return ``value`` converted to this option's type, or raise OptionError."""
+        if value is None and self.kind == "path":
+            return None
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in ("true", "yes", "on", "1"):
+                return True
+            if isinstance(value, str) and value.lower() in ("false", "no", "off", "0"):
+                return False
+            raise OptionError(f"option {self.name} must be true or false, got {value!r}")
+        if self.kind == "int":
+            try:
+                number = int(value)  # type: ignore[call-overload]
+            except (TypeError, ValueError):
+                raise OptionError(f"option {self.name} must be a whole number, got {value!r}") from None
+            if self.minimum is not None and number < self.minimum:
+                raise OptionError(f"option {self.name} must be at least {self.minimum}, got {number}")
+            if self.maximum is not None and number > self.maximum:
+                raise OptionError(f"option {self.name} must be at most {self.maximum}, got {number}")
+            return number
+        if self.kind == "choice":
+            if value not in self.choices:
+                raise OptionError(f"option {self.name} must be one of {', '.join(self.choices)}, got {value!r}")
+            return str(value)
+        if self.kind == "path":
+            if not isinstance(value, str) or not value:
+                raise OptionError(f"option {self.name} must be a file path, got {value!r}")
+            return value
+        raise OptionError(f"option {self.name} has unknown kind {self.kind}")
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    """Everything a caller needs to know about a game before starting one."""
+
+    id: str
+    title: str
+    version: str
+    min_players: int
+    max_players: int
+    options: tuple[OptionSpec, ...] = ()
+    summary: str = ""
+    #: Extra cross-option checks: (num_players, full options) -> error text or None.
+    constraints: tuple[Callable[[int, Mapping[str, OptionValue]], str | None], ...] = field(default=())
+    #: Upper bound on the number of actions in one game (for RL and the harness).
+    max_game_length: int = 10_000
+
+    @property
+    def player_counts(self) -> range:
+        """All allowed player counts."""
+        return range(self.min_players, self.max_players + 1)
+
+    def option(self, name: str) -> OptionSpec:
+        """The option called ``name``."""
+        for spec in self.options:
+            if spec.name == name:
+                return spec
+        known = ", ".join(spec.name for spec in self.options) or "none"
+        raise OptionError(f"{self.title} has no option {name!r} (options: {known})")
+
+    def resolve_options(self, num_players: int, options: Options | None = None) -> dict[str, OptionValue]:
+        """Validate a player count and options; return every option with defaults filled in.
+
+        >>> spec = GameSpec("demo", "Demo", "1", 2, 4, (OptionSpec("fast", "bool", False, "Play fast"),))
+        >>> spec.resolve_options(3, {"fast": "yes"})
+        {'fast': True}
+        >>> spec.resolve_options(5)
+        Traceback (most recent call last):
+        ...
+        greenlight.core.errors.OptionError: Demo is for 2 to 4 players, not 5
+        """
+        if not isinstance(num_players, int) or not self.min_players <= num_players <= self.max_players:
+            raise OptionError(f"{self.title} is for {self.min_players} to {self.max_players} players, not {num_players}")
+        given = dict(options or {})
+        resolved: dict[str, OptionValue] = {}
+        for spec in self.options:
+            value = spec.coerce(given.pop(spec.name)) if spec.name in given else spec.default
+            if value != spec.default and spec.allowed_players is not None and num_players not in spec.allowed_players:
+                counts = ", ".join(str(n) for n in spec.allowed_players)
+                raise OptionError(f"option {spec.name} is only for {counts} players, not {num_players}")
+            resolved[spec.name] = value
+        if given:
+            self.option(next(iter(given)))  # raises with the list of known options
+        for check in self.constraints:
+            problem = check(num_players, resolved)
+            if problem:
+                raise OptionError(problem)
+        return resolved
+
+    def variant_combinations(self, num_players: int) -> Iterator[dict[str, OptionValue]]:
+        """Every combination of the boolean variant options allowed at ``num_players``."""
+        flags = [
+            spec
+            for spec in self.options
+            if spec.kind == "bool"
+            and spec.variant
+            and (spec.allowed_players is None or num_players in spec.allowed_players)
+        ]
+        for values in itertools.product((False, True), repeat=len(flags)):
+            options = {spec.name: value for spec, value in zip(flags, values, strict=True)}
+            try:
+                yield self.resolve_options(num_players, options)
+            except OptionError:
+                continue

@@ -1,0 +1,100 @@
+"""The Cinecitta 1937 game object: the engine contract wired to this package's rules and view."""
+
+from __future__ import annotations
+
+import random
+
+from greenlight.core.actions import Action
+from greenlight.core.decision import Decision
+from greenlight.core.events import Event
+from greenlight.core.game import Game, Observation
+from greenlight.core.outcome import Outcome
+from greenlight.core.spec import OptionValue
+from greenlight.games.cinecitta import rules, view
+from greenlight.games.cinecitta.actions import ACTION_TYPES, SECURE, Offer, Place, Respond
+from greenlight.games.cinecitta.cards import MAX_CARDS, OCCUPATIONS, CardTable
+from greenlight.games.cinecitta.spec import SPEC
+from greenlight.games.cinecitta.state import CinecittaState
+
+#: Offer amounts run 0..500 in steps of 10 (the players' total at 5 players).
+AMOUNT_SLOTS = 51
+OFFER_CODES = MAX_CARDS * AMOUNT_SLOTS
+RESPOND_CODES = 2
+OCCUPATION_SLOTS = 6  # no card moved out, or one of the 5 occupations
+PLACE_CODES = 1 + 2 * OCCUPATION_SLOTS * OCCUPATION_SLOTS
+
+
+class CinecittaGame(Game[CinecittaState]):
+    """Cinecitta 1937 (3-5 players, simultaneous sealed offers)."""
+
+    spec = SPEC
+    action_types = ACTION_TYPES
+    num_distinct_actions = OFFER_CODES + RESPOND_CODES + PLACE_CODES
+
+    def initial_state(self, num_players: int, seed: int, options: dict[str, OptionValue]) -> CinecittaState:
+        """Shuffle and deal (§3)."""
+        return rules.setup(num_players, seed, options)
+
+    def decision(self, state: CinecittaState) -> Decision:
+        """The current simultaneous step."""
+        return rules.decision(state)
+
+    def legal_actions(self, state: CinecittaState, player: int) -> list[Action]:
+        """Legal commitments of ``player``."""
+        return rules.legal_actions(state, player)
+
+    def why_illegal(self, state: CinecittaState, player: int, action: Action) -> str:
+        """Reason for refusing ``action``."""
+        return rules.why_illegal(state, player, action)
+
+    def apply_unchecked(self, state: CinecittaState, player: int, action: Action) -> list[Event]:
+        """Commit, and resolve the step once every seat has committed."""
+        return rules.apply(state, player, action)
+
+    def observe(self, state: CinecittaState, player: int | None) -> Observation:
+        """What ``player`` may see."""
+        return view.observe(state, player)
+
+    def determinize(self, state: CinecittaState, player: int | None, rng: random.Random) -> CinecittaState:
+        """Redraw everything hidden from ``player``."""
+        return view.determinize(state, player, rng)
+
+    def secrets(self, state: CinecittaState, player: int | None) -> frozenset[str]:
+        """Cards ``player`` never sees."""
+        return view.secrets(state, player)
+
+    def outcome(self, state: CinecittaState) -> Outcome:
+        """Scores with the §5 breakdown."""
+        return rules.outcome(state)
+
+    def describe_event(self, event: Event) -> str:
+        """Log text."""
+        return view.describe_event(event)
+
+    def render_text(self, observation: Observation) -> str:
+        """Terminal view."""
+        return view.render_text(observation)
+
+    def action_code(self, state: CinecittaState, action: Action) -> int:
+        """Offers by (card, amount); responses; plans by card order and the occupations moved out."""
+        table = state.table
+        if isinstance(action, Offer):
+            return table.index(action.card) * AMOUNT_SLOTS + min(action.amount // 10, AMOUNT_SLOTS - 1)
+        if isinstance(action, Respond):
+            return OFFER_CODES + (0 if action.choice == SECURE else 1)
+        assert isinstance(action, Place)
+        base = OFFER_CODES + RESPOND_CODES
+        if not action.placements:
+            return base
+        (first, out1), *rest = action.placements
+        second, out2 = rest[0] if rest else (None, None)
+        swapped = int(second is not None and table.index(second) < table.index(first))
+        return base + 1 + (swapped * OCCUPATION_SLOTS + _occupation_slot(table, out1)) * OCCUPATION_SLOTS + _occupation_slot(table, out2)
+
+
+def _occupation_slot(table: CardTable, card: str | None) -> int:
+    """0 for no card moved out, else 1 + the card's occupation index (Studio occupations are unique)."""
+    return 0 if card is None else 1 + OCCUPATIONS.index(table[card].occupation)
+
+
+GAME = CinecittaGame()

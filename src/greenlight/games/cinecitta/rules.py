@@ -1,0 +1,414 @@
+"""Cinecitta 1937 rules: setup, legal actions, resolution of each step, scoring.
+
+Rule functions follow ``../shared/rules/cinecitta_1937.md``; comments cite its
+sections (§) and rulings (R).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from greenlight.core.actions import Action
+from greenlight.core.decision import GAME_OVER, Decision
+from greenlight.core.events import Event
+from greenlight.core.outcome import Outcome, outcome_from_keys
+from greenlight.core.spec import OptionValue
+from greenlight.games.cinecitta.actions import HEADHUNT, SECURE, Offer, Place, Respond
+from greenlight.games.cinecitta.cards import HAND_SIZE, CardTable, load_cards
+from greenlight.games.cinecitta.state import OFFER, OVER, PLACE, RESPOND, CinecittaState, Folder, Placement
+
+FINISHED = "FINISHED"
+DROPPED_INCOMPLETE = "DROPPED_INCOMPLETE"
+DROPPED_WAGES = "DROPPED_WAGES"
+STARTING_MONEY = 100
+
+# -- setup ---------------------------------------------------------------------------
+
+
+def table_for(options: dict[str, OptionValue]) -> CardTable:
+    """The card table the options ask for (bundled unless ``cards`` names a file)."""
+    path = options.get("cards")
+    return load_cards(str(path) if path else None)
+
+
+def setup(num_players: int, seed: int, options: dict[str, OptionValue]) -> CinecittaState:
+    """Build the deck for N, shuffle with the seeded RNG and deal H cards each (§3)."""
+    table = table_for(options)
+    hand_size = HAND_SIZE[num_players]
+    state = CinecittaState(table, num_players, seed, options, hand_size)
+    deck = table.deck_for(num_players)
+    random.Random(f"cinecitta/deal/{seed}").shuffle(deck)
+    for seat in range(num_players):
+        state.hands[seat] = deck[seat * hand_size : (seat + 1) * hand_size]
+    state.undealt = deck[num_players * hand_size :]
+    return state
+
+
+def position(
+    num_players: int,
+    *,
+    hands: Sequence[Sequence[str]],
+    wallets: Sequence[int] | None = None,
+    studios: Sequence[Sequence[str]] | None = None,
+    offices: Sequence[Sequence[str]] | None = None,
+    undealt: Sequence[str] = (),
+    round: int = 1,
+    options: dict[str, OptionValue] | None = None,
+) -> CinecittaState:
+    """An explicit position at the start of a round's offer step (§3 step 4), for tests and puzzles."""
+    resolved: dict[str, OptionValue] = {"destination_change": False, "movie_awards": False, "cards": None, **(options or {})}
+    state = CinecittaState(table_for(resolved), num_players, 0, resolved, HAND_SIZE[num_players])
+    state.round = round
+    state.hands = [list(hand) for hand in hands]
+    state.wallets = list(wallets) if wallets is not None else [STARTING_MONEY] * num_players
+    state.round_start_wallets = list(state.wallets)
+    state.studios = [list(cards) for cards in studios] if studios is not None else [[] for _ in range(num_players)]
+    state.offices = [list(cards) for cards in offices] if offices is not None else [[] for _ in range(num_players)]
+    state.undealt = list(undealt)
+    if round > state.rounds:
+        state.step = OVER
+    return state
+
+
+# -- partners (§4 step 0, §6.1) --------------------------------------------------------
+
+
+def partner_offset(state: CinecittaState) -> int:
+    """k for the current round: 1 in the base game, k(r) = ((r-1) mod (N-1)) + 1 with the coaster."""
+    if state.options.get("destination_change"):
+        return (state.round - 1) % (state.num_players - 1) + 1
+    return 1
+
+
+def target_of(state: CinecittaState, seat: int) -> int:
+    """The seat that receives ``seat``'s folder this round."""
+    return (seat + partner_offset(state)) % state.num_players
+
+
+def source_of(state: CinecittaState, seat: int) -> int:
+    """The seat whose folder ``seat`` receives this round."""
+    return (seat - partner_offset(state)) % state.num_players
+
+
+def round_folders(state: CinecittaState) -> list[Folder]:
+    """This round's folders indexed by sender, once offers are resolved."""
+    if state.step not in (RESPOND, PLACE):
+        return []
+    return state.folders[-state.num_players :]
+
+
+def folder_received(state: CinecittaState, seat: int) -> Folder | None:
+    """The folder ``seat`` holds or held this round (None before offers resolve)."""
+    folders = round_folders(state)
+    return folders[source_of(state, seat)] if folders else None
+
+
+def folder_sent(state: CinecittaState, seat: int) -> Folder | None:
+    """The folder ``seat`` sent this round (None before offers resolve)."""
+    folders = round_folders(state)
+    return folders[seat] if folders else None
+
+
+# -- decisions and legal actions ------------------------------------------------------
+
+
+def waiting_seats(state: CinecittaState) -> tuple[int, ...]:
+    """Seats that still owe a commitment in the current step (R37: every seat commits)."""
+    commitments: Sequence[object]
+    if state.step == OFFER:
+        commitments = state.offers
+    elif state.step == RESPOND:
+        commitments = state.responses
+    elif state.step == PLACE:
+        commitments = state.plans
+    else:
+        return ()
+    return tuple(seat for seat, made in enumerate(commitments) if made is None)
+
+
+PROMPTS = {
+    OFFER: "Put one staff card and some money in your folder for your partner.",
+    RESPOND: "Secure the funds in the folder you received, or headhunt its card.",
+    PLACE: "Place your pending cards in your Studio.",
+}
+
+
+def decision(state: CinecittaState) -> Decision:
+    """The current simultaneous step and who still owes a commitment."""
+    if state.step == OVER:
+        return GAME_OVER
+    waiting = waiting_seats(state)
+    committed = tuple(seat for seat in range(state.num_players) if seat not in waiting)
+    return Decision(players=waiting, kind=state.step, simultaneous=True, committed=committed, prompt=PROMPTS[state.step])
+
+
+def legal_offers(state: CinecittaState, seat: int) -> list[Action]:
+    """Every (card in hand, multiple of 10 up to the wallet) pair (§4 step 1, R20)."""
+    amounts = range(0, state.wallets[seat] + 1, 10)
+    return [Offer(card, amount) for card in state.hands[seat] for amount in amounts]
+
+
+def legal_responses(state: CinecittaState, seat: int) -> list[Action]:
+    """SECURE always; HEADHUNT when the wallet after the own offer covers the amount (R6, R21)."""
+    folder = folder_received(state, seat)
+    assert folder is not None
+    if state.wallets[seat] >= folder.amount:
+        return [Respond(SECURE), Respond(HEADHUNT)]
+    return [Respond(SECURE)]
+
+
+@dataclass(frozen=True, slots=True)
+class _Option:
+    out_choice: str | None  # the card named in the plan (rule (c) only)
+    moved_out: str | None  # the card that goes to the Office (rules (a) and (c))
+    studio: tuple[str, ...]
+
+
+def placement_options(table: CardTable, studio: Sequence[str], card: str) -> list[_Option]:
+    """Where ``card`` can go: (a) replace a match, (b) a free slot, (c) any of 3 cards (§4 step 3c)."""
+    occupation = table[card].occupation
+    for current in studio:
+        if table[current].occupation == occupation:
+            return [_Option(None, current, tuple(card if c == current else c for c in studio))]
+    if len(studio) < 3:
+        return [_Option(None, None, (*studio, card))]
+    return [_Option(out, out, tuple(card if c == out else c for c in studio)) for out in studio]
+
+
+def legal_plans(table: CardTable, studio: Sequence[str], pending: Sequence[str]) -> list[Action]:
+    """Every legal placement plan: each order of the pending cards with every choice (§4 step 3c, R10)."""
+    if not pending:
+        return [Place(())]
+    orders = [tuple(pending)] if len(pending) == 1 else [(pending[0], pending[1]), (pending[1], pending[0])]
+    plans: list[Action] = []
+    for order in orders:
+        for first in placement_options(table, studio, order[0]):
+            if len(order) == 1:
+                plans.append(Place(((order[0], first.out_choice),)))
+                continue
+            for second in placement_options(table, first.studio, order[1]):
+                plans.append(Place(((order[0], first.out_choice), (order[1], second.out_choice))))
+    return plans
+
+
+def legal_actions(state: CinecittaState, seat: int) -> list[Action]:
+    """The legal actions of ``seat``: empty unless it still owes a commitment."""
+    if state.step == OFFER and state.offers[seat] is None:
+        return legal_offers(state, seat)
+    if state.step == RESPOND and state.responses[seat] is None:
+        return legal_responses(state, seat)
+    if state.step == PLACE and state.plans[seat] is None:
+        return legal_plans(state.table, state.studios[seat], state.pending[seat])
+    return []
+
+
+def why_illegal(state: CinecittaState, seat: int, action: Action) -> str:
+    """Explain a refused action in the words of the rules (R42)."""
+    if isinstance(action, Offer):
+        if state.step != OFFER:
+            return "offers are made in step 1; now is " + PROMPTS[state.step].lower()
+        if action.card not in state.hands[seat]:
+            return f"{action.card} is not in your hand"
+        if action.amount < 0 or action.amount % 10:
+            return "the amount must be a multiple of 10 from 0 up (only 10-notes exist)"
+        if action.amount > state.wallets[seat]:
+            return f"you have only {state.wallets[seat]} in your wallet"
+    if isinstance(action, Respond):
+        if state.step != RESPOND:
+            return "responses are made in step 2, after every folder has been passed"
+        if action.choice not in (SECURE, HEADHUNT):
+            return "respond with 'secure' or 'headhunt'"
+        folder = folder_received(state, seat)
+        if folder is not None and action.choice == HEADHUNT:
+            return f"headhunting needs {folder.amount} in your wallet to match the folder; you have {state.wallets[seat]}"
+    if isinstance(action, Place):
+        if state.step != PLACE:
+            return "cards are placed in step 3, after the folders come back"
+        pending = sorted(state.pending[seat])
+        if sorted(card for card, _ in action.placements) != pending:
+            listed = ", ".join(pending) or "no cards"
+            return f"your plan must place exactly your pending cards ({listed})"
+        return "that plan breaks the placement rules: a card of the same occupation is replaced; a free slot must be used; only with a full Studio do you choose which card moves out"
+    return f"'{action}' is not a legal action now"
+
+
+# -- applying actions ---------------------------------------------------------------
+
+
+def apply(state: CinecittaState, seat: int, action: Action) -> list[Event]:
+    """Record a legal commitment; when the last seat commits, resolve the step."""
+    events = [Event("committed", {"seat": seat, "step": state.step})]
+    if isinstance(action, Offer):
+        state.offers[seat] = (action.card, action.amount)
+        if all(offer is not None for offer in state.offers):
+            events += resolve_offers(state)
+    elif isinstance(action, Respond):
+        state.responses[seat] = action.choice
+        if all(response is not None for response in state.responses):
+            events += resolve_responses(state)
+    elif isinstance(action, Place):
+        state.plans[seat] = action.placements
+        if all(plan is not None for plan in state.plans):
+            events += resolve_plans(state)
+    return events
+
+
+def resolve_offers(state: CinecittaState) -> list[Event]:
+    """Every card and amount leaves its owner and goes to the target (§4 step 1)."""
+    events: list[Event] = []
+    for seat, offer in enumerate(state.offers):
+        assert offer is not None
+        card, amount = offer
+        state.hands[seat].remove(card)
+        state.wallets[seat] -= amount
+        target = target_of(state, seat)
+        state.folders.append(Folder(state.round, seat, target, card, amount))
+        events.append(Event("folder_passed", {"sender": seat, "recipient": target, "card": card, "amount": amount}, audience=(seat, target)))
+    state.offers = [None] * state.num_players
+    state.step = RESPOND
+    return events
+
+
+def resolve_responses(state: CinecittaState) -> list[Event]:
+    """SECURE keeps the money and returns the card; HEADHUNT keeps the card and returns 2m (§4 steps 2-3a)."""
+    events: list[Event] = []
+    start = len(state.folders) - state.num_players
+    for seat in range(state.num_players):
+        sender = source_of(state, seat)
+        folder = state.folders[start + sender]
+        choice = state.responses[seat]
+        if choice == SECURE:
+            state.wallets[seat] += folder.amount
+            state.pending[sender].append(folder.card)
+        else:
+            state.wallets[seat] -= folder.amount
+            state.wallets[sender] += 2 * folder.amount
+            state.pending[seat].append(folder.card)
+        state.folders[start + sender] = replace(folder, response=choice)
+        events.append(Event("folder_returned", {"sender": sender, "recipient": seat, "card": folder.card, "amount": folder.amount, "response": choice}, audience=(sender, seat)))
+    for cards in state.pending:
+        cards.sort(key=state.table.index)
+    state.responses = [None] * state.num_players
+    state.step = PLACE
+    return events
+
+
+def place_card(table: CardTable, studio: list[str], office: list[str], card: str, out: str | None) -> str | None:
+    """Place one card by rules (a)-(c); return the card moved to the Office."""
+    occupation = table[card].occupation
+    moved = next((current for current in studio if table[current].occupation == occupation), None)
+    if moved is None and len(studio) >= 3:
+        moved = out
+    if moved is None:
+        studio.append(card)
+    else:
+        studio[studio.index(moved)] = card
+        office.append(moved)
+    return moved
+
+
+def resolve_plans(state: CinecittaState) -> list[Event]:
+    """Apply every plan at once and reveal the placements (§4 step 3d, R38); then end the round."""
+    batch: list[Placement] = []
+    for seat, plan in enumerate(state.plans):
+        assert plan is not None
+        for card, out in plan:
+            moved = place_card(state.table, state.studios[seat], state.offices[seat], card, out)
+            batch.append(Placement(seat, card, moved))
+        state.pending[seat] = []
+    state.placements.append(batch)
+    state.plans = [None] * state.num_players
+    events = [Event("placed", {"seat": p.seat, "card": p.card, "moved_out": p.moved_out}) for p in batch]
+    state.round += 1
+    if state.round > state.rounds:
+        state.step = OVER
+        result = outcome(state)
+        events.append(Event("game_over", {"scores": list(result.scores), "winners": list(result.winners), "wallets": list(state.wallets)}))
+    else:
+        state.step = OFFER
+        state.round_start_wallets = list(state.wallets)
+        events.append(Event("round_started", {"round": state.round, "offset": partner_offset(state)}))
+    return events
+
+
+# -- scoring (§5) ------------------------------------------------------------------
+
+
+def quality_of(table: CardTable, studio: Sequence[str]) -> int | None:
+    """S1: the three Studio numbers in ascending order read as a number (R40); None if incomplete."""
+    if len(studio) != 3:
+        return None
+    a, b, c = sorted(table[card].number for card in studio)
+    return 100 * a + 10 * b + c
+
+
+def score_seat(table: CardTable, studio: Sequence[str], office: Sequence[str], wallet: int) -> dict[str, Any]:
+    """S1-S5 and S7 (without awards) for one seat, as a breakdown."""
+    breakdown: dict[str, Any] = {
+        "status": DROPPED_INCOMPLETE,
+        "quality": None,
+        "promotion": 0,
+        "wages_due": None,
+        "money": None,
+        "reels": None,
+        "box_office": None,
+        "award": 0,
+        "value": None,
+    }
+    quality = quality_of(table, studio)
+    if quality is None:
+        return breakdown
+    breakdown["quality"] = quality
+    promotion = 10 * sum(table[card].promotion for card in office)
+    breakdown["promotion"] = promotion
+    money = wallet + promotion
+    has_pen = any(table[card].pen for card in office)  # R27, R28: only Office Pens count
+    wages = 0 if has_pen else 10 * (len(studio) + len(office))
+    breakdown["wages_due"] = wages
+    if money < wages:  # S4, R18
+        breakdown["status"] = DROPPED_WAGES
+        return breakdown
+    money -= wages
+    reels = sum(table[card].reels for card in office)
+    breakdown.update(status=FINISHED, money=money, reels=reels, box_office=money * reels, value=quality + money * reels)
+    return breakdown
+
+
+def apply_awards(breakdowns: list[dict[str, Any]]) -> None:
+    """S6 Movie Awards among FINISHED seats: +200 highest quality, -100 lowest (R15-R17, R25)."""
+    finished = [b for b in breakdowns if b["status"] == FINISHED]
+    qualities = {b["quality"] for b in finished}
+    if len(finished) < 2 or len(qualities) < 2:
+        return
+    best, worst = max(qualities), min(qualities)
+    for breakdown in finished:
+        if breakdown["quality"] == best:
+            breakdown["award"] = 200
+        elif breakdown["quality"] == worst:
+            breakdown["award"] = -100
+        breakdown["value"] += breakdown["award"]
+
+
+def score_all(table: CardTable, studios: Sequence[Sequence[str]], offices: Sequence[Sequence[str]], wallets: Sequence[int], movie_awards: bool) -> list[dict[str, Any]]:
+    """S1-S7 for every seat."""
+    breakdowns = [score_seat(table, studio, office, wallet) for studio, office, wallet in zip(studios, offices, wallets, strict=True)]
+    if movie_awards:
+        apply_awards(breakdowns)
+    return breakdowns
+
+
+def rank_breakdowns(breakdowns: list[dict[str, Any]]) -> Outcome:
+    """S8 and R43: rank FINISHED seats by value then quality; drop-outs score 0 and share last place."""
+    finished = [b["status"] == FINISHED for b in breakdowns]
+    scores = [b["value"] if done else 0 for b, done in zip(breakdowns, finished, strict=True)]
+    keys = [(1, b["value"], b["quality"]) if done else (0, 0, 0) for b, done in zip(breakdowns, finished, strict=True)]
+    return outcome_from_keys(scores, keys, breakdowns, eligible=finished)
+
+
+def outcome(state: CinecittaState) -> Outcome:
+    """Final scores of a finished game."""
+    breakdowns = score_all(state.table, state.studios, state.offices, state.wallets, bool(state.options.get("movie_awards")))
+    return rank_breakdowns(breakdowns)

@@ -1,0 +1,119 @@
+"""Cinecitta 1937 state: plain data, no rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from greenlight.core.spec import OptionValue
+from greenlight.core.state import GameState
+from greenlight.games.cinecitta.cards import CardTable
+
+OFFER, RESPOND, PLACE, OVER = "offer", "respond", "place", "over"
+
+
+@dataclass(frozen=True, slots=True)
+class Folder:
+    """One folder of one round: who sent it to whom, what was in it, and the answer.
+
+    Seen only by its sender and its recipient (R36); the sender learns the
+    response at step 3a.
+    """
+
+    round: int
+    sender: int
+    recipient: int
+    card: str
+    amount: int
+    response: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """One card placed in a Studio, and the card it moved to the Office (if any)."""
+
+    seat: int
+    card: str
+    moved_out: str | None
+
+
+class CinecittaState(GameState):
+    """A Cinecitta 1937 position.
+
+    Commitments (``offers``, ``responses``, ``plans``) stay hidden until every
+    seat has committed; then the step resolves all at once.
+    """
+
+    __slots__ = (
+        "folders",
+        "hand_size",
+        "hands",
+        "num_players",
+        "offers",
+        "offices",
+        "options",
+        "pending",
+        "placements",
+        "plans",
+        "responses",
+        "round",
+        "round_start_wallets",
+        "seed",
+        "step",
+        "studios",
+        "table",
+        "undealt",
+        "wallets",
+    )
+
+    def __init__(self, table: CardTable, num_players: int, seed: int, options: dict[str, OptionValue], hand_size: int) -> None:
+        self.table = table
+        self.num_players = num_players
+        self.seed = seed
+        self.options = options
+        self.hand_size = hand_size
+        self.round = 1
+        self.step = OFFER
+        self.hands: list[list[str]] = [[] for _ in range(num_players)]
+        self.wallets: list[int] = [100] * num_players
+        #: Wallets when the current round began (lets determinize replay the round).
+        self.round_start_wallets: list[int] = [100] * num_players
+        self.studios: list[list[str]] = [[] for _ in range(num_players)]
+        self.offices: list[list[str]] = [[] for _ in range(num_players)]
+        self.undealt: list[str] = []
+        self.offers: list[tuple[str, int] | None] = [None] * num_players
+        self.responses: list[str | None] = [None] * num_players
+        self.pending: list[list[str]] = [[] for _ in range(num_players)]
+        self.plans: list[tuple[tuple[str, str | None], ...] | None] = [None] * num_players
+        #: Every folder of the game, in order (private to sender and recipient).
+        self.folders: list[Folder] = []
+        #: Every placement of the game, in order (public).
+        self.placements: list[list[Placement]] = []
+
+    def clone(self) -> CinecittaState:
+        """Copy the mutable containers only."""
+        copy = CinecittaState.__new__(CinecittaState)
+        copy.table = self.table
+        copy.num_players = self.num_players
+        copy.seed = self.seed
+        copy.options = dict(self.options)
+        copy.hand_size = self.hand_size
+        copy.round = self.round
+        copy.step = self.step
+        copy.hands = [list(hand) for hand in self.hands]
+        copy.wallets = list(self.wallets)
+        copy.round_start_wallets = list(self.round_start_wallets)
+        copy.studios = [list(studio) for studio in self.studios]
+        copy.offices = [list(office) for office in self.offices]
+        copy.undealt = list(self.undealt)
+        copy.offers = list(self.offers)
+        copy.responses = list(self.responses)
+        copy.pending = [list(cards) for cards in self.pending]
+        copy.plans = list(self.plans)
+        copy.folders = list(self.folders)
+        copy.placements = [list(batch) for batch in self.placements]
+        return copy
+
+    @property
+    def rounds(self) -> int:
+        """Number of rounds H (= the hand size at the start)."""
+        return self.hand_size

@@ -1,0 +1,295 @@
+"""What each seat may see (rules §8), determinization, and text for logs and the terminal."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from greenlight.core.events import Event
+from greenlight.core.game import Observation
+from greenlight.games.cinecitta import rules
+from greenlight.games.cinecitta.actions import HEADHUNT, Offer, Place, Respond
+from greenlight.games.cinecitta.state import OFFER, OVER, PLACE, RESPOND, CinecittaState, Folder
+
+
+def _folder_json(folder: Folder, viewer: int, show_response: bool) -> dict[str, Any]:
+    return {
+        "round": folder.round,
+        "sender": folder.sender,
+        "recipient": folder.recipient,
+        "card": folder.card,
+        "amount": folder.amount,
+        "response": folder.response if show_response else None,
+        "role": "sent" if folder.sender == viewer else "received",
+    }
+
+
+def observe(state: CinecittaState, viewer: int | None) -> Observation:
+    """The JSON-ready view of ``viewer`` (None = spectator), built from its information state only."""
+    n = state.num_players
+    decision = rules.decision(state)
+    view: dict[str, Any] = {
+        "game": "cinecitta",
+        "viewer": viewer,
+        "num_players": n,
+        "options": dict(state.options),
+        "round": min(state.round, state.rounds),
+        "rounds": state.rounds,
+        "step": state.step,
+        "partner_offset": rules.partner_offset(state) if state.step != OVER else None,
+        "committed": list(decision.committed),
+        "waiting": list(decision.players),
+        "hand_sizes": [len(hand) for hand in state.hands],
+        "money_total": 100 * n,
+        "studios": [list(studio) for studio in state.studios],
+        "offices": [list(office) for office in state.offices],
+        "last_placements": [
+            {"seat": p.seat, "card": p.card, "moved_out": p.moved_out} for p in (state.placements[-1] if state.placements else [])
+        ],
+    }
+    if viewer is not None:
+        view.update(_private_view(state, viewer))
+    if state.step == OVER:
+        result = rules.outcome(state)
+        view["final"] = {
+            "wallets": list(state.wallets),
+            "breakdown": [dict(item) for item in result.breakdown],
+            "scores": list(result.scores),
+            "ranks": list(result.ranks),
+            "winners": list(result.winners),
+        }
+    return view
+
+
+def _private_view(state: CinecittaState, viewer: int) -> dict[str, Any]:
+    """The seat's own hand, wallet, folders, pending cards and commitment."""
+    sent = rules.folder_sent(state, viewer)
+    received = rules.folder_received(state, viewer)
+    # The sender learns the response at step 3a, i.e. once responses are resolved (PLACE).
+    sent_json = _folder_json(sent, viewer, state.step == PLACE) if sent else None
+    received_json = _folder_json(received, viewer, state.step == PLACE) if received else None
+    if received_json is not None and state.step == RESPOND and state.responses[viewer] is not None:
+        received_json["response"] = state.responses[viewer]
+    earlier = state.folders[: len(state.folders) - len(rules.round_folders(state))]
+    history = [_folder_json(folder, viewer, True) for folder in earlier if viewer in (folder.sender, folder.recipient)]
+    commitment = None
+    if state.step == OFFER and state.offers[viewer] is not None:
+        commitment = str(Offer(*state.offers[viewer]))  # type: ignore[misc]
+    elif state.step == RESPOND and state.responses[viewer] is not None:
+        commitment = str(Respond(state.responses[viewer]))  # type: ignore[arg-type]
+    elif state.step == PLACE and state.plans[viewer] is not None:
+        commitment = str(Place(state.plans[viewer]))  # type: ignore[arg-type]
+    return {
+        "hand": list(state.hands[viewer]),
+        "wallet": state.wallets[viewer],
+        "target": rules.target_of(state, viewer) if state.step != OVER else None,
+        "source": rules.source_of(state, viewer) if state.step != OVER else None,
+        "folder_sent": sent_json,
+        "folder_received": received_json,
+        "pending": list(state.pending[viewer]) if state.step == PLACE else [],
+        "my_commitment": commitment,
+        "folder_history": history,
+    }
+
+
+def secrets(state: CinecittaState, viewer: int | None) -> frozenset[str]:
+    """Cards that ``viewer`` can never have seen: other seats' hands and the undealt cards."""
+    hidden = set(state.undealt)
+    for seat, hand in enumerate(state.hands):
+        if seat != viewer:
+            hidden.update(hand)
+    return frozenset(hidden)
+
+
+# -- determinization -------------------------------------------------------------------
+
+
+def _split_money(total: int, seats: list[int], minimum: dict[int, int], rng: random.Random) -> dict[int, int]:
+    """Split ``total`` (a multiple of 10) among ``seats`` at random, each getting at least its minimum."""
+    shares = {seat: minimum.get(seat, 0) for seat in seats}
+    units = (total - sum(shares.values())) // 10
+    if not seats:
+        return shares
+    cuts = sorted(rng.randint(0, units) for _ in range(len(seats) - 1))
+    bounds = [0, *cuts, units]
+    for seat, low, high in zip(seats, bounds, bounds[1:], strict=False):
+        shares[seat] += 10 * (high - low)
+    return shares
+
+
+def determinize(state: CinecittaState, viewer: int | None, rng: random.Random) -> CinecittaState:
+    """A state ``viewer`` cannot tell from ``state``: everything hidden from it is drawn again.
+
+    The current round is replayed from its start: hands and wallets of the
+    other seats are redrawn (keeping what the viewer saw: the folder it got and
+    the answer to its own folder), every choice the viewer did not see is drawn
+    among the legal ones, and folders of earlier rounds between other seats are
+    forgotten.
+    """
+    world = state.clone()
+    n = state.num_players
+    world.folders = [
+        folder for folder in state.folders[: len(state.folders) - len(rules.round_folders(state))] if viewer in (folder.sender, folder.recipient)
+    ]
+    if state.step == OVER:
+        return world
+    sent = rules.folder_sent(state, viewer) if viewer is not None else None
+    received = rules.folder_received(state, viewer) if viewer is not None else None
+    others = [seat for seat in range(n) if seat != viewer]
+
+    # Round-start hands: the viewer's is known; the card it received was in its source's hand.
+    start_hands = [list(hand) for hand in state.hands]
+    for folder in rules.round_folders(state):
+        start_hands[folder.sender].append(folder.card)
+    placed = {card for cards in (*state.studios, *state.offices) for card in cards}
+    known = set(start_hands[viewer]) if viewer is not None else set()
+    reserved: dict[int, list[str]] = {seat: [] for seat in others}
+    if received is not None:
+        reserved[received.sender].append(received.card)
+        known.add(received.card)
+    unknown = [card for card in state.table.deck_for(n) if card not in placed and card not in known]
+    rng.shuffle(unknown)
+    hand_size = len(start_hands[0])
+    for seat in others:
+        need = hand_size - len(reserved[seat])
+        start_hands[seat] = reserved[seat] + unknown[:need]
+        del unknown[:need]
+    world.hands = start_hands
+    world.undealt = unknown
+
+    # Round-start wallets: the total is public; the viewer's own is known.
+    minimum: dict[int, int] = {}
+    if received is not None:
+        minimum[received.sender] = received.amount
+    if sent is not None and state.step == PLACE and sent.response == HEADHUNT:
+        minimum[sent.recipient] = minimum.get(sent.recipient, 0) + sent.amount
+    hidden_total = 100 * n - (state.round_start_wallets[viewer] if viewer is not None else 0)
+    shares = _split_money(hidden_total, others, minimum, rng)
+    world.wallets = [state.round_start_wallets[seat] if seat == viewer else shares[seat] for seat in range(n)]
+    world.round_start_wallets = list(world.wallets)
+    world.step = OFFER
+    world.offers = [None] * n
+    world.responses = [None] * n
+    world.plans = [None] * n
+    world.pending = [[] for _ in range(n)]
+
+    # Step 1: the viewer's own offer, the offer it received, random offers for the rest.
+    offers_resolved = state.step in (RESPOND, PLACE)
+    for seat in range(n):
+        if seat == viewer:
+            if offers_resolved and sent is not None:
+                world.offers[seat] = (sent.card, sent.amount)
+            else:
+                world.offers[seat] = state.offers[seat]
+        elif received is not None and seat == received.sender:
+            world.offers[seat] = (received.card, received.amount)
+        elif offers_resolved or state.offers[seat] is not None:
+            cap = world.wallets[seat] - (minimum.get(seat, 0) if viewer is not None and sent is not None and seat == sent.recipient else 0)
+            world.offers[seat] = (rng.choice(world.hands[seat]), 10 * rng.randint(0, max(cap, 0) // 10))
+    if not offers_resolved:
+        return world
+    rules.resolve_offers(world)
+
+    # Step 2: the viewer's own response, and the answer to its folder once it has come back.
+    responses_resolved = state.step == PLACE
+    for seat in range(n):
+        if seat == viewer:
+            world.responses[seat] = received.response if responses_resolved and received else state.responses[seat]
+        elif responses_resolved and sent is not None and seat == sent.recipient:
+            world.responses[seat] = sent.response
+        elif responses_resolved or state.responses[seat] is not None:
+            world.responses[seat] = str(rng.choice(rules.legal_responses(world, seat)).choice)  # type: ignore[attr-defined]
+    if not responses_resolved:
+        return world
+    rules.resolve_responses(world)
+
+    # Step 3: the viewer's own plan; random legal plans for the other committed seats.
+    for seat in range(n):
+        if seat == viewer:
+            world.plans[seat] = state.plans[seat]
+        elif state.plans[seat] is not None:
+            plan = rng.choice(rules.legal_plans(world.table, world.studios[seat], world.pending[seat]))
+            world.plans[seat] = plan.placements  # type: ignore[attr-defined]
+    return world
+
+
+# -- words ---------------------------------------------------------------------------
+
+
+def describe_event(event: Event) -> str:
+    """One line of log text."""
+    data = event.data
+    kind = event.kind
+    if kind == "committed":
+        return f"P{data['seat']} has made their {data['step']} choice."
+    if kind == "folder_passed":
+        return f"P{data['sender']} passed a folder to P{data['recipient']}: {data['card']} with {data['amount']}."
+    if kind == "folder_returned":
+        if data["response"] == HEADHUNT:
+            return f"P{data['recipient']} headhunted {data['card']} from P{data['sender']}, sending back {2 * data['amount']}."
+        return f"P{data['recipient']} secured {data['amount']} and returned {data['card']} to P{data['sender']}."
+    if kind == "placed":
+        moved = f", moving {data['moved_out']} to the Office" if data["moved_out"] else ""
+        return f"P{data['seat']} placed {data['card']} in the Studio{moved}."
+    if kind == "round_started":
+        return f"Round {data['round']} begins; folders go {data['offset']} seat(s) to the left."
+    if kind == "game_over":
+        winners = ", ".join(f"P{seat}" for seat in data["winners"]) or "nobody"
+        return f"The game is over. Winner: {winners}."
+    return kind
+
+
+def _card_text(state_table: Any, card: str) -> str:
+    info = state_table[card]
+    icons = []
+    if info.promotion:
+        icons.append(f"+{info.promotion}")
+    if info.reels:
+        icons.append(f"{info.reels}R")
+    if info.pen:
+        icons.append("Pen")
+    return f"{card}({' '.join(icons)})" if icons else card
+
+
+def render_text(observation: Observation) -> str:
+    """A terminal view with rich markup."""
+    obs = observation
+    table = rules.table_for(obs["options"])
+
+    def card(card_id: str) -> str:
+        return _card_text(table, card_id) if card_id in table else card_id
+
+    lines = [f"[bold]Cinecitta 1937[/bold]  round {obs['round']}/{obs['rounds']}  step: {obs['step']}"]
+    if obs["partner_offset"] is not None:
+        lines.append(f"Folders go {obs['partner_offset']} seat(s) to the left this round.")
+    waiting = ", ".join(f"P{s}" for s in obs["waiting"]) or "-"
+    committed = ", ".join(f"P{s}" for s in obs["committed"]) or "-"
+    lines.append(f"Committed: {committed}   waiting for: {waiting}")
+    for seat in range(obs["num_players"]):
+        marker = " (you)" if seat == obs["viewer"] else ""
+        studio = " ".join(card(c) for c in obs["studios"][seat]) or "-"
+        office = " ".join(card(c) for c in obs["offices"][seat]) or "-"
+        lines.append(f"[cyan]P{seat}{marker}[/cyan] hand {obs['hand_sizes'][seat]} | Studio: {studio} | Office: {office}")
+    if obs.get("hand") is not None:
+        lines.append(f"[bold]Your hand:[/bold] {' '.join(card(c) for c in obs['hand']) or '-'}   [bold]Wallet:[/bold] {obs['wallet']}")
+        if obs.get("folder_sent"):
+            f = obs["folder_sent"]
+            answer = f" -> {f['response']}" if f["response"] else ""
+            lines.append(f"You sent P{f['recipient']}: {f['card']} with {f['amount']}{answer}")
+        if obs.get("folder_received"):
+            f = obs["folder_received"]
+            lines.append(f"[bold]Your folder from P{f['sender']}:[/bold] {card(f['card'])} with {f['amount']}")
+        if obs.get("pending"):
+            lines.append(f"Pending cards to place: {' '.join(card(c) for c in obs['pending'])}")
+        if obs.get("my_commitment"):
+            lines.append(f"Your choice: {obs['my_commitment']}")
+    if obs.get("final"):
+        lines.append("[bold]Final scores[/bold]")
+        for seat, item in enumerate(obs["final"]["breakdown"]):
+            win = " [green]WINNER[/green]" if seat in obs["final"]["winners"] else ""
+            lines.append(
+                f"P{seat}: {item['status']} quality {item['quality']} promotion +{item['promotion']} wages {item['wages_due']} "
+                f"money {item['money']} reels {item['reels']} box office {item['box_office']} award {item['award']} "
+                f"value {item['value']}{win}"
+            )
+    return "\n".join(lines)

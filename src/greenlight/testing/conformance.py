@@ -1,0 +1,311 @@
+"""The conformance harness every registered game runs.
+
+``check_game`` plays seeded random games to the end and checks the engine
+contract as it goes:
+
+* every step (cheap): the decision names valid seats; legal actions are
+  non-empty and unique for seats that must act and empty for the others;
+  action codes are in range and distinct; the game ends within its declared
+  maximum length; the outcome is well formed and JSON-ready.
+* on a seeded subset of games (``deep_every``), at every step: clone equality
+  and independence (no shared mutable containers), text round trip of every
+  legal action, JSON-serialisable observations for every seat and the
+  spectator, **no leak** (each seat's observation and legal actions are
+  unchanged when everything hidden from it is resampled by ``determinize``,
+  and the game's declared secrets never appear in it), and earlier states
+  never change after later moves; at the end, record JSON round trip and
+  exact replay, and determinism whatever the global RNG does.
+
+A failure raises :class:`ConformanceFailure` carrying the record so far, so
+it can be replayed with ``greenlight replay``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from greenlight.core.actions import Action
+from greenlight.core.game import Game
+from greenlight.core.record import Record, replay
+from greenlight.core.spec import Options
+from greenlight.core.state import GameState, shared_containers, state_digest
+
+
+class ConformanceFailure(AssertionError):
+    """A broken contract, with the record that reproduces it."""
+
+    def __init__(self, message: str, record: Record | None = None) -> None:
+        self.record = record
+        suffix = f"\nrecord to reproduce:\n{record.dumps()}" if record is not None and len(record.actions) < 400 else ""
+        super().__init__(message + suffix)
+
+
+@dataclass
+class ConformanceReport:
+    """What a conformance run covered."""
+
+    games: int = 0
+    deep_games: int = 0
+    actions: int = 0
+    longest_game: int = 0
+    decision_kinds: Counter[str] = field(default_factory=Counter)
+    leak_checks: int = 0
+    leak_checks_resampled: int = 0
+    winners: Counter[int] = field(default_factory=Counter)
+
+    def merge(self, other: ConformanceReport) -> None:
+        """Add another report's counts to this one."""
+        self.games += other.games
+        self.deep_games += other.deep_games
+        self.actions += other.actions
+        self.longest_game = max(self.longest_game, other.longest_game)
+        self.decision_kinds.update(other.decision_kinds)
+        self.leak_checks += other.leak_checks
+        self.leak_checks_resampled += other.leak_checks_resampled
+        self.winners.update(other.winners)
+
+
+def option_matrix(game: Game[Any]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Every (player count, combination of boolean variants) the game allows."""
+    for num_players in game.spec.player_counts:
+        for options in game.spec.variant_combinations(num_players):
+            yield num_players, options
+
+
+def _canonical(observation: Any) -> str:
+    return json.dumps(observation, sort_keys=True)
+
+
+def _string_leaves(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield str(key)
+            yield from _string_leaves(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _string_leaves(item)
+
+
+class _Playout:
+    """One random game with the checks of the harness."""
+
+    def __init__(self, game: Game[Any], num_players: int, seed: int, options: Options, deep: bool, leak_samples: int) -> None:
+        self.game = game
+        self.num_players = num_players
+        self.deep = deep
+        self.leak_samples = leak_samples
+        self.chooser = random.Random(f"conformance/{seed}")
+        self.state: GameState = game.new_state(num_players, seed, options)
+        resolved = game.spec.resolve_options(num_players, options)
+        self.record = Record(game.spec.id, game.spec.version, num_players, seed, dict(resolved), [])
+        self.report = ConformanceReport(games=1, deep_games=int(deep))
+        self.history: list[tuple[GameState, Any]] = []
+
+    def fail(self, message: str) -> ConformanceFailure:
+        where = f"{self.game.spec.id} {self.num_players}p seed {self.record.seed} options {self.record.options} step {len(self.record.actions)}"
+        return ConformanceFailure(f"{where}: {message}", self.record)
+
+    def run(self) -> ConformanceReport:
+        game = self.game
+        limit = game.spec.max_game_length
+        while True:
+            decision = game.decision(self.state)
+            if decision.is_terminal:
+                break
+            if len(self.record.actions) >= limit:
+                raise self.fail(f"game did not end within its declared maximum of {limit} actions")
+            self.report.decision_kinds[decision.kind] += 1
+            movers = self.check_decision(decision.players, decision.committed)
+            self.check_legal_actions(movers)
+            if self.deep:
+                self.check_observations()
+                self.check_no_leak()
+                self.check_clone()
+            seat = self.chooser.choice(sorted(movers))
+            action = self.chooser.choice(self.game.legal_actions(self.state, seat))
+            self.step(seat, action)
+        self.check_outcome()
+        if self.deep:
+            self.check_observations()
+            self.check_history()
+            self.check_record()
+        self.report.actions = len(self.record.actions)
+        self.report.longest_game = len(self.record.actions)
+        return self.report
+
+    def step(self, seat: int, action: Action) -> None:
+        if self.deep:
+            before = self.state.clone()
+            self.history.append((before, state_digest(before)))
+        try:
+            events = self.game.apply(self.state, seat, action)
+        except Exception as error:
+            raise self.fail(f"applying legal action '{action}' for seat {seat} raised {error!r}") from error
+        self.record.actions.append((seat, str(action)))
+        if self.deep:
+            for event in events:
+                try:
+                    json.dumps(event.to_json())
+                    self.game.describe_event(event)
+                except Exception as error:
+                    raise self.fail(f"event {event} is not JSON-ready or cannot be described: {error!r}") from error
+
+    def check_decision(self, players: tuple[int, ...], committed: tuple[int, ...]) -> set[int]:
+        movers = set(players)
+        if len(movers) != len(players):
+            raise self.fail(f"decision lists a seat twice: {players}")
+        if not movers <= set(range(self.num_players)):
+            raise self.fail(f"decision names seats outside the table: {players}")
+        if movers & set(committed):
+            raise self.fail(f"seats {sorted(movers & set(committed))} are both waiting and committed")
+        return movers
+
+    def check_legal_actions(self, movers: set[int]) -> None:
+        game = self.game
+        for seat in range(self.num_players):
+            actions = game.legal_actions(self.state, seat)
+            if seat not in movers:
+                if actions:
+                    raise self.fail(f"seat {seat} does not have to act but has legal actions {actions[:3]}")
+                continue
+            if not actions:
+                raise self.fail(f"seat {seat} must act but has no legal action")
+            if len(set(actions)) != len(actions):
+                duplicates = [str(a) for a, n in Counter(actions).items() if n > 1]
+                raise self.fail(f"seat {seat} has duplicate legal actions: {duplicates[:5]}")
+            codes = [game.action_code(self.state, action) for action in actions]
+            if len(set(codes)) != len(codes):
+                raise self.fail(f"seat {seat}: two legal actions share an action code")
+            if min(codes) < 0 or max(codes) >= game.num_distinct_actions:
+                raise self.fail(f"seat {seat}: action code outside range({game.num_distinct_actions})")
+            sample = actions if self.deep else [self.chooser.choice(actions)]
+            for action in sample:
+                text = str(action)
+                if game.parse_action(text) != action:
+                    raise self.fail(f"action text {text!r} does not parse back to the same action")
+
+    def check_observations(self) -> None:
+        for seat in [*range(self.num_players), None]:
+            try:
+                json.dumps(self.game.observe(self.state, seat))
+            except (TypeError, ValueError) as error:
+                raise self.fail(f"observation of seat {seat} is not JSON-serialisable: {error}") from error
+
+    def check_no_leak(self) -> None:
+        game = self.game
+        real = state_digest(self.state)
+        for seat in [*range(self.num_players), None]:
+            observation = game.observe(self.state, seat)
+            expected = _canonical(observation)
+            secrets = set(game.secrets(self.state, seat))
+            if secrets:
+                leaked = secrets.intersection(_string_leaves(observation))
+                if leaked:
+                    raise self.fail(f"observation of seat {seat} contains hidden values {sorted(leaked)[:5]}")
+            legal = game.legal_actions(self.state, seat) if seat is not None else []
+            for sample in range(self.leak_samples):
+                rng = random.Random(f"leak/{self.record.seed}/{len(self.record.actions)}/{seat}/{sample}")
+                world = game.determinize(self.state, seat, rng)
+                self.report.leak_checks += 1
+                if state_digest(world) != real:
+                    self.report.leak_checks_resampled += 1
+                if state_digest(self.state) != real:
+                    raise self.fail(f"determinize for seat {seat} changed the real state")
+                if _canonical(game.observe(world, seat)) != expected:
+                    raise self.fail(f"observation of seat {seat} changes when hidden information is resampled (a leak)")
+                if game.decision(world) != game.decision(self.state):
+                    raise self.fail(f"the public decision changes when hidden information is resampled for seat {seat}")
+                if seat is not None and game.legal_actions(world, seat) != legal:
+                    raise self.fail(f"seat {seat}'s legal actions change when hidden information is resampled")
+
+    def check_clone(self) -> None:
+        copy = self.state.clone()
+        if type(copy) is not type(self.state) or state_digest(copy) != state_digest(self.state):
+            raise self.fail("clone() is not equal to the original")
+        shared = shared_containers(self.state, copy)
+        if shared:
+            raise self.fail(f"clone() shares mutable containers with the original: {shared[:5]}")
+
+    def check_history(self) -> None:
+        for index, (earlier, digest) in enumerate(self.history):
+            if state_digest(earlier) != digest:
+                raise self.fail(f"the saved state before action {index} changed after later moves")
+
+    def check_outcome(self) -> None:
+        outcome = self.game.outcome(self.state)
+        n = self.num_players
+        if len(outcome.scores) != n or len(outcome.ranks) != n or len(outcome.breakdown) != n:
+            raise self.fail("outcome must have one score, rank and breakdown per seat")
+        if not set(outcome.winners) <= set(range(n)):
+            raise self.fail(f"outcome winners {outcome.winners} are not seats")
+        if any(outcome.ranks[seat] != 1 for seat in outcome.winners):
+            raise self.fail("every winner must be ranked first")
+        try:
+            json.dumps(outcome.to_json())
+        except (TypeError, ValueError) as error:
+            raise self.fail(f"outcome is not JSON-serialisable: {error}") from error
+        self.report.winners.update(outcome.winners)
+
+    def check_record(self) -> None:
+        copy = Record.loads(self.record.dumps())
+        if copy != self.record:
+            raise self.fail("the record does not survive a JSON round trip")
+        rebuilt = replay(copy, self.game)
+        if state_digest(rebuilt) != state_digest(self.state):
+            raise self.fail("replaying the record does not reproduce the final state")
+
+
+def play_random_game(game: Game[Any], num_players: int, seed: int, options: Options | None = None, *, deep: bool = False, leak_samples: int = 2) -> ConformanceReport:
+    """Play one seeded random game with the harness checks; raise ConformanceFailure on a broken contract."""
+    return _Playout(game, num_players, seed, options or {}, deep, leak_samples).run()
+
+
+def check_determinism(game: Game[Any], num_players: int, seed: int, options: Options | None = None) -> None:
+    """The same seed and actions give the same game, whatever the global RNG does."""
+    digests: list[list[Any]] = []
+    for global_seed in (1, 2):
+        random.seed(global_seed)
+        chooser = random.Random(f"determinism/{seed}")
+        state = game.new_state(num_players, seed, options)
+        trail = [state_digest(state)]
+        while not (decision := game.decision(state)).is_terminal:
+            random.random()  # disturb the global RNG between steps; the game must not read it
+            seat = chooser.choice(sorted(decision.players))
+            game.apply(state, seat, chooser.choice(game.legal_actions(state, seat)))
+            trail.append(state_digest(state))
+        digests.append(trail)
+    if digests[0] != digests[1]:
+        first = next(i for i, (a, b) in enumerate(zip(*digests, strict=False)) if a != b)
+        raise ConformanceFailure(f"{game.spec.id} {num_players}p seed {seed}: game depends on the global RNG (differs at step {first})")
+
+
+def check_game(
+    game: Game[Any],
+    num_players: int,
+    options: Options | None,
+    seeds: Iterable[int],
+    *,
+    deep_every: int = 25,
+    leak_samples: int = 2,
+) -> ConformanceReport:
+    """Run the harness on ``seeds``; every ``deep_every``-th game gets the costly per-step checks."""
+    report = ConformanceReport()
+    for index, seed in enumerate(seeds):
+        deep = deep_every > 0 and index % deep_every == 0
+        report.merge(play_random_game(game, num_players, seed, options, deep=deep, leak_samples=leak_samples))
+        if deep:
+            check_determinism(game, num_players, seed, options)
+    if report.deep_games and report.leak_checks and not report.leak_checks_resampled and _has_hidden_information(game):
+        raise ConformanceFailure(f"{game.spec.id}: determinize never changed anything; the no-leak check would be vacuous")
+    return report
+
+
+def _has_hidden_information(game: Game[Any]) -> bool:
+    return bool(getattr(game, "has_hidden_information", True))
