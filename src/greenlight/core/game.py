@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
-from typing import Any, Generic, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from greenlight.core.actions import Action, ActionCodec
 from greenlight.core.decision import Decision
@@ -30,6 +30,9 @@ from greenlight.core.events import Event
 from greenlight.core.outcome import Outcome
 from greenlight.core.spec import GameSpec, Options, OptionValue
 from greenlight.core.state import GameState
+
+if TYPE_CHECKING:
+    from greenlight.core.bot import Bot
 
 S = TypeVar("S", bound=GameState)
 
@@ -175,6 +178,12 @@ class Game(ABC, Generic[S]):
     def legal_action_codes(self, state: S, player: int) -> list[int]:
         """Codes of ``legal_actions(state, player)``, in the same order."""
         return [self.action_code(state, action) for action in self.legal_actions(state, player)]
+
+    # -- bots --------------------------------------------------------------------------
+
+    def bots(self) -> Mapping[str, Callable[[int], Bot]]:
+        """This game's own bots by level name (for example ``heuristic``), each built from a seed."""
+        return {}
 
     # -- helpers for interfaces -----------------------------------------------------
 
