@@ -50,7 +50,7 @@ class Action:
     @classmethod
     def from_tokens(cls, tokens: Sequence[str]) -> Action:
         """Build this action from the tokens after its verb."""
-        fields = _field_types(cls)
+        fields = _field_types(cls)  # type: ignore[arg-type]
         if len(tokens) != len(fields):
             names = " ".join(f"<{name}>" for name, _ in fields)
             raise ActionParseError(f"'{cls.verb}' takes {len(fields)} value(s): {cls.verb} {names}".rstrip())
@@ -71,7 +71,7 @@ def _format_token(value: object) -> str:
 
 
 @cache
-def _field_types(cls: type[Action]) -> tuple[tuple[str, Any], ...]:
+def _field_types(cls: type) -> tuple[tuple[str, Any], ...]:
     hints = typing.get_type_hints(cls)
     return tuple((spec.name, hints[spec.name]) for spec in dataclasses.fields(cls))  # type: ignore[arg-type]
 

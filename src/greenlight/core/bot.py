@@ -54,7 +54,8 @@ class SeatView:
 
     def determinize(self, rng: random.Random) -> GameState:
         """A full state this seat cannot tell apart from the real one, hidden parts drawn with ``rng``."""
-        return self.game.determinize(self._state, self.seat, rng)
+        world: GameState = self.game.determinize(self._state, self.seat, rng)
+        return world
 
 
 class Bot(ABC):

@@ -24,10 +24,7 @@ def load_data_file(path: str | Path) -> dict[str, Any]:
     except OSError as error:
         raise DataError(str(file), None, None, f"cannot read the file ({error.strerror})") from None
     try:
-        if file.suffix == ".json":
-            data = json.loads(text)
-        else:
-            data = tomllib.loads(text)
+        data = json.loads(text) if file.suffix == ".json" else tomllib.loads(text)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as error:
         raise DataError(str(file), None, None, f"not valid {file.suffix.lstrip('.').upper() or 'TOML'}: {error}") from None
     if not isinstance(data, dict):

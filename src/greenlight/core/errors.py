@@ -46,5 +46,6 @@ class DataError(GreenlightError):
         location = ", ".join(part for part in parts if part)
         super().__init__(f"{file}: {location}: {problem}" if location else f"{file}: {problem}")
 
+
 class RecordError(GreenlightError):
     """A saved game record is malformed or does not replay."""

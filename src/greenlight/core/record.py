@@ -112,7 +112,7 @@ def replay(record: Record, game: Game[Any] | None = None) -> GameState:
     from greenlight.core.registry import get_game
 
     game = game or get_game(record.game)
-    state: GameState = game.new_state(record.num_players, record.seed, record.options)
-    for state, _seat, _text, _events in replay_steps(record, game):
-        pass
-    return state
+    final: GameState = game.new_state(record.num_players, record.seed, record.options)
+    for step in replay_steps(record, game):
+        final = step[0]
+    return final

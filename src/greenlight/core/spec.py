@@ -50,7 +50,7 @@ class OptionSpec:
             raise OptionError(f"option {self.name} must be true or false, got {value!r}")
         if self.kind == "int":
             try:
-                number = int(value)  # type: ignore[call-overload]
+                number: int = int(value)  # type: ignore[call-overload]
             except (TypeError, ValueError):
                 raise OptionError(f"option {self.name} must be a whole number, got {value!r}") from None
             if self.minimum is not None and number < self.minimum:
@@ -132,9 +132,7 @@ class GameSpec:
         flags = [
             spec
             for spec in self.options
-            if spec.kind == "bool"
-            and spec.variant
-            and (spec.allowed_players is None or num_players in spec.allowed_players)
+            if spec.kind == "bool" and spec.variant and (spec.allowed_players is None or num_players in spec.allowed_players)
         ]
         for values in itertools.product((False, True), repeat=len(flags)):
             options = {spec.name: value for spec, value in zip(flags, values, strict=True)}

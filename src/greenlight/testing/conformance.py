@@ -109,7 +109,9 @@ class _Playout:
         self.history: list[tuple[GameState, Any]] = []
 
     def fail(self, message: str) -> ConformanceFailure:
-        where = f"{self.game.spec.id} {self.num_players}p seed {self.record.seed} options {self.record.options} step {len(self.record.actions)}"
+        where = (
+            f"{self.game.spec.id} {self.num_players}p seed {self.record.seed} options {self.record.options} step {len(self.record.actions)}"
+        )
         return ConformanceFailure(f"{where}: {message}", self.record)
 
     def run(self) -> ConformanceReport:
@@ -262,7 +264,9 @@ class _Playout:
             raise self.fail("replaying the record does not reproduce the final state")
 
 
-def play_random_game(game: Game[Any], num_players: int, seed: int, options: Options | None = None, *, deep: bool = False, leak_samples: int = 2) -> ConformanceReport:
+def play_random_game(
+    game: Game[Any], num_players: int, seed: int, options: Options | None = None, *, deep: bool = False, leak_samples: int = 2
+) -> ConformanceReport:
     """Play one seeded random game with the harness checks; raise ConformanceFailure on a broken contract."""
     return _Playout(game, num_players, seed, options or {}, deep, leak_samples).run()
 

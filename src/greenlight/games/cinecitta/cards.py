@@ -107,7 +107,13 @@ def _check_bundled_composition(file: str, cards: tuple[StaffCard, ...]) -> None:
         if card.occupation == "Producer":
             continue
         expected = {4: {3, 4}, 7: {3}}.get(card.number, set())
-        require(card.removed_at == expected, file, card.id, "removed_at", f"a non-Producer numbered {card.number} is removed at {sorted(expected)}")
+        require(
+            card.removed_at == expected,
+            file,
+            card.id,
+            "removed_at",
+            f"a non-Producer numbered {card.number} is removed at {sorted(expected)}",
+        )
     for num_players, count in ((5, 3), (4, 2), (3, 1)):
         left = sum(1 for card in producers if num_players not in card.removed_at)
         require(left == count, file, None, "removed_at", f"{count} Producer(s) must remain at {num_players} players, found {left}")

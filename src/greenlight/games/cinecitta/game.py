@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping
 
 from greenlight.core.actions import Action
+from greenlight.core.bot import Bot
 from greenlight.core.decision import Decision
 from greenlight.core.events import Event
 from greenlight.core.game import Game, Observation
@@ -12,6 +14,7 @@ from greenlight.core.outcome import Outcome
 from greenlight.core.spec import OptionValue
 from greenlight.games.cinecitta import rules, view
 from greenlight.games.cinecitta.actions import ACTION_TYPES, SECURE, Offer, Place, Respond
+from greenlight.games.cinecitta.bots import HeuristicBot
 from greenlight.games.cinecitta.cards import MAX_CARDS, OCCUPATIONS, CardTable
 from greenlight.games.cinecitta.spec import SPEC
 from greenlight.games.cinecitta.state import CinecittaState
@@ -30,6 +33,10 @@ class CinecittaGame(Game[CinecittaState]):
     spec = SPEC
     action_types = ACTION_TYPES
     num_distinct_actions = OFFER_CODES + RESPOND_CODES + PLACE_CODES
+
+    def bots(self) -> Mapping[str, Callable[[int], Bot]]:
+        """The ``heuristic`` level."""
+        return {"heuristic": HeuristicBot}
 
     def initial_state(self, num_players: int, seed: int, options: dict[str, OptionValue]) -> CinecittaState:
         """Shuffle and deal (§3)."""

@@ -231,7 +231,10 @@ def why_illegal(state: CinecittaState, seat: int, action: Action) -> str:
         if sorted(card for card, _ in action.placements) != pending:
             listed = ", ".join(pending) or "no cards"
             return f"your plan must place exactly your pending cards ({listed})"
-        return "that plan breaks the placement rules: a card of the same occupation is replaced; a free slot must be used; only with a full Studio do you choose which card moves out"
+        return (
+            "that plan breaks the placement rules: a card of the same occupation is replaced; "
+            "a free slot must be used; only with a full Studio do you choose which card moves out"
+        )
     return f"'{action}' is not a legal action now"
 
 
@@ -266,7 +269,9 @@ def resolve_offers(state: CinecittaState) -> list[Event]:
         state.wallets[seat] -= amount
         target = target_of(state, seat)
         state.folders.append(Folder(state.round, seat, target, card, amount))
-        events.append(Event("folder_passed", {"sender": seat, "recipient": target, "card": card, "amount": amount}, audience=(seat, target)))
+        events.append(
+            Event("folder_passed", {"sender": seat, "recipient": target, "card": card, "amount": amount}, audience=(seat, target))
+        )
     state.offers = [None] * state.num_players
     state.step = RESPOND
     return events
@@ -288,7 +293,13 @@ def resolve_responses(state: CinecittaState) -> list[Event]:
             state.wallets[sender] += 2 * folder.amount
             state.pending[seat].append(folder.card)
         state.folders[start + sender] = replace(folder, response=choice)
-        events.append(Event("folder_returned", {"sender": sender, "recipient": seat, "card": folder.card, "amount": folder.amount, "response": choice}, audience=(sender, seat)))
+        events.append(
+            Event(
+                "folder_returned",
+                {"sender": sender, "recipient": seat, "card": folder.card, "amount": folder.amount, "response": choice},
+                audience=(sender, seat),
+            )
+        )
     for cards in state.pending:
         cards.sort(key=state.table.index)
     state.responses = [None] * state.num_players
@@ -392,7 +403,9 @@ def apply_awards(breakdowns: list[dict[str, Any]]) -> None:
         breakdown["value"] += breakdown["award"]
 
 
-def score_all(table: CardTable, studios: Sequence[Sequence[str]], offices: Sequence[Sequence[str]], wallets: Sequence[int], movie_awards: bool) -> list[dict[str, Any]]:
+def score_all(
+    table: CardTable, studios: Sequence[Sequence[str]], offices: Sequence[Sequence[str]], wallets: Sequence[int], movie_awards: bool
+) -> list[dict[str, Any]]:
     """S1-S7 for every seat."""
     breakdowns = [score_seat(table, studio, office, wallet) for studio, office, wallet in zip(studios, offices, wallets, strict=True)]
     if movie_awards:

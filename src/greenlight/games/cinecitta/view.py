@@ -129,7 +129,9 @@ def determinize(state: CinecittaState, viewer: int | None, rng: random.Random) -
     world = state.clone()
     n = state.num_players
     world.folders = [
-        folder for folder in state.folders[: len(state.folders) - len(rules.round_folders(state))] if viewer in (folder.sender, folder.recipient)
+        folder
+        for folder in state.folders[: len(state.folders) - len(rules.round_folders(state))]
+        if viewer in (folder.sender, folder.recipient)
     ]
     if state.step == OVER:
         return world

@@ -1,0 +1,107 @@
+"""Helpers shared by the CLI commands: option parsing, seat specs, result printing."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from greenlight.core.errors import GreenlightError, OptionError
+from greenlight.core.game import Game
+from greenlight.core.outcome import Outcome
+from greenlight.core.registry import get_game
+
+console = Console(highlight=False)
+error_console = Console(stderr=True, highlight=False)
+
+
+def fail(message: str) -> typer.Exit:
+    """Print an error in red and return the exit to raise."""
+    error_console.print(f"[red]error:[/red] {message}")
+    return typer.Exit(code=2)
+
+
+def load_game(name: str) -> Game[Any]:
+    """The game called ``name``, or a clean CLI error."""
+    try:
+        return get_game(name)
+    except OptionError as error:
+        raise fail(str(error)) from None
+
+
+def parse_options(game: Game[Any], pairs: Sequence[str]) -> dict[str, Any]:
+    """Turn ``name=value`` strings into an options dict (values are coerced by the game spec)."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            value = "true"  # a bare flag name switches a variant on
+        try:
+            options[name.strip()] = game.spec.option(name.strip()).coerce(value.strip())
+        except OptionError as error:
+            raise fail(str(error)) from None
+    return options
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """Who plays a seat: a human at this terminal or a bot level."""
+
+    human: bool
+    bot: str = ""
+
+    @classmethod
+    def parse(cls, text: str) -> SeatSpec:
+        """``human`` or ``bot:LEVEL`` (``bot`` alone means the heuristic level)."""
+        text = text.strip().lower()
+        if text == "human":
+            return cls(human=True)
+        if text == "bot":
+            return cls(human=False, bot="heuristic")
+        if text.startswith("bot:") and len(text) > 4:
+            return cls(human=False, bot=text[4:])
+        raise OptionError(f"a seat is 'human' or 'bot:LEVEL', not {text!r}")
+
+    def __str__(self) -> str:
+        return "human" if self.human else f"bot:{self.bot}"
+
+
+def outcome_table(game: Game[Any], outcome: Outcome, seats: Sequence[str]) -> Table:
+    """A rich table with one column per seat: player, rank, score, then every breakdown category."""
+    table = Table(title=f"{game.spec.title}: final result")
+    table.add_column("")
+    for seat in range(len(outcome.scores)):
+        table.add_column(game.seat_label(seat), justify="right")
+    table.add_row("player", *seats)
+    table.add_row("rank", *(str(rank) for rank in outcome.ranks))
+    table.add_row("[bold]score[/bold]", *(f"[bold]{score:g}[/bold]" for score in outcome.scores))
+    categories: list[str] = []
+    for item in outcome.breakdown:
+        categories.extend(key for key in item if key not in categories)
+    for category in categories:
+        table.add_row(category.replace("_", " "), *(_cell(item.get(category)) for item in outcome.breakdown))
+    table.add_row("result", *("[green]WINNER[/green]" if seat in outcome.winners else "" for seat in range(len(outcome.scores))))
+    return table
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, (dict, list)):
+        return json.dumps(value)
+    return str(value)
+
+
+def result_json(game: Game[Any], outcome: Outcome, seats: Sequence[str], extra: dict[str, Any]) -> str:
+    """The final result as one JSON document."""
+    return json.dumps({"game": game.spec.id, "seats": list(seats), **outcome.to_json(), **extra})
+
+
+def guard(error: GreenlightError) -> typer.Exit:
+    """Turn an engine error into a clean CLI failure."""
+    return fail(str(error))

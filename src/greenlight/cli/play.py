@@ -1,0 +1,188 @@
+"""``greenlight play``: a game in the terminal against bots or friends (hot-seat)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from greenlight.bots import bot_names, make_bot
+from greenlight.cli.common import SeatSpec, console, fail, load_game, outcome_table, parse_options, result_json
+from greenlight.core.actions import Action
+from greenlight.core.bot import Bot, SeatView
+from greenlight.core.errors import GreenlightError, IllegalActionError
+from greenlight.core.events import Event
+from greenlight.core.game import Game
+from greenlight.core.match import Match
+
+#: Legal actions listed one per line up to this many; longer lists are shown in columns.
+LIST_LIMIT = 40
+
+
+class QuitGame(Exception):
+    """The human asked to stop."""
+
+
+def _default_seats(game: Game[Any], players: int) -> list[SeatSpec]:
+    level = "heuristic" if "heuristic" in bot_names(game) else "random"
+    return [SeatSpec(human=True), *[SeatSpec(human=False, bot=level) for _ in range(players - 1)]]
+
+
+def _read_choice(seat: int, actions: list[Action], game: Game[Any]) -> Action | str:
+    """Ask the human for an action by number or text; return it or a command word."""
+    while True:
+        try:
+            answer = console.input(f"[bold]P{seat}>[/bold] ").strip()
+        except EOFError:
+            raise QuitGame from None
+        if not answer:
+            continue
+        if answer.lower() in ("quit", "exit"):
+            raise QuitGame
+        if answer.lower() in ("help", "?", "list", "log", "board"):
+            return answer.lower()
+        if answer.isdigit():
+            index = int(answer)
+            if 1 <= index <= len(actions):
+                return actions[index - 1]
+            console.print(f"[red]Refused:[/red] choose a number from 1 to {len(actions)}, or type the action.")
+            continue
+        try:
+            return game.parse_action(answer)
+        except GreenlightError as error:
+            console.print(f"[red]Refused:[/red] {error}")
+
+
+def _show_actions(actions: list[Action]) -> None:
+    texts = [f"{index:>3}. {action}" for index, action in enumerate(actions, 1)]
+    if len(texts) <= LIST_LIMIT:
+        console.print("\n".join(texts))
+    else:
+        console.print(_columns(texts))
+    console.print("[dim]Type a number or the action text; 'log' shows the log, 'quit' stops.[/dim]")
+
+
+def _columns(texts: list[str]) -> str:
+    width = max(len(text) for text in texts) + 2
+    per_row = max(1, console.width // width)
+    rows = [texts[i : i + per_row] for i in range(0, len(texts), per_row)]
+    return "\n".join("".join(text.ljust(width) for text in row) for row in rows)
+
+
+def _human_turn(match: Match, seat: int, hot_seat: bool) -> None:
+    game = match.game
+    if hot_seat:
+        console.rule(f"Pass the screen to P{seat}")
+        try:
+            console.input(f"P{seat}: press Enter when the others cannot see the screen ")
+        except EOFError:
+            raise QuitGame from None
+        console.clear()
+    console.print(game.render_text(match.observe(seat)))
+    actions = match.legal_actions(seat)
+    console.print(f"[bold]{match.decision().prompt}[/bold]")
+    _show_actions(actions)
+    while True:
+        choice = _read_choice(seat, actions, game)
+        if choice == "log":
+            console.print("\n".join(match.log(seat)[-30:]) or "(nothing yet)")
+            continue
+        if isinstance(choice, str):
+            console.print(game.render_text(match.observe(seat)))
+            _show_actions(actions)
+            continue
+        try:
+            events = match.play(seat, choice)
+        except IllegalActionError as error:
+            console.print(f"[red]Refused:[/red] {error}")
+            continue
+        _print_events(match, events, None if hot_seat else seat)
+        if hot_seat:
+            console.input("Done. Press Enter and pass the screen on ")
+            console.clear()
+        return
+
+
+def _print_events(match: Match, events: list[Event], viewer: int | None) -> None:
+    for event in events:
+        if event.kind == "committed" or not event.visible_to(viewer):
+            continue
+        console.print(f"[dim]•[/dim] {match.game.describe_event(event)}")
+
+
+def run_game(match: Match, seats: list[SeatSpec], bots: dict[int, Bot], quiet: bool) -> None:
+    """Drive ``match`` to the end: bots act by themselves, humans are prompted."""
+    humans = [seat for seat, spec in enumerate(seats) if spec.human]
+    hot_seat = len(humans) > 1
+    viewer = humans[0] if len(humans) == 1 else None
+    while not match.is_over():
+        decision = match.decision()
+        for seat in decision.players:
+            if match.is_over() or seat not in match.decision().players:
+                continue
+            if seats[seat].human:
+                _human_turn(match, seat, hot_seat)
+            else:
+                events = match.play(seat, bots[seat].choose(SeatView(match.game, match.state, seat)))
+                if not quiet:
+                    _print_events(match, events, viewer)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``play`` command."""
+
+    @app.command()
+    def play(
+        game_name: Annotated[str, typer.Argument(metavar="GAME", help="cinecitta, maybe-movies or movie-empire")],
+        players: Annotated[int, typer.Option("--players", "-n", help="Number of players")] = 0,
+        seat: Annotated[list[str] | None, typer.Option("--seat", help="human or bot:LEVEL, once per seat in order")] = None,
+        seed: Annotated[int, typer.Option(help="Game seed (same seed, same deal)")] = 0,
+        option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Game option NAME=VALUE (repeatable)")] = None,
+        record: Annotated[Path | None, typer.Option(help="Save the game record (JSON) to this file")] = None,
+        json_output: Annotated[bool, typer.Option("--json", help="Print the final result as JSON only")] = False,
+    ) -> None:
+        """Play a game in the terminal against bots, or hot-seat with friends."""
+        game = load_game(game_name)
+        try:
+            seats = [SeatSpec.parse(text) for text in seat] if seat else []
+        except GreenlightError as error:
+            raise fail(str(error)) from None
+        count = players or len(seats) or game.spec.min_players
+        if not seats:
+            seats = _default_seats(game, count)
+        if len(seats) != count:
+            raise fail(f"{count} players need {count} --seat options, got {len(seats)}")
+        options = parse_options(game, option or [])
+        try:
+            match = Match.start(game, count, seed, options)
+            bots = {index: make_bot(spec.bot, game, seed * 1009 + index) for index, spec in enumerate(seats) if not spec.human}
+        except GreenlightError as error:
+            raise fail(str(error)) from None
+        labels = [str(spec) for spec in seats]
+        quiet = json_output
+        if not quiet:
+            console.print(
+                f"[bold]{game.spec.title}[/bold], {count} players, seed {seed}: "
+                + ", ".join(f"P{i} {label}" for i, label in enumerate(labels))
+            )
+        try:
+            run_game(match, seats, bots, quiet)
+        except QuitGame:
+            console.print("Game stopped.")
+            if record:
+                match.record.save(record)
+                console.print(f"Record saved to {record}; replay it with: greenlight replay {record}")
+            raise typer.Exit(code=1) from None
+        if record:
+            match.record.save(record)
+        outcome = match.outcome()
+        if json_output:
+            print(result_json(game, outcome, labels, {"seed": seed, "options": match.record.options, "actions": len(match.record.actions)}))
+            return
+        console.print(game.render_text(match.observe(None)))
+        console.print(outcome_table(game, outcome, labels))
+        winners = ", ".join(f"P{seat}" for seat in outcome.winners) or "nobody"
+        console.print(f"[bold green]Winner: {winners}[/bold green]")
+        if record:
+            console.print(f"Record saved to {record}; replay it with: greenlight replay {record}")

@@ -1,0 +1,120 @@
+"""The `greenlight` command, run as a real subprocess."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from greenlight.core.record import Record, replay
+from greenlight.core.registry import get_game
+
+
+def greenlight(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "greenlight.cli.main", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={"COLUMNS": "160", "PATH": "/usr/bin:/bin", "TERM": "dumb"},
+    )
+
+
+def test_bot_only_game_runs_without_input_and_prints_json(tmp_path: Path) -> None:
+    record_file = tmp_path / "game.json"
+    args = ["play", "cinecitta", "--players", "4", "--seed", "7", "--json", "--record", str(record_file)]
+    args += ["--seat", "bot:heuristic", "--seat", "bot:heuristic", "--seat", "bot:random", "--seat", "bot:heuristic"]
+    result = greenlight(*args)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["game"] == "cinecitta" and data["seed"] == 7 and data["actions"] == 84
+    assert len(data["scores"]) == 4 and len(data["breakdown"]) == 4
+    assert set(data["winners"]) <= {0, 1, 2, 3} and data["winners"]
+    record = Record.load(record_file)
+    state = replay(record)
+    assert get_game("cinecitta").outcome(state).to_json()["scores"] == data["scores"]
+
+
+def test_same_seed_same_game() -> None:
+    args = ["play", "cinecitta", "-n", "3", "--seed", "5", "--json", "--seat", "bot", "--seat", "bot", "--seat", "bot:random"]
+    assert greenlight(*args).stdout == greenlight(*args).stdout
+
+
+def test_human_seat_plays_by_number_and_text_and_sees_refusals(tmp_path: Path) -> None:
+    # Offer by number, respond by text, a refused action (explained), then always the first choice.
+    answers = ["1", "respond headhunt", "offer Z9 0", "1"] + ["1"] * 40
+    result = greenlight(
+        "play",
+        "cinecitta",
+        "-n",
+        "3",
+        "--seed",
+        "7",
+        "--seat",
+        "human",
+        "--seat",
+        "bot",
+        "--seat",
+        "bot:random",
+        stdin="\n".join(answers) + "\n",
+    )
+    assert result.returncode == 0, result.stderr + result.stdout
+    out = result.stdout
+    assert "Your hand:" in out and "Wallet: 100" in out
+    assert "P0 headhunted" in out
+    assert "Refused:" in out
+    assert "Winner:" in out and "final result" in out
+
+
+def test_hot_seat_asks_to_pass_the_screen() -> None:
+    answers = ["", "1", ""] * 3
+    result = greenlight(
+        "play", "cinecitta", "-n", "3", "--seat", "human", "--seat", "human", "--seat", "bot", stdin="\n".join(answers) + "\n"
+    )
+    assert "Pass the screen to P0" in result.stdout and "Pass the screen to P1" in result.stdout
+
+
+def test_replay_steps_through_a_record_hiding_secret_choices(tmp_path: Path) -> None:
+    record_file = tmp_path / "game.json"
+    greenlight(
+        "play",
+        "cinecitta",
+        "-n",
+        "3",
+        "--seed",
+        "2",
+        "--json",
+        "--record",
+        str(record_file),
+        "--seat",
+        "bot",
+        "--seat",
+        "bot",
+        "--seat",
+        "bot",
+    )
+    result = greenlight("replay", str(record_file), "--no-step")
+    assert result.returncode == 0, result.stderr
+    assert "72 actions" in result.stdout and "P0 acts" in result.stdout and "offer" not in result.stdout
+    revealed = greenlight("replay", str(record_file), "--no-step", "--reveal")
+    assert "P0 offer" in revealed.stdout and "final result" in revealed.stdout
+
+
+def test_bench_prints_one_json_line() -> None:
+    result = greenlight("bench", "cinecitta", "--seconds", "0.5")
+    row = json.loads(result.stdout)
+    assert row["game"] == "cinecitta" and row["actions_per_s"] > 0 and row["clone_us"] > 0 and row["apply_us"] > 0
+
+
+def test_bad_input_gets_a_clear_error() -> None:
+    assert "unknown game 'chess'" in greenlight("play", "chess").stderr
+    result = greenlight("play", "cinecitta", "-n", "3", "-o", "destination_change")
+    assert result.returncode == 2 and "only for 4, 5 players" in result.stderr
+    assert "a seat is 'human' or 'bot:LEVEL'" in greenlight("play", "cinecitta", "--seat", "robot").stderr
+    assert (
+        "unknown bot 'genius'"
+        in greenlight("play", "cinecitta", "-n", "3", "--seat", "bot:genius", "--seat", "bot", "--seat", "bot").stderr
+    )
+    assert "cannot read record" in greenlight("replay", "/nonexistent.json").stderr
