@@ -1,0 +1,68 @@
+"""Replays for the browser: every step of a record as a spectator sees it.
+
+>>> from greenlight.core.registry import get_game
+>>> from greenlight.core.match import Match
+>>> match = Match.start(get_game("cinecitta"), 3, seed=5)
+>>> for seat in range(3):
+...     _ = match.play(seat, match.legal_actions(seat)[0])
+>>> steps = replay_json(match.record.to_json())["steps"]
+>>> len(steps), steps[1]["seat"], steps[0]["action"]
+(4, 0, None)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from greenlight.core.errors import GreenlightError
+from greenlight.core.events import events_for
+from greenlight.core.record import Record, replay_steps
+from greenlight.core.registry import get_game
+from greenlight.web.tables import TableError
+
+
+def replay_json(data: Any) -> dict[str, Any]:
+    """Check a record (JSON form) and return its spectator view before and after each action.
+
+    Raises TableError (400) when the record is malformed, names an unknown
+    game, is too long or does not replay.
+    """
+    try:
+        record = Record.from_json(data)
+        game = get_game(record.game)
+        if len(record.actions) > game.spec.max_game_length:
+            raise TableError(
+                400, f"the record has {len(record.actions)} actions; a game of {game.spec.title} has at most {game.spec.max_game_length}"
+            )
+        for spec in game.spec.options:
+            # The server never opens a file named by a client.
+            if spec.kind == "path" and record.options.get(spec.name) is not None:
+                raise TableError(
+                    400, f"records with a custom data file (option {spec.name}) can only be replayed locally: greenlight replay FILE"
+                )
+        state = game.new_state(record.num_players, record.seed, record.options)
+        steps: list[dict[str, Any]] = [_step(game, state, 0, None, None, [])]
+        for index, (state, seat, text, events) in enumerate(replay_steps(record, game), start=1):
+            steps.append(_step(game, state, index, seat, text, events))
+    except GreenlightError as error:
+        raise TableError(400, str(error)) from None
+    over = game.decision(state).is_terminal
+    return {
+        "game": {"id": game.spec.id, "title": game.spec.title},
+        "record": record.to_json(),
+        "finished": over,
+        "outcome": game.outcome(state).to_json() if over else None,
+        "steps": steps,
+    }
+
+
+def _step(game: Any, state: Any, index: int, seat: int | None, action: str | None, events: list[Any]) -> dict[str, Any]:
+    decision = game.decision(state)
+    return {
+        "index": index,
+        "seat": seat,
+        "action": action,
+        "log": [game.describe_event(event) for event in events_for(events, None)],
+        "decision": decision.to_json(),
+        "observation": game.observe(state, None),
+    }

@@ -1,0 +1,339 @@
+// The table page: connects to the table's WebSocket with the seat token from the link (#token=...),
+// draws each view it receives (board by the game's renderer, seats, legal actions as choices, log, final scores)
+// and sends the chosen action. The server is the authority: it checks every action and sends each seat its own view.
+"use strict";
+
+(function () {
+  const G = window.Greenlight;
+  const el = G.el;
+  const boot = G.boot();
+  const tableId = boot.table_id;
+  const game = boot.game;
+  const token = G.tokenFromHash();
+  let renderer = G.renderers[game.id] || G.genericRenderer;
+  const ctx = { game, api: G.api, tableId, token };
+  const dom = {
+    connection: document.getElementById("connection"),
+    status: document.getElementById("status"),
+    seats: document.getElementById("seats"),
+    board: document.getElementById("board"),
+    controls: document.getElementById("controls"),
+    refusal: document.getElementById("refusal"),
+    outcome: document.getElementById("outcome"),
+    log: document.getElementById("log"),
+  };
+
+  let view = null;
+  let path = [];
+  let socket = null;
+  let retries = 0;
+  let nextId = 1;
+  let sending = null;
+  let refused = false;
+
+  // -- connection -------------------------------------------------------------------------------
+
+  function connect() {
+    const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+    socket = new WebSocket(`${scheme}://${window.location.host}/ws/tables/${encodeURIComponent(tableId)}`);
+    socket.addEventListener("open", () => {
+      retries = 0;
+      socket.send(JSON.stringify({ type: "hello", token: token || null }));
+      setConnection("live", "connected");
+    });
+    socket.addEventListener("message", (event) => handle(JSON.parse(event.data)));
+    socket.addEventListener("close", (event) => {
+      if (event.code >= 4400 && event.code < 4500) {
+        refused = true;
+        setConnection("refused", "not connected");
+        return;
+      }
+      setConnection("down", "reconnecting…");
+      window.setTimeout(connect, Math.min(5000, 250 * 2 ** retries++));
+    });
+  }
+
+  function setConnection(state, text) {
+    dom.connection.dataset.state = state;
+    dom.connection.textContent = text;
+  }
+
+  function handle(message) {
+    if (message.type === "view") {
+      update(message);
+    } else if (message.type === "presence") {
+      if (view) {
+        view.table = message.table;
+        drawSeats();
+      }
+    } else if (message.type === "ack") {
+      sending = null;
+      path = [];
+      hideRefusal();
+      if (view) drawControls();
+    } else if (message.type === "error") {
+      sending = null;
+      showRefusal(message.message);
+      if (view) drawControls();
+    }
+  }
+
+  function send(action) {
+    if (sending) return;
+    hideRefusal();
+    sending = action;
+    drawControls();
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify({ type: "act", action, id: nextId++ }));
+      return;
+    }
+    // No live connection: the HTTP API does the same job.
+    G.api("POST", `/api/tables/${encodeURIComponent(tableId)}/actions`, { action }, token)
+      .then((answer) => {
+        sending = null;
+        path = [];
+        update(answer.view);
+      })
+      .catch((error) => {
+        sending = null;
+        showRefusal(error.message);
+        drawControls();
+      });
+  }
+
+  function showRefusal(text) {
+    dom.refusal.hidden = false;
+    G.clear(dom.refusal).append(el("strong", { text: "Refused: " }), text);
+  }
+
+  function hideRefusal() {
+    dom.refusal.hidden = true;
+    G.clear(dom.refusal);
+  }
+
+  // -- drawing ------------------------------------------------------------------------------------
+
+  function update(next) {
+    const first = view === null;
+    view = next;
+    if (first && view.seat !== null && token) {
+      G.rememberSeat({ link: window.location.href, table: tableId, title: game.title, seat: view.seat, name: view.table.seats[view.seat].name });
+    }
+    if (!G.treeNode(G.actionTree(view.legal_actions), path)) path = [];
+    draw();
+  }
+
+  function draw() {
+    document.body.dataset.version = String(view.version);
+    document.body.dataset.over = view.outcome ? "yes" : "no";
+    drawStatus();
+    drawSeats();
+    drawBoard();
+    drawControls();
+    drawOutcome();
+    drawLog();
+  }
+
+  function drawStatus() {
+    const who = view.seat === null ? "You are watching: only public information is shown." : `You are ${G.seatName(view.table, view.seat)}.`;
+    let line = null;
+    if (renderer.status) {
+      try {
+        line = renderer.status(view, ctx);
+      } catch (error) {
+        console.error(error);
+      }
+    }
+    G.append(G.clear(dom.status), [el("p", { class: "who", text: who }), line ? el("p", { class: "game-status", text: line }) : null]);
+  }
+
+  function drawSeats() {
+    const decision = view.decision;
+    G.clear(dom.seats).append(
+      ...view.table.seats.map((row) => {
+        const toAct = decision.players.includes(row.seat);
+        const committed = decision.simultaneous && decision.committed.includes(row.seat);
+        let state = "";
+        if (view.outcome) state = view.outcome.winners.includes(row.seat) ? "winner" : "";
+        else if (committed) state = "committed ✓";
+        else if (toAct) state = decision.simultaneous ? "choosing…" : "to act";
+        return el(
+          "li",
+          { class: ["seat", toAct ? "to-act" : "", committed ? "committed" : "", row.seat === view.seat ? "mine" : ""].join(" "), dataset: { seat: String(row.seat) } },
+          el("span", { class: "seat-name", text: G.seatName(view.table, row.seat) }),
+          el("span", { class: "seat-kind", text: row.kind === "bot" ? `bot: ${row.bot}` : row.connected ? "online" : row.joined ? "away" : "not joined yet" }),
+          el("span", { class: "seat-state", text: state })
+        );
+      })
+    );
+  }
+
+  function drawBoard() {
+    G.clear(dom.board);
+    try {
+      renderer.render(dom.board, view, ctx);
+    } catch (error) {
+      // A broken game renderer must not lock a person out of the game: fall back to the generic one.
+      console.error(error);
+      G.clear(dom.board);
+      renderer = G.genericRenderer;
+      renderer.render(dom.board, view, ctx);
+    }
+  }
+
+  function label(prefix, token) {
+    if (renderer.label) {
+      try {
+        const custom = renderer.label(prefix, token, view, ctx);
+        if (custom !== null && custom !== undefined) return custom;
+      } catch (error) {
+        console.error(error);
+      }
+    }
+    return token;
+  }
+
+  function drawControls() {
+    const root = G.clear(dom.controls);
+    if (view.outcome) return;
+    if (view.seat === null) {
+      root.append(el("p", { class: "muted", text: "Spectators see the table but cannot act." }));
+      return;
+    }
+    const decision = view.decision;
+    if (!view.legal_actions.length) {
+      const waiting = decision.players.map((seat) => G.seatName(view.table, seat)).join(", ");
+      const mine = decision.simultaneous && decision.committed.includes(view.seat) ? "Your choice is in. " : "";
+      root.append(el("p", { class: "waiting", text: `${mine}Waiting for ${waiting || "the table"}.` }));
+      return;
+    }
+    const tree = G.actionTree(view.legal_actions);
+    let node = G.treeNode(tree, path) || tree;
+    // Steps with a single way forward (say, the only verb this step allows) are taken for the person.
+    while (!node.action && node.children.size === 1) {
+      const [token, child] = node.children.entries().next().value;
+      path.push(token);
+      node = child;
+    }
+    let prompt = null;
+    if (renderer.prompt) {
+      try {
+        prompt = renderer.prompt(path, view, ctx);
+      } catch (error) {
+        console.error(error);
+      }
+    }
+    root.append(el("h2", { text: "Your move" }), el("p", { class: "prompt", text: prompt || decision.prompt || "Choose an action." }));
+    if (path.length) {
+      root.append(
+        el(
+          "div",
+          { class: "breadcrumb" },
+          el("span", { class: "muted", text: "So far: " }),
+          path.map((token, i) => el("span", { class: "crumb" }, label(path.slice(0, i), token))),
+          el("button", { type: "button", class: "back", onclick: goBack, disabled: sending !== null }, "Back")
+        )
+      );
+    }
+    const choices = el("div", { class: "choices", role: "group" });
+    for (const [token, child] of node.children) {
+      const complete = child.action !== null && child.children.size === 0;
+      choices.append(
+        el(
+          "button",
+          {
+            type: "button",
+            class: complete ? "choice final" : "choice",
+            dataset: { token, action: complete ? child.action : "" },
+            title: complete ? child.action : `${[...path, token].join(" ")} …`,
+            disabled: sending !== null,
+            onclick: () => {
+              if (complete) send(child.action);
+              else {
+                path.push(token);
+                drawControls();
+              }
+            },
+          },
+          label(path, token)
+        )
+      );
+    }
+    if (node.action && node.children.size) {
+      choices.append(el("button", { type: "button", class: "choice final", dataset: { action: node.action }, disabled: sending !== null, onclick: () => send(node.action) }, "Just this"));
+    }
+    root.append(choices);
+    if (sending) root.append(el("p", { class: "muted", text: `Sending “${sending}”…` }));
+    root.append(typedActionForm());
+  }
+
+  function goBack() {
+    const tree = G.actionTree(view.legal_actions);
+    path.pop();
+    // Skip back over steps that were taken automatically (a single way forward).
+    while (path.length) {
+      const node = G.treeNode(tree, path.slice(0, -1));
+      if (node && (node.children.size > 1 || node.action)) break;
+      path.pop();
+    }
+    drawControls();
+  }
+
+  function typedActionForm() {
+    const input = el("input", { type: "text", name: "action", autocomplete: "off", placeholder: view.legal_actions[0] || "", "aria-label": "action text" });
+    const form = el(
+      "form",
+      {
+        class: "typed",
+        onsubmit: (event) => {
+          event.preventDefault();
+          if (input.value.trim()) send(input.value.trim());
+        },
+      },
+      input,
+      el("button", { type: "submit", disabled: sending !== null }, "Send")
+    );
+    return el("details", { class: "typed-action" }, el("summary", { text: "Type an action" }), form);
+  }
+
+  function drawOutcome() {
+    const root = G.clear(dom.outcome);
+    if (!view.outcome) return;
+    root.append(
+      G.outcomeTable(view.outcome, view.table),
+      el(
+        "p",
+        { class: "after-game" },
+        el("a", { href: `/tables/${encodeURIComponent(tableId)}/replay`, text: "Replay this game step by step" }),
+        " · ",
+        el("a", { href: `/api/tables/${encodeURIComponent(tableId)}/record`, download: "", text: "Download the record" }),
+        " · ",
+        el("a", { href: "/", text: "Back to the lobby" })
+      )
+    );
+  }
+
+  function drawLog() {
+    const lines = view.log;
+    G.clear(dom.log).append(...lines.map((line, i) => el("li", { value: String(i + 1), text: line })).reverse());
+  }
+
+  // -- start ----------------------------------------------------------------------------------------
+
+  async function start() {
+    setConnection("down", "connecting…");
+    if (renderer.setup) {
+      try {
+        await renderer.setup(ctx);
+      } catch (error) {
+        console.error(error);
+        renderer = G.genericRenderer;
+      }
+    }
+    connect();
+  }
+
+  window.addEventListener("hashchange", () => window.location.reload());
+  start();
+  G.tablePage = { get view() { return view; }, get refused() { return refused; } };
+})();

@@ -1,0 +1,189 @@
+// Greenlight browser helpers shared by the lobby, the table page, the replay page and every game renderer.
+// All text goes into the page through textContent (never innerHTML), so player names and game text are always escaped.
+"use strict";
+
+(function () {
+  const G = (window.Greenlight = window.Greenlight || {});
+  G.renderers = G.renderers || {};
+
+  /** Register the renderer of one game (see docs/api.md, "Game renderers"). */
+  G.registerRenderer = function (gameId, renderer) {
+    G.renderers[gameId] = renderer;
+  };
+
+  /** Create an element: el("div", {class: "x", title: "y", onclick: fn}, child, "text", [more]). */
+  G.el = function (tag, props, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(props || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "class") node.className = value;
+      else if (key === "text") node.textContent = String(value);
+      else if (key === "dataset") Object.assign(node.dataset, value);
+      else if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
+      else if (value === true) node.setAttribute(key, "");
+      else node.setAttribute(key, String(value));
+    }
+    G.append(node, children);
+    return node;
+  };
+
+  /** Append children (nodes, strings, numbers, nested arrays; null is skipped). */
+  G.append = function (node, children) {
+    for (const child of children.flat(Infinity)) {
+      if (child === null || child === undefined || child === false) continue;
+      node.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  };
+
+  G.clear = function (node) {
+    while (node.firstChild) node.removeChild(node.firstChild);
+    return node;
+  };
+
+  /** The JSON the server put in the page (<script type="application/json" id="boot">). */
+  G.boot = function () {
+    const node = document.getElementById("boot");
+    return node ? JSON.parse(node.textContent) : {};
+  };
+
+  /** "wages_due" -> "Wages due". */
+  G.humanize = function (key) {
+    const text = String(key).replace(/_/g, " ");
+    return text.charAt(0).toUpperCase() + text.slice(1);
+  };
+
+  /** "P2 · Ann" for a seat, from the table info. */
+  G.seatName = function (table, seat) {
+    if (seat === null || seat === undefined) return "spectator";
+    const row = table && table.seats ? table.seats[seat] : null;
+    return row ? `P${seat} · ${row.name}` : `P${seat}`;
+  };
+
+  /** Call the JSON API; resolves to the body, rejects with an Error carrying .status and the server's message. */
+  G.api = async function (method, url, body, token) {
+    const headers = { Accept: "application/json" };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    if (token) headers.Authorization = `Bearer ${token}`;
+    const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    let data = null;
+    try {
+      data = await response.json();
+    } catch (error) {
+      data = null;
+    }
+    if (!response.ok) {
+      const error = new Error((data && data.detail) || `${response.status} ${response.statusText}`);
+      error.status = response.status;
+      throw error;
+    }
+    return data;
+  };
+
+  /** The seat token from a seat link (#token=...). */
+  G.tokenFromHash = function () {
+    const params = new URLSearchParams(window.location.hash.replace(/^#/, ""));
+    return params.get("token");
+  };
+
+  // -- seat links remembered in this browser, so a person can rejoin from the lobby ---------------
+  const SEATS_KEY = "greenlight.seats";
+  G.rememberedSeats = function () {
+    try {
+      const items = JSON.parse(window.localStorage.getItem(SEATS_KEY) || "[]");
+      return Array.isArray(items) ? items : [];
+    } catch (error) {
+      return [];
+    }
+  };
+  G.rememberSeat = function (item) {
+    const items = G.rememberedSeats().filter((old) => old.link !== item.link);
+    items.unshift(item);
+    try {
+      window.localStorage.setItem(SEATS_KEY, JSON.stringify(items.slice(0, 50)));
+    } catch (error) {
+      /* storage may be disabled; links still work */
+    }
+  };
+  G.forgetSeat = function (link) {
+    const items = G.rememberedSeats().filter((old) => old.link !== link);
+    window.localStorage.setItem(SEATS_KEY, JSON.stringify(items));
+  };
+
+  // -- legal actions as a tree of choices ------------------------------------------------------------
+
+  /**
+   * Group action texts by their space-separated tokens: "offer D6 30" becomes offer -> D6 -> 30.
+   * Each node: {children: Map(token -> node), action: full text if a legal action ends here}.
+   */
+  G.actionTree = function (actions) {
+    const root = { children: new Map(), action: null };
+    for (const text of actions) {
+      let node = root;
+      for (const token of text.split(/\s+/)) {
+        if (!node.children.has(token)) node.children.set(token, { children: new Map(), action: null });
+        node = node.children.get(token);
+      }
+      node.action = text;
+    }
+    return root;
+  };
+
+  /** The node reached by following ``path`` (null if the path is no longer legal). */
+  G.treeNode = function (root, path) {
+    let node = root;
+    for (const token of path) {
+      node = node.children.get(token);
+      if (!node) return null;
+    }
+    return node;
+  };
+
+  // -- final scores ----------------------------------------------------------------------------------
+
+  /** A table of final scores: one row per seat with rank, score, winner mark and every breakdown category. */
+  G.outcomeTable = function (outcome, table) {
+    const keys = [];
+    for (const item of outcome.breakdown || []) {
+      for (const key of Object.keys(item)) if (!keys.includes(key)) keys.push(key);
+    }
+    const head = G.el("tr", {}, G.el("th", { text: "Seat" }), G.el("th", { text: "Rank" }), G.el("th", { text: "Score" }), keys.map((k) => G.el("th", { text: G.humanize(k) })));
+    const order = outcome.scores.map((_, seat) => seat).sort((a, b) => outcome.ranks[a] - outcome.ranks[b] || a - b);
+    const rows = order.map((seat) => {
+      const winner = outcome.winners.includes(seat);
+      const item = (outcome.breakdown || [])[seat] || {};
+      return G.el(
+        "tr",
+        { class: winner ? "winner" : null, dataset: { seat: String(seat) } },
+        G.el("td", {}, G.seatName(table, seat), winner ? G.el("span", { class: "badge win", text: "winner" }) : null),
+        G.el("td", { text: outcome.ranks[seat] }),
+        G.el("td", { class: "score", text: formatNumber(outcome.scores[seat]) }),
+        keys.map((k) => G.el("td", { text: formatValue(item[k]) }))
+      );
+    });
+    const winners = outcome.winners.length ? outcome.winners.map((s) => G.seatName(table, s)).join(" and ") : "nobody";
+    return G.el(
+      "div",
+      { class: "outcome", id: "final-scores" },
+      G.el("h2", { text: "Final scores" }),
+      G.el("p", { class: "winner-line", text: `Winner: ${winners}` }),
+      G.el("div", { class: "scroll" }, G.el("table", { class: "scores" }, G.el("thead", {}, head), G.el("tbody", {}, rows)))
+    );
+  };
+
+  function formatNumber(value) {
+    return Number.isInteger(value) ? String(value) : String(Math.round(value * 100) / 100);
+  }
+
+  function formatValue(value) {
+    if (value === null || value === undefined) return "–";
+    if (typeof value === "number") return formatNumber(value);
+    if (typeof value === "boolean") return value ? "yes" : "no";
+    if (Array.isArray(value)) return value.map(formatValue).join(", ");
+    if (typeof value === "object") return Object.entries(value).map(([k, v]) => `${G.humanize(k)}: ${formatValue(v)}`).join("; ");
+    const text = String(value);
+    // Status words such as DROPPED_WAGES read better as "dropped wages"; ids such as D6 stay as they are.
+    return /^[A-Z]+(_[A-Z]+)+$|^[A-Z]{3,}$/.test(text) ? text.replace(/_/g, " ").toLowerCase() : text;
+  }
+  G.formatValue = formatValue;
+})();

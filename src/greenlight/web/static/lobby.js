@@ -1,0 +1,227 @@
+// The lobby: pick a game, players, options and seats; create the table; list the tables of this server.
+"use strict";
+
+(function () {
+  const G = window.Greenlight;
+  const el = G.el;
+  const games = G.boot().games || [];
+  const form = document.getElementById("create-form");
+  const gameChoices = document.getElementById("game-choices");
+  const playerCount = document.getElementById("player-count");
+  const seatList = document.getElementById("seat-list");
+  const optionList = document.getElementById("option-list");
+  const createError = document.getElementById("create-error");
+  const created = document.getElementById("created");
+  let game = games[0] || null;
+
+  // -- the form -------------------------------------------------------------------------------------
+
+  function drawGames() {
+    G.clear(gameChoices);
+    for (const item of games) {
+      const input = el("input", { type: "radio", name: "game", value: item.id, checked: item === game, onchange: () => selectGame(item) });
+      gameChoices.append(
+        el(
+          "label",
+          { class: "game-choice", dataset: { game: item.id } },
+          input,
+          el("span", { class: "game-title", text: item.title }),
+          el("span", { class: "game-players", text: `${item.min_players}–${item.max_players} players` }),
+          el("span", { class: "game-summary", text: item.summary })
+        )
+      );
+    }
+    if (!games.length) gameChoices.append(el("p", { text: "No game is installed." }));
+  }
+
+  function selectGame(item) {
+    game = item;
+    G.clear(playerCount);
+    for (let n = item.min_players; n <= item.max_players; n++) playerCount.append(el("option", { value: String(n), text: String(n) }));
+    drawSeats();
+    drawOptions();
+  }
+
+  function drawSeats() {
+    const count = Number(playerCount.value);
+    const old = [...seatList.querySelectorAll("li")].map(readSeat);
+    G.clear(seatList);
+    for (let seat = 0; seat < count; seat++) {
+      const previous = old[seat] || (seat === 0 ? { kind: "human", name: "" } : { kind: "bot", bot: defaultBot() });
+      if (previous.kind === "bot" && !game.bots.includes(previous.bot)) previous.bot = defaultBot();
+      const choice = el("select", { name: `seat-${seat}`, class: "seat-kind", "aria-label": `seat ${seat} player` });
+      choice.append(el("option", { value: "human", text: "Person", selected: previous.kind === "human" }));
+      for (const level of game.bots) choice.append(el("option", { value: `bot:${level}`, text: `Bot: ${level}`, selected: previous.kind === "bot" && previous.bot === level }));
+      const name = el("input", { type: "text", class: "seat-name", maxlength: "40", placeholder: "name (optional)", value: previous.name || "", "aria-label": `seat ${seat} name` });
+      const sync = () => (name.hidden = choice.value !== "human");
+      choice.addEventListener("change", sync);
+      sync();
+      seatList.append(el("li", { dataset: { seat: String(seat) } }, el("span", { class: "seat-label", text: `P${seat}` }), choice, name));
+    }
+    drawOptions();
+  }
+
+  function defaultBot() {
+    // The strongest-sounding level the game offers that is not "random", else random.
+    const preferred = ["medium", "heuristic", "easy"];
+    return preferred.find((level) => game.bots.includes(level)) || game.bots[0] || "random";
+  }
+
+  function readSeat(li) {
+    const value = li.querySelector("select").value;
+    if (value === "human") return { kind: "human", name: li.querySelector("input").value.trim() || null };
+    return { kind: "bot", bot: value.slice(4) };
+  }
+
+  function drawOptions() {
+    const count = Number(playerCount.value);
+    const before = readOptions();
+    G.clear(optionList);
+    if (!game.options.length) optionList.append(el("p", { class: "muted", text: "This game has no options." }));
+    for (const option of game.options) {
+      const allowed = option.allowed_players === null || option.allowed_players.includes(count);
+      const value = option.name in before ? before[option.name] : option.default;
+      let input;
+      if (option.kind === "bool") {
+        input = el("input", { type: "checkbox", name: option.name, checked: allowed && value === true, disabled: !allowed });
+      } else if (option.kind === "choice") {
+        input = el("select", { name: option.name, disabled: !allowed }, option.choices.map((c) => el("option", { value: c, text: c, selected: c === value })));
+      } else {
+        input = el("input", { type: "number", name: option.name, value: String(value ?? ""), min: option.minimum ?? null, max: option.maximum ?? null, disabled: !allowed });
+      }
+      const note = allowed ? null : el("span", { class: "muted", text: ` (only with ${option.allowed_players.join(" or ")} players)` });
+      optionList.append(
+        el("label", { class: "option", dataset: { option: option.name } }, input, el("span", { class: "option-name", text: G.humanize(option.name) }), note, el("span", { class: "option-help", text: option.help }))
+      );
+    }
+  }
+
+  function readOptions() {
+    const options = {};
+    if (!game) return options;
+    for (const option of game.options) {
+      const input = optionList.querySelector(`[name="${CSS.escape(option.name)}"]`);
+      if (!input || input.disabled) continue;
+      if (option.kind === "bool") options[option.name] = input.checked;
+      else if (option.kind === "int") options[option.name] = Number(input.value);
+      else options[option.name] = input.value;
+    }
+    return options;
+  }
+
+  playerCount.addEventListener("change", drawSeats);
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    createError.hidden = true;
+    const seats = [...seatList.querySelectorAll("li")].map(readSeat);
+    const button = document.getElementById("create-button");
+    button.disabled = true;
+    try {
+      const answer = await G.api("POST", "/api/tables", { game: game.id, seats, options: readOptions() });
+      showCreated(answer);
+      refreshTables();
+    } catch (error) {
+      createError.hidden = false;
+      G.clear(createError).append(el("strong", { text: "Not created: " }), error.message);
+    } finally {
+      button.disabled = false;
+    }
+  });
+
+  function showCreated(answer) {
+    const table = answer.table;
+    const humans = answer.seats.filter((seat) => seat.kind === "human");
+    for (const seat of humans) G.rememberSeat({ link: seat.link, table: table.id, title: table.title, seat: seat.seat, name: seat.name });
+    created.hidden = false;
+    G.clear(created).append(
+      el("h2", { text: `${table.title}: table ${table.id} is ready` }),
+      el("p", { text: "Each link below is the key to one seat: open yours, and send each other person theirs. The links are shown only now (this browser remembers them under “Your seats”)." }),
+      el(
+        "ul",
+        { class: "link-list invite-links" },
+        humans.map((seat) =>
+          el("li", { dataset: { seat: String(seat.seat) } }, el("span", { class: "seat-label", text: `P${seat.seat} · ${seat.name}` }), el("a", { href: seat.link, class: "seat-link", text: "open seat" }), copyButton(seat.link))
+        ),
+        el("li", {}, el("span", { class: "seat-label", text: "Spectators" }), el("a", { href: answer.spectator_link, class: "spectator-link", text: "watch" }), copyButton(answer.spectator_link))
+      )
+    );
+    drawMySeats();
+    created.scrollIntoView({ block: "nearest" });
+  }
+
+  function copyButton(text) {
+    return el("button", {
+      type: "button",
+      class: "copy",
+      onclick: (event) => {
+        navigator.clipboard?.writeText(text).then(() => (event.target.textContent = "copied"), () => (event.target.textContent = "copy failed"));
+      },
+    }, "copy link");
+  }
+
+  // -- lists --------------------------------------------------------------------------------------
+
+  function drawMySeats() {
+    const list = G.clear(document.getElementById("my-seat-list"));
+    const items = G.rememberedSeats();
+    if (!items.length) list.append(el("li", { class: "muted", text: "none yet" }));
+    for (const item of items) {
+      list.append(
+        el(
+          "li",
+          {},
+          el("a", { href: item.link, text: `${item.title} · table ${item.table} · P${item.seat} ${item.name || ""}` }),
+          el("button", { type: "button", class: "forget", title: "forget this link in this browser", onclick: () => { G.forgetSeat(item.link); drawMySeats(); } }, "forget")
+        )
+      );
+    }
+  }
+
+  async function refreshTables() {
+    let tables;
+    try {
+      tables = await G.api("GET", "/api/tables");
+    } catch (error) {
+      return;
+    }
+    const root = G.clear(document.getElementById("table-lists"));
+    const groups = [
+      ["open", "Waiting for players"],
+      ["running", "Running"],
+      ["finished", "Finished"],
+      ["broken", "Cannot be loaded"],
+    ];
+    for (const [status, title] of groups) {
+      const items = tables.filter((t) => t.status === status).slice(0, 30);
+      if (!items.length && status === "broken") continue;
+      root.append(el("h3", { text: title }));
+      if (!items.length) {
+        root.append(el("p", { class: "muted", text: "none" }));
+        continue;
+      }
+      root.append(
+        el(
+          "ul",
+          { class: "link-list", dataset: { status } },
+          items.map((t) => {
+            const seats = t.seats.map((s) => (s.kind === "bot" ? `bot ${s.bot}` : `${s.name}${s.joined ? "" : " (free)"}`)).join(", ");
+            return el(
+              "li",
+              { dataset: { table: t.id } },
+              el("a", { href: `/tables/${encodeURIComponent(t.id)}`, text: `${t.title} · ${t.id}` }),
+              el("span", { class: "muted", text: ` ${t.num_players} players: ${seats} · move ${t.version}` }),
+              status === "finished" ? el("a", { href: `/tables/${encodeURIComponent(t.id)}/replay`, class: "replay-link", text: " replay" }) : null
+            );
+          })
+        )
+      );
+    }
+  }
+
+  drawGames();
+  if (game) selectGame(game);
+  drawMySeats();
+  refreshTables();
+  window.setInterval(refreshTables, 5000);
+})();
