@@ -38,7 +38,8 @@ def setup(num_players: int, seed: int, options: dict[str, OptionValue]) -> Cinec
     """Build the deck for N, shuffle with the seeded RNG and deal H cards each (§3)."""
     table = table_for(options)
     hand_size = HAND_SIZE[num_players]
-    state = CinecittaState(table, num_players, seed, options, hand_size)
+    # The seed is used once, for the deal, and not kept: it would reveal every hand.
+    state = CinecittaState(table, num_players, options, hand_size)
     deck = table.deck_for(num_players)
     random.Random(f"cinecitta/deal/{seed}").shuffle(deck)
     for seat in range(num_players):
@@ -60,7 +61,7 @@ def position(
 ) -> CinecittaState:
     """An explicit position at the start of a round's offer step (§3 step 4), for tests and puzzles."""
     resolved: dict[str, OptionValue] = {"destination_change": False, "movie_awards": False, "cards": None, **(options or {})}
-    state = CinecittaState(table_for(resolved), num_players, 0, resolved, HAND_SIZE[num_players])
+    state = CinecittaState(table_for(resolved), num_players, resolved, HAND_SIZE[num_players])
     state.round = round
     state.hands = [list(hand) for hand in hands]
     state.wallets = list(wallets) if wallets is not None else [STARTING_MONEY] * num_players

@@ -57,7 +57,6 @@ class CinecittaState(GameState):
         "responses",
         "round",
         "round_start_wallets",
-        "seed",
         "step",
         "studios",
         "table",
@@ -65,10 +64,9 @@ class CinecittaState(GameState):
         "wallets",
     )
 
-    def __init__(self, table: CardTable, num_players: int, seed: int, options: dict[str, OptionValue], hand_size: int) -> None:
+    def __init__(self, table: CardTable, num_players: int, options: dict[str, OptionValue], hand_size: int) -> None:
         self.table = table
         self.num_players = num_players
-        self.seed = seed
         self.options = options
         self.hand_size = hand_size
         self.round = 1
@@ -94,7 +92,6 @@ class CinecittaState(GameState):
         copy = CinecittaState.__new__(CinecittaState)
         copy.table = self.table
         copy.num_players = self.num_players
-        copy.seed = self.seed
         copy.options = dict(self.options)
         copy.hand_size = self.hand_size
         copy.round = self.round
