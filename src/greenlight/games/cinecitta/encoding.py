@@ -1,0 +1,258 @@
+"""Cinecitta 1937 observation encoding for RL: ``observe(state, seat)`` as a fixed-size vector.
+
+Built from the observation only (never the state), so it shows exactly what
+the seat may see. Seats are **relative to the viewer**: slot 0 is the viewer,
+slot k is the seat k places to its left (the seat that receives its folder
+when the partner offset is k). Every value is in ``[0, 1]``; counts and money
+are divided by a stated scale and clipped at 1. ``docs/rl.md`` documents each
+field; ``fields()`` is the machine-readable list.
+
+Card slots follow the card table (bundled or the ``cards`` option), at most
+``MAX_CARDS`` (60) slots, so the size depends only on the player count.
+
+>>> from greenlight.games.cinecitta import GAME
+>>> state = GAME.new_state(3, seed=4)
+>>> vector = ENCODING.encode(GAME.observe(state, 1))
+>>> len(vector) == ENCODING.size(3, {}), min(vector) >= 0.0, max(vector) <= 1.0
+(True, True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from greenlight.core.game import Observation
+from greenlight.core.spec import OptionValue
+from greenlight.games.cinecitta.cards import HAND_SIZE, MAX_CARDS, OCCUPATIONS, PLAYER_COUNTS, CardTable, StaffCard
+from greenlight.games.cinecitta.rules import table_for
+
+STEPS = ("offer", "respond", "place", "over")
+RESPONSES = ("secure", "headhunt")
+MAX_ROUNDS = max(HAND_SIZE.values())
+#: Largest partner offset (N - 1 at 5 players).
+MAX_OFFSET = max(PLAYER_COUNTS) - 1
+#: One card described by its printed features: occupation one-hot, number/9, promotion/2, reels/4, pen.
+CARD_FEATURES = len(OCCUPATIONS) + 4
+#: Office cards a seat can accumulate: two a round for eight rounds.
+OFFICE_SCALE = 16
+#: Scale of a final value (quality up to 999 plus box office); larger values clip at 1.
+VALUE_SCALE = 5000.0
+
+
+def _clip(value: float) -> float:
+    return 0.0 if value < 0.0 else 1.0 if value > 1.0 else value
+
+
+class CinecittaEncoding:
+    """Encoder of Cinecitta observations (see the module docstring and ``docs/rl.md``)."""
+
+    #: Weights for potential-based reward shaping, per point of each category (see ``potentials``).
+    shaping_weights: Mapping[str, float] = {"quality": 0.0005, "promotion": 0.0005, "money": 0.0005, "reels": 0.01}
+
+    def fields(self, num_players: int, options: Mapping[str, OptionValue]) -> list[tuple[str, int]]:
+        """``(name, length)`` of each slice, in order (``n`` = number of players)."""
+        n = num_players
+        folder = 1 + MAX_CARDS + CARD_FEATURES + 1 + len(RESPONSES)
+        return [
+            ("num_players", len(PLAYER_COUNTS)),
+            ("options", 2),
+            ("round", 1),
+            ("rounds", 1),
+            ("step", len(STEPS)),
+            ("partner_offset", MAX_OFFSET),
+            ("spectator", 1),
+            ("committed", n),
+            ("waiting", n),
+            ("hand_sizes", n),
+            ("studios", n * len(OCCUPATIONS) * 2),
+            ("studio_quality", n),
+            ("offices", n * (len(OCCUPATIONS) + 4)),
+            ("last_placements", n * 2),
+            ("wallet", 1),
+            ("hand", MAX_CARDS),
+            ("folder_sent", folder),
+            ("folder_received", folder),
+            ("pending", MAX_CARDS),
+            ("folder_history", n * 6),
+            ("final", n * 4),
+        ]
+
+    def size(self, num_players: int, options: Mapping[str, OptionValue]) -> int:
+        """Length of the vector for ``num_players``."""
+        return sum(length for _, length in self.fields(num_players, options))
+
+    def encode(self, observation: Observation) -> list[float]:
+        """The vector for one observation (spectator observations leave the private fields at 0)."""
+        obs = observation
+        n: int = obs["num_players"]
+        table = table_for(obs["options"])
+        viewer: int | None = obs["viewer"]
+        me = viewer if viewer is not None else 0
+        money_total = float(obs["money_total"])
+
+        def rel(seat: int) -> int:
+            return (seat - me) % n
+
+        out: list[float] = []
+        add = out.extend
+        add(1.0 if n == count else 0.0 for count in PLAYER_COUNTS)
+        add([float(bool(obs["options"].get("destination_change"))), float(bool(obs["options"].get("movie_awards")))])
+        add([obs["round"] / MAX_ROUNDS, obs["rounds"] / MAX_ROUNDS])
+        add(1.0 if obs["step"] == step else 0.0 for step in STEPS)
+        add(1.0 if obs["partner_offset"] == k else 0.0 for k in range(1, MAX_OFFSET + 1))
+        add([1.0 if viewer is None else 0.0])
+        out += _seat_flags(obs["committed"], n, rel)
+        out += _seat_flags(obs["waiting"], n, rel)
+        out += _per_seat([min(size / MAX_ROUNDS, 1.0) for size in obs["hand_sizes"]], n, rel)
+        out += _studios(table, obs["studios"], n, rel)
+        out += _per_seat([_quality(table, studio) / 1000.0 for studio in obs["studios"]], n, rel)
+        out += _offices(table, obs["offices"], n, rel)
+        out += _last_placements(obs["last_placements"], n, rel)
+        out.append(_clip(obs.get("wallet", 0) / money_total) if viewer is not None else 0.0)
+        out += _card_set(table, obs.get("hand") or ())
+        out += _folder(table, obs.get("folder_sent"), money_total)
+        out += _folder(table, obs.get("folder_received"), money_total)
+        out += _card_set(table, obs.get("pending") or ())
+        out += _history(obs.get("folder_history") or (), me, n, rel, money_total)
+        out += _final(obs.get("final"), n, rel)
+        return out
+
+    def potentials(self, observation: Observation) -> dict[str, float]:
+        """The viewer's provisional standing (§5): Studio quality, Office promotion, wallet, Office reels.
+
+        Quality counts once the Studio holds three cards; promotion is in money
+        (10 a promotion icon). Values come from the viewer's own observation.
+        """
+        obs = observation
+        viewer = obs["viewer"]
+        if viewer is None:
+            return {name: 0.0 for name in self.shaping_weights}
+        table = table_for(obs["options"])
+        office = [table[card] for card in obs["offices"][viewer] if card in table]
+        return {
+            "quality": float(_quality(table, obs["studios"][viewer])),
+            "promotion": 10.0 * sum(card.promotion for card in office),
+            "money": float(obs["wallet"]),
+            "reels": float(sum(card.reels for card in office)),
+        }
+
+
+def _seat_flags(seats: list[int], n: int, rel: Any) -> list[float]:
+    flags = [0.0] * n
+    for seat in seats:
+        flags[rel(seat)] = 1.0
+    return flags
+
+
+def _per_seat(values: list[float], n: int, rel: Any) -> list[float]:
+    ordered = [0.0] * n
+    for seat, value in enumerate(values):
+        ordered[rel(seat)] = value
+    return ordered
+
+
+def _quality(table: CardTable, studio: list[str]) -> int:
+    """S1 quality of a complete Studio (0 while incomplete)."""
+    if len(studio) != 3:
+        return 0
+    a, b, c = sorted(table[card].number for card in studio)
+    return 100 * a + 10 * b + c
+
+
+def _studios(table: CardTable, studios: list[list[str]], n: int, rel: Any) -> list[float]:
+    """Per seat and occupation: [present, number/9]."""
+    width = len(OCCUPATIONS) * 2
+    out = [0.0] * (n * width)
+    for seat, studio in enumerate(studios):
+        base = rel(seat) * width
+        for card_id in studio:
+            card = table[card_id]
+            slot = base + 2 * OCCUPATIONS.index(card.occupation)
+            out[slot] = 1.0
+            out[slot + 1] = card.number / 9.0
+    return out
+
+
+def _offices(table: CardTable, offices: list[list[str]], n: int, rel: Any) -> list[float]:
+    """Per seat: cards per occupation/16, promotion icons/16, reels/32, any Pen, card count/16."""
+    width = len(OCCUPATIONS) + 4
+    out = [0.0] * (n * width)
+    for seat, office in enumerate(offices):
+        base = rel(seat) * width
+        cards = [table[card_id] for card_id in office]
+        for card in cards:
+            slot = base + OCCUPATIONS.index(card.occupation)
+            out[slot] = min(out[slot] + 1.0 / OFFICE_SCALE, 1.0)
+        tail = base + len(OCCUPATIONS)
+        out[tail] = _clip(sum(card.promotion for card in cards) / OFFICE_SCALE)
+        out[tail + 1] = _clip(sum(card.reels for card in cards) / (2 * OFFICE_SCALE))
+        out[tail + 2] = 1.0 if any(card.pen for card in cards) else 0.0
+        out[tail + 3] = _clip(len(cards) / OFFICE_SCALE)
+    return out
+
+
+def _last_placements(placements: list[dict[str, Any]], n: int, rel: Any) -> list[float]:
+    """Per seat: cards placed in the last resolved step /2, cards it moved to the Office /2."""
+    out = [0.0] * (n * 2)
+    for placement in placements:
+        base = rel(placement["seat"]) * 2
+        out[base] += 0.5
+        if placement["moved_out"] is not None:
+            out[base + 1] += 0.5
+    return out
+
+
+def _card_set(table: CardTable, cards: Any) -> list[float]:
+    """Multi-hot over card-table positions."""
+    out = [0.0] * MAX_CARDS
+    for card_id in cards:
+        out[table.index(card_id)] = 1.0
+    return out
+
+
+def _card_features(card: StaffCard) -> list[float]:
+    occupation = [1.0 if card.occupation == name else 0.0 for name in OCCUPATIONS]
+    return [*occupation, card.number / 9.0, min(card.promotion / 2.0, 1.0), min(card.reels / 4.0, 1.0), float(card.pen)]
+
+
+def _folder(table: CardTable, folder: dict[str, Any] | None, money_total: float) -> list[float]:
+    """[present, card one-hot (60), card features (9), amount/total money, response secure, headhunt]."""
+    width = 1 + MAX_CARDS + CARD_FEATURES + 1 + len(RESPONSES)
+    if folder is None:
+        return [0.0] * width
+    card = table[folder["card"]]
+    one_hot = [0.0] * MAX_CARDS
+    one_hot[table.index(card.id)] = 1.0
+    response = [1.0 if folder["response"] == name else 0.0 for name in RESPONSES]
+    return [1.0, *one_hot, *_card_features(card), _clip(folder["amount"] / money_total), *response]
+
+
+def _history(history: Any, me: int, n: int, rel: Any, money_total: float) -> list[float]:
+    """Per other seat, over earlier rounds: my folders it secured / headhunted (/8) and their money (/total);
+    its folders I secured / headhunted (/8) and their money (/total). Slot 0 (the viewer) stays 0."""
+    out = [0.0] * (n * 6)
+    for folder in history:
+        sent = folder["sender"] == me
+        other = folder["recipient"] if sent else folder["sender"]
+        base = rel(other) * 6 + (0 if sent else 3)
+        out[base + (0 if folder["response"] == "secure" else 1)] += 1.0 / MAX_ROUNDS
+        out[base + 2] += folder["amount"] / money_total
+    return [_clip(value) for value in out]
+
+
+def _final(final: dict[str, Any] | None, n: int, rel: Any) -> list[float]:
+    """Per seat, once the game is over: finished (not dropped out), winner, value/5000, quality/1000."""
+    out = [0.0] * (n * 4)
+    if final is None:
+        return out
+    for seat, item in enumerate(final["breakdown"]):
+        base = rel(seat) * 4
+        out[base] = 1.0 if item["status"] == "FINISHED" else 0.0
+        out[base + 1] = 1.0 if seat in final["winners"] else 0.0
+        out[base + 2] = _clip((item["value"] or 0) / VALUE_SCALE)
+        out[base + 3] = _clip((item["quality"] or 0) / 1000.0)
+    return out
+
+
+ENCODING = CinecittaEncoding()

@@ -1,0 +1,215 @@
+"""PettingZoo AEC environments for every Greenlight game (``cinecitta_v0``, ...).
+
+One agent per seat (``player_0`` ...). Each agent observes
+``Dict(observation=Box(float32, [0, 1]), action_mask=Box(int8, {0, 1}))`` and
+acts with ``Discrete(num_distinct_actions)``: the game's stable action codes.
+
+Simultaneous steps (Cinecitta offers, Maybe Movies votes) are taken one seat
+at a time: the agent to act is the lowest seat that still owes a commitment,
+and its observation is the game's own ``observe``, which never shows another
+seat's pending commitment (only *that* it committed).
+
+Rewards: 0 during play; at the end each agent gets its win share from
+``outcome(state).returns()`` (1/k for each of k winners, 0 otherwise). With
+``shaping`` on, every step also pays the change of a potential built from the
+seat's own observation (weights per scoring category, see
+``ObservationEncoding.potentials``); the potential is taken as 0 at the end,
+so shaping telescopes away over an episode and never changes which policy is
+best (Ng, Harada and Russell 1999).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from greenlight.core.actions import Action
+from greenlight.core.game import Game
+from greenlight.core.record import Record
+from greenlight.core.spec import Options
+from greenlight.core.state import GameState
+from greenlight.rl.common import Shaping, action_mask, env_id, plain_text, potential, resolve_game, shaping_weights
+from greenlight.rl.encoding import encoding_for
+
+AgentObservation = dict[str, npt.NDArray[Any]]
+
+
+class GreenlightAECEnv(AECEnv):  # type: ignore[misc]
+    """A PettingZoo AEC environment over one Greenlight game and player count."""
+
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "name": "greenlight_v0", "is_parallelizable": False}
+
+    def __init__(
+        self,
+        game: Game[Any] | str,
+        num_players: int,
+        options: Options | None = None,
+        seed: int | None = None,
+        render_mode: str | None = None,
+        shaping: Shaping = False,
+    ) -> None:
+        super().__init__()
+        self.game = resolve_game(game)
+        self.num_players = num_players
+        self.options = self.game.spec.resolve_options(num_players, options)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        self.render_mode = render_mode
+        self.metadata = {**self.metadata, "name": env_id(self.game)}
+        self.encoding = encoding_for(self.game)
+        self.weights = shaping_weights(self.encoding, shaping)
+        self.possible_agents = [f"player_{seat}" for seat in range(num_players)]
+        self.agent_name_mapping = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        size = self.encoding.size(num_players, self.options)
+        count = self.game.num_distinct_actions
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, 1.0, shape=(size,), dtype=np.float32),
+                    "action_mask": spaces.Box(0, 1, shape=(count,), dtype=np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(count) for agent in self.possible_agents}
+        self._seeds = np.random.default_rng(seed)
+        self.state: GameState | None = None
+        self.game_seed = -1
+        self._actions: list[tuple[int, Action]] = []
+        self._potentials = [0.0] * num_players
+
+    # -- spaces ------------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        """The (shared, cached) observation space of ``agent``."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        """The (shared, cached) action space of ``agent``."""
+        return self.action_spaces[agent]
+
+    # -- episode -----------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game. ``seed`` restarts the seed sequence; game options are fixed at construction."""
+        if seed is not None:
+            self._seeds = np.random.default_rng(seed)
+        self.game_seed = int(self._seeds.integers(0, 2**31 - 1))
+        self.state = self.game.new_state(self.num_players, self.game_seed, self.options)
+        self._actions = []
+        self.agents = list(self.possible_agents)
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._potentials = [self._potential(seat) for seat in range(self.num_players)]
+        self.agent_selection = self._next_agent()
+
+    def _next_agent(self) -> str:
+        """The lowest seat that owes an action now (commitments of a simultaneous step go one seat at a time)."""
+        assert self.state is not None
+        players = self.game.decision(self.state).players
+        return self.possible_agents[min(players)] if players else self.agent_selection
+
+    def _potential(self, seat: int) -> float:
+        if not self.weights:
+            return 0.0
+        assert self.state is not None
+        return potential(self.encoding, self.weights, self.game.observe(self.state, seat))
+
+    def observe(self, agent: str) -> AgentObservation:
+        """What ``agent`` sees: its encoded observation, and its legal codes when it is the agent to act."""
+        assert self.state is not None, "call reset() first"
+        seat = self.agent_name_mapping[agent]
+        vector = np.asarray(self.encoding.encode(self.game.observe(self.state, seat)), dtype=np.float32)
+        if agent == self.agent_selection and not self.terminations.get(agent, True):
+            mask = action_mask(self.game, self.state, seat)
+        else:
+            mask = np.zeros(self.game.num_distinct_actions, dtype=np.int8)
+        return {"observation": vector, "action_mask": mask}
+
+    def step(self, action: int | np.integer[Any] | None) -> None:
+        """Apply ``action`` (an action code) for the agent to act; raise IllegalActionError if it is not legal."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        assert self.state is not None
+        if action is None:
+            raise ValueError(f"{agent} must act: None is only for agents whose game is over")
+        seat = self.agent_name_mapping[agent]
+        chosen = self.game.action_from_code(self.state, seat, int(action))
+        self._cumulative_rewards[agent] = 0.0
+        self.game.apply_unchecked(self.state, seat, chosen)
+        self._actions.append((seat, chosen))
+        self._clear_rewards()
+        if self.game.is_terminal(self.state):
+            self._finish()
+        elif self.weights:
+            for other, name in enumerate(self.possible_agents):
+                now = self._potential(other)
+                self.rewards[name] = now - self._potentials[other]
+                self._potentials[other] = now
+        self._accumulate_rewards()
+        self.agent_selection = self._next_agent()
+        if self.render_mode == "human":
+            self.render()
+
+    def _finish(self) -> None:
+        assert self.state is not None
+        outcome = self.game.outcome(self.state)
+        returns = outcome.returns()
+        for seat, agent in enumerate(self.possible_agents):
+            # The shaping potential is 0 at the end, so the last shaping term takes back what was paid.
+            self.rewards[agent] = returns[seat] - self._potentials[seat]
+            self._potentials[seat] = 0.0
+            self.terminations[agent] = True
+            self.infos[agent] = {"score": outcome.scores[seat], "rank": outcome.ranks[seat], "win_share": returns[seat]}
+
+    # -- records and text ------------------------------------------------------------------
+
+    def record(self) -> Record:
+        """The Greenlight record of the current episode (replay it with ``greenlight replay``)."""
+        actions = [(seat, str(action)) for seat, action in self._actions]
+        return Record(self.game.spec.id, self.game.spec.version, self.num_players, self.game_seed, dict(self.options), actions)
+
+    def render(self) -> str | None:
+        """The spectator's view as plain text (``ansi`` returns it, ``human`` prints it)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode; pass render_mode='ansi' or 'human'")
+            return None
+        if self.state is None:
+            return None
+        text = plain_text(self.game, self.game.observe(self.state, None))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def pettingzoo_env(
+    game: Game[Any] | str,
+    num_players: int,
+    options: Options | None = None,
+    seed: int | None = None,
+    *,
+    render_mode: str | None = None,
+    shaping: Shaping = False,
+) -> GreenlightAECEnv:
+    """The PettingZoo AEC environment of ``game`` (a game, its id, or its env id such as ``cinecitta_v0``).
+
+    >>> env = pettingzoo_env("cinecitta", 3, seed=7)
+    >>> env.reset()
+    >>> env.agent_selection, env.metadata["name"]
+    ('player_0', 'cinecitta_v0')
+    """
+    return GreenlightAECEnv(game, num_players, options, seed, render_mode=render_mode, shaping=shaping)

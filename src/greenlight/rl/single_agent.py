@@ -1,0 +1,235 @@
+"""A Gymnasium single-agent environment: one learning seat against Greenlight bots.
+
+The learner observes ``Box(float32, [0, 1])`` (the game's encoding of
+``observe(state, seat)``) and acts with ``Discrete(num_distinct_actions)``.
+The legal actions are in ``info["action_mask"]`` (int8) and in
+``env.action_masks()`` (bool, the method masked-policy libraries such as
+sb3-contrib's MaskablePPO call).
+
+Opponents are bot names (anything ``greenlight.bots.make_bot`` knows:
+``random``, the game's ``heuristic``, search levels) or ready ``Bot``
+objects; they act through a ``SeatView`` like any other bot, so they never
+see more than their own seat either. Named bots are re-seeded from the
+episode seed at every reset, so ``reset(seed=s)`` replays exactly.
+
+Rewards: the learner's win share at the end, 0 before (optional potential
+shaping as in :mod:`greenlight.rl.multi_agent`). An illegal action code
+either raises ``IllegalActionError`` (``illegal_action="raise"``) or ends the
+episode with ``illegal_reward`` and ``info["illegal_action"] = True``
+(``"lose"``, the default, so that unmasked agents and ``check_env`` can run).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from greenlight.core.actions import Action
+from greenlight.core.bot import Bot, SeatView
+from greenlight.core.errors import IllegalActionError
+from greenlight.core.game import Game
+from greenlight.core.record import Record
+from greenlight.core.spec import Options
+from greenlight.core.state import GameState
+from greenlight.rl.common import ENV_VERSION, Shaping, action_mask, plain_text, potential, resolve_game, shaping_weights
+from greenlight.rl.encoding import encoding_for, has_encoding
+
+Opponent = str | Bot
+ILLEGAL_ACTIONS = ("lose", "raise")
+
+
+class GreenlightGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
+    """One seat of a Greenlight game as a Gymnasium environment; the other seats are bots."""
+
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 4}
+
+    def __init__(
+        self,
+        game: Game[Any] | str,
+        seat: int = 0,
+        opponents: Sequence[Opponent] = ("random", "random"),
+        options: Options | None = None,
+        render_mode: str | None = None,
+        shaping: Shaping = False,
+        illegal_action: str = "lose",
+        illegal_reward: float = -1.0,
+    ) -> None:
+        self.game = resolve_game(game)
+        self.num_players = len(opponents) + 1
+        if not 0 <= seat < self.num_players:
+            raise ValueError(f"seat must be between 0 and {self.num_players - 1} with {len(opponents)} opponents, not {seat}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        if illegal_action not in ILLEGAL_ACTIONS:
+            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTIONS}, not {illegal_action!r}")
+        self.seat = seat
+        self.opponents = list(opponents)
+        self.options = self.game.spec.resolve_options(self.num_players, options)
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.encoding = encoding_for(self.game)
+        self.weights = shaping_weights(self.encoding, shaping)
+        size = self.encoding.size(self.num_players, self.options)
+        self.observation_space = spaces.Box(0.0, 1.0, shape=(size,), dtype=np.float32)
+        self.action_space = spaces.Discrete(self.game.num_distinct_actions)
+        self.state: GameState | None = None
+        self.game_seed = -1
+        self._bots: dict[int, Bot] = {}
+        self._actions: list[tuple[int, Action]] = []
+        self._potential = 0.0
+        self._over = True
+
+    # -- episode -----------------------------------------------------------------------
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        """Deal a new game and let the bots play until the learner must act."""
+        super().reset(seed=seed)
+        self.game_seed = int(self.np_random.integers(0, 2**31 - 1))
+        self.state = self.game.new_state(self.num_players, self.game_seed, self.options)
+        self._actions = []
+        self._bots = self._make_bots()
+        self._over = False
+        self._play_opponents()
+        self._potential = self._seat_potential()
+        return self._observation(), self._info()
+
+    def _make_bots(self) -> dict[int, Bot]:
+        from greenlight.bots import make_bot
+
+        others = [seat for seat in range(self.num_players) if seat != self.seat]
+        bots: dict[int, Bot] = {}
+        for seat, opponent in zip(others, self.opponents, strict=True):
+            bot_seed = int(self.np_random.integers(0, 2**31 - 1))
+            bots[seat] = make_bot(opponent, self.game, bot_seed) if isinstance(opponent, str) else opponent
+        return bots
+
+    def _play_opponents(self) -> None:
+        """Bots act until the learner owes an action or the game ends (the learner goes first in shared steps)."""
+        assert self.state is not None
+        while True:
+            players = self.game.decision(self.state).players
+            if not players or self.seat in players:
+                return
+            seat = min(players)
+            chosen = self._bots[seat].choose(SeatView(self.game, self.state, seat))
+            self.game.apply(self.state, seat, chosen)
+            self._actions.append((seat, chosen))
+
+    def step(self, action: int | np.integer[Any]) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
+        """Play the learner's action code, then the bots until the learner must act again."""
+        assert self.state is not None, "call reset() first"
+        if self._over:
+            raise gymnasium.error.ResetNeeded("the episode is over; call reset()")
+        try:
+            chosen = self.game.action_from_code(self.state, self.seat, int(action))
+        except IllegalActionError:
+            if self.illegal_action == "raise":
+                raise
+            self._over = True
+            info = self._info()
+            info["illegal_action"] = True
+            return self._observation(), self.illegal_reward, True, False, info
+        self.game.apply_unchecked(self.state, self.seat, chosen)
+        self._actions.append((self.seat, chosen))
+        self._play_opponents()
+        info = self._info()
+        if self.game.is_terminal(self.state):
+            self._over = True
+            outcome = self.game.outcome(self.state)
+            reward = outcome.returns()[self.seat] - self._potential
+            info.update(score=outcome.scores[self.seat], rank=outcome.ranks[self.seat], win_share=outcome.returns()[self.seat])
+        else:
+            now = self._seat_potential()
+            reward, self._potential = now - self._potential, now
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), float(reward), self._over, False, info
+
+    # -- what the learner sees ------------------------------------------------------------------
+
+    def _observation(self) -> npt.NDArray[np.float32]:
+        assert self.state is not None
+        return np.asarray(self.encoding.encode(self.game.observe(self.state, self.seat)), dtype=np.float32)
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self._mask()}
+
+    def _mask(self) -> npt.NDArray[np.int8]:
+        assert self.state is not None
+        if self._over:
+            return np.zeros(self.game.num_distinct_actions, dtype=np.int8)
+        return action_mask(self.game, self.state, self.seat)
+
+    def _seat_potential(self) -> float:
+        if not self.weights:
+            return 0.0
+        assert self.state is not None
+        return potential(self.encoding, self.weights, self.game.observe(self.state, self.seat))
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """Legal action codes as booleans (the hook masked-policy libraries call)."""
+        return self._mask().astype(bool)
+
+    def record(self) -> Record:
+        """The Greenlight record of the current episode."""
+        actions = [(seat, str(action)) for seat, action in self._actions]
+        return Record(self.game.spec.id, self.game.spec.version, self.num_players, self.game_seed, dict(self.options), actions)
+
+    def render(self) -> str | None:
+        """The learner's own view as plain text (``ansi`` returns it, ``human`` prints it)."""
+        if self.render_mode is None or self.state is None:
+            return None
+        text = plain_text(self.game, self.game.observe(self.state, self.seat))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+
+def gym_env(
+    game: Game[Any] | str,
+    seat: int = 0,
+    opponents: Sequence[Opponent] = ("random", "random"),
+    options: Options | None = None,
+    *,
+    render_mode: str | None = None,
+    shaping: Shaping = False,
+    illegal_action: str = "lose",
+) -> GreenlightGymEnv:
+    """A single-agent Gymnasium env: ``seat`` learns, ``opponents`` (bot names or Bots) fill the other seats.
+
+    >>> env = gym_env("cinecitta", seat=1, opponents=["random", "random"])
+    >>> observation, info = env.reset(seed=3)
+    >>> observation.shape == env.observation_space.shape, int(info["action_mask"].sum()) > 0
+    (True, True)
+    """
+    return GreenlightGymEnv(game, seat, opponents, options, render_mode=render_mode, shaping=shaping, illegal_action=illegal_action)
+
+
+def gym_id(game: Game[Any]) -> str:
+    """The Gymnasium registry id of ``game`` (``greenlight/cinecitta-v0``)."""
+    return f"greenlight/{game.spec.id}-v{ENV_VERSION}"
+
+
+def register_gym_envs() -> list[str]:
+    """Register every game that has an encoder with Gymnasium (default: seat 0 against random bots)."""
+    from greenlight.core.registry import all_games
+
+    ids: list[str] = []
+    for game in all_games().values():
+        if not has_encoding(game):
+            continue
+        name = gym_id(game)
+        if name not in gymnasium.registry:
+            opponents = ["random"] * (game.spec.min_players - 1)
+            gymnasium.register(
+                id=name, entry_point="greenlight.rl.single_agent:GreenlightGymEnv", kwargs={"game": game.spec.id, "opponents": opponents}
+            )
+        ids.append(name)
+    return ids
