@@ -55,19 +55,30 @@ def _read_choice(seat: int, actions: list[Action], game: Game[Any]) -> Action | 
 
 
 def _show_actions(actions: list[Action]) -> None:
-    texts = [f"{index:>3}. {action}" for index, action in enumerate(actions, 1)]
-    if len(texts) <= LIST_LIMIT:
-        console.print("\n".join(texts))
+    """List the actions; long lists are folded into groups that differ only in their last word."""
+    if len(actions) <= LIST_LIMIT:
+        console.print("\n".join(f"{index:>3}. {action}" for index, action in enumerate(actions, 1)))
     else:
-        console.print(_columns(texts))
+        console.print("\n".join(_grouped(actions)))
     console.print("[dim]Type a number or the action text; 'log' shows the log, 'quit' stops.[/dim]")
 
 
-def _columns(texts: list[str]) -> str:
-    width = max(len(text) for text in texts) + 2
-    per_row = max(1, console.width // width)
-    rows = [texts[i : i + per_row] for i in range(0, len(texts), per_row)]
-    return "\n".join("".join(text.ljust(width) for text in row) for row in rows)
+def _grouped(actions: list[Action]) -> list[str]:
+    """``  1-11  offer A9 0|10|...|100`` lines for runs of actions sharing all but their last word."""
+    lines: list[str] = []
+    start = 0
+    while start < len(actions):
+        prefix, _, _ = str(actions[start]).rpartition(" ")
+        end = start
+        while end + 1 < len(actions) and str(actions[end + 1]).rpartition(" ")[0] == prefix:
+            end += 1
+        if prefix and end > start:
+            lasts = "|".join(str(action).rpartition(" ")[2] for action in actions[start : end + 1])
+            lines.append(f"{start + 1:>3}-{end + 1:<3} {prefix} {lasts}")
+        else:
+            lines.extend(f"{index + 1:>3}. {actions[index]}" for index in range(start, end + 1))
+        start = end + 1
+    return lines
 
 
 def _human_turn(match: Match, seat: int, hot_seat: bool) -> None:
