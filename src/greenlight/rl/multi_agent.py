@@ -13,9 +13,10 @@ Rewards: 0 during play; at the end each agent gets its win share from
 ``outcome(state).returns()`` (1/k for each of k winners, 0 otherwise). With
 ``shaping`` on, every step also pays the change of a potential built from the
 seat's own observation (weights per scoring category, see
-``ObservationEncoding.potentials``); the potential is taken as 0 at the end,
-so shaping telescopes away over an episode and never changes which policy is
-best (Ng, Harada and Russell 1999).
+``ObservationEncoding.potentials``); the potential is taken as 0 before the
+deal and at the end, so shaping sums to exactly 0 over an episode and never
+changes which policy is best (potential-based shaping, Ng, Harada and Russell
+1999).
 """
 
 from __future__ import annotations
@@ -108,7 +109,8 @@ class GreenlightAECEnv(AECEnv):  # type: ignore[misc]
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self._potentials = [self._potential(seat) for seat in range(self.num_players)]
+        # Potentials start at 0 (before the deal) and end at 0, so shaping sums to exactly 0 over an episode.
+        self._potentials = [0.0] * self.num_players
         self.agent_selection = self._next_agent()
 
     def _next_agent(self) -> str:

@@ -108,7 +108,6 @@ class World:
     def determinized(cls, source: World, state: GameState) -> World:
         """A world holding a determinized state (no record)."""
         world = cls(source.game, source.num_players, source.options)
-        world.seed = source.seed
         world.state = state
         world.actions = None
         return world

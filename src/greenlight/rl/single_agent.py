@@ -96,7 +96,7 @@ class GreenlightGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self._bots = self._make_bots()
         self._over = False
         self._play_opponents()
-        self._potential = self._seat_potential()
+        self._potential = 0.0  # as in the AEC env: 0 before the deal and at the end
         return self._observation(), self._info()
 
     def _make_bots(self) -> dict[int, Bot]:
