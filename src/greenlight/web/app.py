@@ -23,12 +23,12 @@ from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field
 
 from greenlight.core.data import load_data_file
-from greenlight.core.errors import GreenlightError, OptionError
-from greenlight.core.registry import all_games, get_game
+from greenlight.core.errors import OptionError
+from greenlight.core.registry import get_game
 from greenlight.web.replays import replay_json
 from greenlight.web.storage import SqliteStore, TableStore
-from greenlight.web.tables import LiveTable, SeatRequest, TableError, TableHub
-from greenlight.web.views import WEB_FILE_TYPES, game_data_dir, game_json, game_web_dir
+from greenlight.web.tables import Client, LiveTable, SeatRequest, TableError, TableHub
+from greenlight.web.views import WEB_FILE_TYPES, catalogue, game_data_dir, game_json, game_web_dir
 
 log = logging.getLogger("greenlight.web")
 
@@ -129,26 +129,25 @@ def create_app(db_path: str | Path | None = None, *, store: TableStore | None = 
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def lobby(request: Request) -> HTMLResponse:
-        games = [game_json(game) for game in all_games().values()]
-        return page(request, "lobby.html", {"boot": {"games": games}})
+        return page(request, "lobby.html", {"boot": {"games": catalogue()}})
 
     @app.get("/tables/{table_id}", response_class=HTMLResponse, include_in_schema=False)
     async def table_page(request: Request, table_id: str) -> HTMLResponse:
         table = hub.tables.get(table_id)
         if table is None:
-            return page(request, "missing.html", {"what": f"There is no table {table_id}."}, status_code=404)
+            return page(request, "missing.html", {"what": f"There is no table {table_id}.", "boot": {}}, status_code=404)
         return page(request, "table.html", _page_boot(table, replay=False))
 
     @app.get("/tables/{table_id}/replay", response_class=HTMLResponse, include_in_schema=False)
     async def replay_page(request: Request, table_id: str) -> HTMLResponse:
         table = hub.tables.get(table_id)
         if table is None:
-            return page(request, "missing.html", {"what": f"There is no table {table_id}."}, status_code=404)
+            return page(request, "missing.html", {"what": f"There is no table {table_id}.", "boot": {}}, status_code=404)
         return page(request, "replay.html", _page_boot(table, replay=True))
 
     @app.get("/replay", response_class=HTMLResponse, include_in_schema=False)
     async def replay_upload_page(request: Request) -> HTMLResponse:
-        games = {game.spec.id: game_json(game) for game in all_games().values()}
+        games = {entry["id"]: entry for entry in catalogue()}
         return page(request, "replay.html", {"boot": {"table_id": None, "games": games}, "title": "Replay a record"})
 
     @app.get("/games/{game_id}/web/{name}", include_in_schema=False)
@@ -171,7 +170,7 @@ def create_app(db_path: str | Path | None = None, *, store: TableStore | None = 
     @app.get("/api/games", tags=["games"])
     async def list_games() -> list[dict[str, Any]]:
         """Every game this server offers: players, options (with explanations) and bot levels."""
-        return [game_json(game) for game in all_games().values()]
+        return catalogue()
 
     @app.get("/api/games/{game_id}", tags=["games"])
     async def describe_game(game_id: str) -> dict[str, Any]:
@@ -236,8 +235,8 @@ def create_app(db_path: str | Path | None = None, *, store: TableStore | None = 
         seat = seat_from_header(table, authorization, required=True)
         assert seat is not None
         await hub.joined(table, seat)
-        canonical = await hub.act(table, seat, body.action, body.expect_version)
-        return {"accepted": True, "action": canonical, "view": table.view(seat)}
+        canonical, index = await hub.act(table, seat, body.action, body.expect_version)
+        return {"accepted": True, "action": canonical, "index": index, "view": table.view(seat)}
 
     @app.get("/api/tables/{table_id}/record", tags=["replays"])
     async def download_record(table_id: str) -> Response:
@@ -297,8 +296,6 @@ def create_app(db_path: str | Path | None = None, *, store: TableStore | None = 
         except TableError as error:
             await _refuse(websocket, error.status, error.message)
             return
-        from greenlight.web.tables import Client
-
         client = Client(seat)
         client.push(first_view)
         table.clients.add(client)
@@ -371,7 +368,7 @@ async def _refuse(websocket: WebSocket, status: int, message: str) -> None:
     await websocket.close(code=4000 + status, reason=message[:120])
 
 
-async def _pump(websocket: WebSocket, client: Any) -> None:
+async def _pump(websocket: WebSocket, client: Client) -> None:
     """Send the client's queued messages in order."""
     try:
         while True:
@@ -381,7 +378,7 @@ async def _pump(websocket: WebSocket, client: Any) -> None:
         return
 
 
-async def _handle_message(hub: TableHub, table: LiveTable, client: Any, message: Any) -> None:
+async def _handle_message(hub: TableHub, table: LiveTable, client: Client, message: Any) -> None:
     """One client message: ``act``, ``view`` (send my view again) or ``ping``."""
     kind = message.get("type") if isinstance(message, dict) else None
     request_id = message.get("id") if isinstance(message, dict) else None
@@ -406,13 +403,11 @@ async def _handle_message(hub: TableHub, table: LiveTable, client: Any, message:
             refuse(400, "'expect_version' must be a whole number")
         else:
             try:
-                canonical = await hub.act(table, client.seat, action, expect)
+                canonical, index = await hub.act(table, client.seat, action, expect)
             except TableError as error:
                 refuse(error.status, error.message)
-            except GreenlightError as error:
-                refuse(409, str(error))
             else:
-                client.push({"type": "ack", "id": request_id, "action": canonical, "version": table.version})
+                client.push({"type": "ack", "id": request_id, "action": canonical, "index": index})
     elif kind == "__not_json__":
         refuse(400, "messages must be JSON objects")
     else:

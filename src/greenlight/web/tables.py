@@ -314,8 +314,8 @@ class TableHub:
 
     # -- actions --------------------------------------------------------------------------
 
-    async def act(self, table: LiveTable, seat: int, text: str, expect_version: int | None = None) -> str:
-        """Check, store, then apply-and-broadcast one action; return its canonical text.
+    async def act(self, table: LiveTable, seat: int, text: str, expect_version: int | None = None) -> tuple[str, int]:
+        """Check, store, then apply-and-broadcast one action; return its canonical text and its index in the record.
 
         A refused action raises TableError (400 unreadable, 409 not legal now)
         and changes nothing. The action row is committed to the store before
@@ -341,8 +341,9 @@ class TableHub:
                 raise
             canonical = str(action)
             finished = match.is_over()
+            index = table.version
             try:
-                await asyncio.to_thread(self.store.append_action, table.id, table.version, seat, canonical, finished=finished)
+                await asyncio.to_thread(self.store.append_action, table.id, index, seat, canonical, finished=finished)
             except BaseException:
                 # Not stored, so it never happened: put the match back and tell nobody.
                 self._restore(match, state_before, events_before, played=True)
@@ -352,7 +353,7 @@ class TableHub:
                 table.stored.finished_at = time.time()
             table.broadcast()
             table.bot_wakeup.set()
-            return canonical
+            return canonical, index
 
     @staticmethod
     def _restore(match: Match, state: Any, events: int, *, played: bool) -> None:

@@ -8,6 +8,7 @@ decision and the event log filtered with ``events_for(events, seat)``.
 from __future__ import annotations
 
 import inspect
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,10 @@ from greenlight.bots import bot_names
 from greenlight.core.events import events_for
 from greenlight.core.game import Game
 from greenlight.core.match import Match
+from greenlight.core.registry import all_games
 from greenlight.core.spec import OptionSpec
+
+log = logging.getLogger("greenlight.web")
 
 #: Files a game may ship in its ``web/`` folder, by suffix, with their media types.
 WEB_FILE_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png"}
@@ -65,6 +69,17 @@ def game_json(game: Game[Any]) -> dict[str, Any]:
         "renderer": (web / "table.js").is_file(),
         "stylesheet": (web / "table.css").is_file(),
     }
+
+
+def catalogue() -> list[dict[str, Any]]:
+    """Catalogue entries of every registered game; a game whose metadata fails is left out (and logged), not fatal."""
+    entries = []
+    for game in all_games().values():
+        try:
+            entries.append(game_json(game))
+        except Exception:
+            log.exception("game %s cannot be offered", game.spec.id)
+    return entries
 
 
 def log_lines(match: Match, seat: int | None, start: int = 0) -> list[str]:

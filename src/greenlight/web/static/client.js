@@ -224,7 +224,7 @@
       }
     }
     root.append(el("h2", { text: "Your move" }), el("p", { class: "prompt", text: prompt || decision.prompt || "Choose an action." }));
-    if (path.length) {
+    if (path.some((_, i) => hasChoice(G.treeNode(tree, path.slice(0, i))))) {
       root.append(
         el(
           "div",
@@ -267,15 +267,17 @@
     root.append(typedActionForm());
   }
 
+  /** Whether a person had a real choice at this node (more than one way forward). */
+  function hasChoice(node) {
+    return node !== null && (node.children.size > 1 || (node.action !== null && node.children.size > 0));
+  }
+
   function goBack() {
     const tree = G.actionTree(view.legal_actions);
-    path.pop();
-    // Skip back over steps that were taken automatically (a single way forward).
-    while (path.length) {
-      const node = G.treeNode(tree, path.slice(0, -1));
-      if (node && (node.children.size > 1 || node.action)) break;
-      path.pop();
-    }
+    // Undo the last token the person chose, skipping steps that were taken for them (a single way forward).
+    let cut = path.length - 1;
+    while (cut > 0 && !hasChoice(G.treeNode(tree, path.slice(0, cut)))) cut--;
+    path = path.slice(0, Math.max(cut, 0));
     drawControls();
   }
 

@@ -91,7 +91,7 @@
       }
       const note = allowed ? null : el("span", { class: "muted", text: ` (only with ${option.allowed_players.join(" or ")} players)` });
       optionList.append(
-        el("label", { class: "option", dataset: { option: option.name } }, input, el("span", { class: "option-name", text: G.humanize(option.name) }), note, el("span", { class: "option-help", text: option.help }))
+        el("label", { class: "option", dataset: { option: option.name } }, input, el("span", { class: "option-name" }, G.humanize(option.name), note), el("span", { class: "option-help", text: option.help }))
       );
     }
   }
