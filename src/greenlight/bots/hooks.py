@@ -1,0 +1,92 @@
+"""Per-game help for search: rollout policies and position evaluations, found without touching game internals.
+
+Search bots only use the core contract. A game can make them stronger in two
+optional ways, looked up here:
+
+* a **rollout policy**: the game's own ``heuristic`` level from ``game.bots()``,
+  asked to move for any seat of a determinized state through a
+  :class:`~greenlight.core.bot.SeatView`;
+* an **evaluation**: ``game.evaluate(state)`` if the game object has one (the
+  proposed optional contract method), otherwise ``evaluate(state)`` in an
+  optional ``search`` module of the game's own package. Either returns, per
+  seat, an estimated win share in ``[0, 1]`` for a determinized, unfinished
+  state, so a rollout can stop early.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable, Sequence
+from functools import cache
+from types import ModuleType
+from typing import Any
+
+from greenlight.core.actions import Action
+from greenlight.core.bot import Bot, SeatView
+from greenlight.core.game import Game
+from greenlight.core.state import GameState
+
+#: Picks an action for ``seat`` in a (determinized) state among ``legal``.
+Policy = Callable[[GameState, int, list[Action]], Action]
+#: Estimated win share of every seat in an unfinished (determinized) state.
+Evaluator = Callable[[GameState], Sequence[float]]
+
+HEURISTIC = "heuristic"
+
+
+def heuristic_factory(game: Game[Any]) -> Callable[[int], Bot] | None:
+    """The game's own ``heuristic`` bot factory, if it has one."""
+    return game.bots().get(HEURISTIC)
+
+
+def random_policy(rng: random.Random) -> Policy:
+    """A uniformly random policy drawing from ``rng``."""
+
+    def choose(state: GameState, seat: int, legal: list[Action]) -> Action:
+        return legal[rng.randrange(len(legal))]
+
+    return choose
+
+
+def heuristic_policy(game: Game[Any], rng: random.Random, epsilon: float = 0.0) -> Policy | None:
+    """The game's heuristic bot as a policy (a random move with probability ``epsilon``); None without a heuristic.
+
+    The heuristic bot is seeded from ``rng``, so a policy built from the same
+    ``rng`` state makes the same choices.
+    """
+    factory = heuristic_factory(game)
+    if factory is None:
+        return None
+    bot = factory(rng.getrandbits(63))
+
+    def choose(state: GameState, seat: int, legal: list[Action]) -> Action:
+        if epsilon and rng.random() < epsilon:
+            return legal[rng.randrange(len(legal))]
+        return bot.choose(SeatView(game, state, seat))
+
+    return choose
+
+
+@cache
+def _companion(module_name: str) -> ModuleType | None:
+    """The optional ``search`` module next to a game's ``game`` module, or None."""
+    package = module_name.rpartition(".")[0]
+    if not package.startswith("greenlight.games."):
+        return None
+    try:
+        return importlib.import_module(f"{package}.search")
+    except ModuleNotFoundError as error:
+        if error.name != f"{package}.search":
+            raise
+        return None
+
+
+def find_evaluator(game: Game[Any]) -> Evaluator | None:
+    """The game's evaluation (win-share estimates per seat), or None if it has none."""
+    method = getattr(game, "evaluate", None)
+    if callable(method):
+        return method  # type: ignore[no-any-return]
+    module = _companion(type(game).__module__)
+    function = getattr(module, "evaluate", None) if module is not None else None
+    return function if callable(function) else None

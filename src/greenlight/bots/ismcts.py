@@ -1,0 +1,283 @@
+"""Information-set Monte Carlo tree search (ISMCTS) for any game on the core contract.
+
+Every iteration draws a fresh **determinization** from the bot's own seat view
+(a full state consistent with what the seat has seen; the bot never sees the
+real hidden state), walks a single tree shared by all determinizations
+(single-observer ISMCTS, Cowling, Powley and Whitehouse 2012), plays a rollout
+and backs up **one value per seat** (win share, ties split).
+
+* **Subset-armed bandits.** Different determinizations allow different
+  actions; each arm keeps how often it was *available*, and UCB uses that count
+  instead of the parent's visits.
+* **Simultaneous steps** use decoupled selection: at a node where several seats
+  owe a secret commitment, each seat picks from its *own* statistics at that
+  node, so no seat's choice depends on another seat's commitment in the same
+  step. The child is keyed by the joint commitment.
+* **Any number of players**: every arm belongs to one seat and learns that
+  seat's value (max^n).
+* **Rollouts** follow the game's heuristic level when it has one (random
+  otherwise) and may stop after a number of choices, scored by the game's
+  evaluation (see :mod:`greenlight.bots.hooks`).
+* **Budgets**: an iteration count (deterministic for a seed), wall-clock
+  seconds, or both (whichever ends first).
+
+>>> from greenlight.core.bot import SeatView
+>>> from greenlight.core.registry import get_game
+>>> game = get_game("cinecitta")
+>>> bot = ISMCTSBot(seed=1, config=SearchConfig(iterations=20))
+>>> view = SeatView(game, game.new_state(3, seed=4), seat=0)
+>>> bot.choose(view) in view.legal_actions(), bot.last_stats.iterations
+(True, 20)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from greenlight.bots.hooks import Evaluator, Policy, find_evaluator, heuristic_policy, random_policy
+from greenlight.core.actions import Action
+from greenlight.core.bot import Bot, SeatView
+from greenlight.core.game import Game
+from greenlight.core.state import GameState
+
+ROLLOUT_KINDS = ("heuristic", "random")
+
+
+@dataclass(frozen=True, slots=True)
+class SearchConfig:
+    """How a search bot spends its budget.
+
+    ``iterations`` and ``seconds`` bound one move (whichever ends first; at
+    least one must be set, and at least one iteration always runs).
+    ``rollout`` is ``heuristic`` (the game's heuristic level, falling back to
+    random) or ``random``; ``rollout_epsilon`` mixes in random moves.
+    ``rollout_depth`` is the number of real choices a rollout makes before the
+    game's evaluation scores it (None: play to the end; ignored when the game
+    has no evaluation). ``widening`` > 0 turns on progressive widening: a seat
+    tries at most ``widening * n ** widening_power`` distinct actions at a node
+    it has chosen at ``n`` times, the rollout policy's choice first.
+    """
+
+    iterations: int | None = 1000
+    seconds: float | None = None
+    exploration: float = 0.7
+    rollout: str = "heuristic"
+    rollout_epsilon: float = 0.1
+    rollout_depth: int | None = None
+    widening: float = 0.0
+    widening_power: float = 0.5
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.seconds is None:
+            raise ValueError("a search needs an iteration budget, a time budget, or both")
+        if self.iterations is not None and self.iterations < 1:
+            raise ValueError(f"the iteration budget must be at least 1, not {self.iterations}")
+        if self.seconds is not None and self.seconds <= 0:
+            raise ValueError(f"the time budget must be positive, not {self.seconds}")
+        if self.rollout not in ROLLOUT_KINDS:
+            raise ValueError(f"rollout must be one of {', '.join(ROLLOUT_KINDS)}, not {self.rollout!r}")
+
+
+@dataclass(slots=True)
+class SearchStats:
+    """What searching cost: moves searched, iterations run, seconds spent (cumulative or for one move)."""
+
+    searches: int = 0
+    iterations: int = 0
+    seconds: float = 0.0
+
+    def add(self, other: SearchStats) -> None:
+        """Add another record's counts to this one."""
+        self.searches += other.searches
+        self.iterations += other.iterations
+        self.seconds += other.seconds
+
+    @property
+    def iterations_per_second(self) -> float:
+        """Iterations per second of search (0 before any search)."""
+        return self.iterations / self.seconds if self.seconds > 0 else 0.0
+
+
+class _Arm:
+    """One seat's statistics for one action at one node."""
+
+    __slots__ = ("available", "value", "visits")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.value = 0.0
+        self.available = 0
+
+
+class _Node:
+    """A tree node: per seat, the arms tried here and how often that seat chose here; children by joint move."""
+
+    __slots__ = ("arms", "children", "choices")
+
+    def __init__(self) -> None:
+        self.arms: dict[int, dict[Action, _Arm]] = {}
+        self.choices: dict[int, int] = {}
+        self.children: dict[tuple[tuple[int, Action], ...], _Node] = {}
+
+
+class _Search:
+    """One move's search for ``seat``: the tree, the policies, and the per-move random stream."""
+
+    def __init__(self, game: Game[Any], seat: int, config: SearchConfig, rng: random.Random) -> None:
+        self.game = game
+        self.seat = seat
+        self.config = config
+        self.rng = rng
+        policy = heuristic_policy(game, rng, config.rollout_epsilon) if config.rollout == "heuristic" else None
+        self.policy: Policy = policy or random_policy(rng)
+        # Widening asks the heuristic (without random moves) which new action to try first.
+        self.prior: Policy | None = heuristic_policy(game, rng) if config.widening > 0 and policy is not None else None
+        self.evaluator: Evaluator | None = find_evaluator(game) if config.rollout_depth is not None else None
+        self.root = _Node()
+
+    def run(self, view: SeatView, legal: list[Action]) -> tuple[Action, SearchStats]:
+        """Search within the budget and return the most visited root action of our seat."""
+        config = self.config
+        start = time.perf_counter()
+        deadline = start + config.seconds if config.seconds is not None else math.inf
+        done = 0
+        while config.iterations is None or done < config.iterations:
+            if done and time.perf_counter() >= deadline:
+                break
+            self._iterate(view.determinize(self.rng))
+            done += 1
+        arms = self.root.arms.get(self.seat, {})
+
+        def rank(action: Action) -> tuple[int, float]:
+            arm = arms.get(action)
+            return (arm.visits, arm.value / arm.visits) if arm is not None and arm.visits else (-1, 0.0)
+
+        # max() keeps the first of equal ranks, so ties go to the earliest legal action.
+        best = max(legal, key=rank)
+        return best, SearchStats(1, done, time.perf_counter() - start)
+
+    # -- one iteration ----------------------------------------------------------------------------
+
+    def _iterate(self, world: GameState) -> None:
+        game = self.game
+        node = self.root
+        path: list[tuple[_Arm, int]] = []
+        while True:
+            decision = game.decision(world)
+            if decision.is_terminal:
+                self._backup(path, game.outcome(world).returns())
+                return
+            movers = decision.players if decision.simultaneous else decision.players[:1]
+            joint: list[tuple[int, Action]] = []
+            chose = False
+            # Every mover picks before anyone's commitment is applied: nobody sees another's choice.
+            for mover in movers:
+                legal = game.legal_actions(world, mover)
+                if len(legal) == 1:
+                    joint.append((mover, legal[0]))
+                    continue
+                action, arm = self._select(node, mover, legal, world)
+                path.append((arm, mover))
+                joint.append((mover, action))
+                chose = True
+            for mover, action in joint:
+                game.apply_unchecked(world, mover, action)
+            key = tuple(joint)
+            child = node.children.get(key)
+            if child is None:
+                child = node.children[key] = _Node()
+                if chose:
+                    break  # expanded one node with a real choice: roll out from here
+            node = child
+        self._backup(path, self._rollout(world))
+
+    def _select(self, node: _Node, seat: int, legal: list[Action], world: GameState) -> tuple[Action, _Arm]:
+        """UCB over the tried actions available now; try a new one first while the widening limit allows."""
+        arms = node.arms.setdefault(seat, {})
+        count = node.choices.get(seat, 0)
+        node.choices[seat] = count + 1
+        tried = [(action, arms[action]) for action in legal if action in arms]
+        for _, arm in tried:
+            arm.available += 1
+        limit = len(legal)
+        if self.config.widening > 0:
+            limit = min(limit, max(1, math.ceil(self.config.widening * (count + 1) ** self.config.widening_power)))
+        if len(tried) < limit:
+            action = self._new_action(arms, legal, world, seat)
+            arm = arms[action] = _Arm()
+            arm.available = 1
+            return action, arm
+        exploration = self.config.exploration
+        best_action, best_arm = tried[0]
+        best_score = -math.inf
+        for action, arm in tried:
+            score = arm.value / arm.visits + exploration * math.sqrt(math.log(arm.available) / arm.visits)
+            if score > best_score:
+                best_action, best_arm, best_score = action, arm, score
+        return best_action, best_arm
+
+    def _new_action(self, arms: dict[Action, _Arm], legal: list[Action], world: GameState, seat: int) -> Action:
+        if self.prior is not None:
+            suggestion = self.prior(world, seat, legal)
+            if suggestion not in arms:
+                return suggestion
+        untried = [action for action in legal if action not in arms]
+        return untried[self.rng.randrange(len(untried))]
+
+    def _rollout(self, world: GameState) -> tuple[float, ...]:
+        game = self.game
+        policy = self.policy
+        depth = self.config.rollout_depth if self.evaluator is not None else None
+        choices = 0
+        while True:
+            decision = game.decision(world)
+            if decision.is_terminal:
+                return game.outcome(world).returns()
+            if depth is not None and choices >= depth and self.evaluator is not None:
+                return tuple(self.evaluator(world))
+            seat = decision.players[0]
+            legal = game.legal_actions(world, seat)
+            if len(legal) == 1:
+                action = legal[0]
+            else:
+                action = policy(world, seat, legal)
+                choices += 1
+            game.apply_unchecked(world, seat, action)
+
+    @staticmethod
+    def _backup(path: list[tuple[_Arm, int]], values: tuple[float, ...]) -> None:
+        for arm, seat in path:
+            arm.visits += 1
+            arm.value += values[seat]
+
+
+class ISMCTSBot(Bot):
+    """Determinized information-set MCTS; see the module docstring. Reproducible for a seed with an iteration budget."""
+
+    name = "ismcts"
+
+    def __init__(self, seed: int = 0, config: SearchConfig | None = None, name: str | None = None) -> None:
+        super().__init__(seed)
+        self.config = config or SearchConfig()
+        if name is not None:
+            self.name = name
+        #: Cost of the last searched move (moves with a single legal action are not searched).
+        self.last_stats = SearchStats()
+        #: Cost of every search so far.
+        self.stats = SearchStats()
+
+    def choose(self, view: SeatView) -> Action:
+        """Search from determinizations of ``view`` and return the most visited action."""
+        legal = view.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        # A fresh stream per move, drawn from the bot's own generator: moves stay reproducible.
+        rng = random.Random(self.rng.getrandbits(64))
+        action, stats = _Search(view.game, view.seat, self.config, rng).run(view, legal)
+        self.last_stats = stats
+        self.stats.add(stats)
+        return action

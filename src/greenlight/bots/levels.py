@@ -1,0 +1,149 @@
+"""Difficulty levels offered by name in the CLI and the web lobby: random, easy, medium, hard, expert.
+
+* ``random``: uniformly random legal moves.
+* ``easy``: the game's heuristic, but half of its moves are random (a short
+  random-rollout search for a game without a heuristic).
+* ``medium``: the game's heuristic level (a 200-iteration search with random
+  rollouts for a game without one).
+* ``hard``: ISMCTS with heuristic rollouts, about one second a move on the
+  reference machine (2 shared cores).
+* ``expert``: the same search with four times the budget.
+
+Search levels have an **iteration** budget, calibrated per game to the target
+time, so a seed reproduces every move; a wall-clock **ceiling** (three times
+the target) only stops a search early on a much slower or overloaded machine,
+the one case where a search level is not reproducible.
+
+Searches can also be named directly: ``search:500`` (500 iterations),
+``search:0.5s`` (half a second), with rollout options after a slash:
+``search:500/random`` or ``search:500/depth=8``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+from greenlight.bots.hooks import heuristic_factory
+from greenlight.bots.ismcts import ISMCTSBot, SearchConfig
+from greenlight.core.actions import Action
+from greenlight.core.bot import Bot, RandomBot, SeatView
+from greenlight.core.errors import OptionError
+from greenlight.core.game import Game
+
+LEVELS = ("random", "easy", "medium", "hard", "expert")
+
+#: Wall-clock ceiling of a search level, as a multiple of its target time.
+CEILING_FACTOR = 3.0
+#: Target seconds per searched move.
+HARD_SECONDS = 1.0
+EXPERT_SECONDS = 4.0
+
+#: The ``hard`` search per game: settings tuned with the arena, iterations calibrated to about 1 s a move.
+HARD_SEARCH: dict[str, SearchConfig] = {
+    "cinecitta": SearchConfig(iterations=600, rollout_depth=9, exploration=0.5, widening=2.0),
+}
+#: Used for a game that has not been tuned: heuristic rollouts to the end, time-bound only.
+DEFAULT_HARD = SearchConfig(iterations=None, seconds=HARD_SECONDS)
+
+
+class NoisyBot(Bot):
+    """Plays another bot's move, except that with probability ``epsilon`` it plays a random legal move."""
+
+    def __init__(self, inner: Bot, seed: int, epsilon: float, name: str) -> None:
+        super().__init__(seed)
+        self.inner = inner
+        self.epsilon = epsilon
+        self.name = name
+
+    def choose(self, view: SeatView) -> Action:
+        """The inner bot's move, or a random one."""
+        legal = view.legal_actions()
+        if len(legal) > 1 and self.rng.random() < self.epsilon:
+            return legal[self.rng.randrange(len(legal))]
+        return self.inner.choose(view)
+
+
+def hard_config(game: Game[Any]) -> SearchConfig:
+    """The ``hard`` search settings for ``game``, with the wall-clock ceiling filled in."""
+    config = HARD_SEARCH.get(game.spec.id, DEFAULT_HARD)
+    if config.iterations is None:
+        return config
+    return dataclasses.replace(config, seconds=HARD_SECONDS * CEILING_FACTOR)
+
+
+def expert_config(game: Game[Any]) -> SearchConfig:
+    """Four times the ``hard`` budget."""
+    hard = hard_config(game)
+    factor = EXPERT_SECONDS / HARD_SECONDS
+    iterations = int(hard.iterations * factor) if hard.iterations is not None else None
+    seconds = hard.seconds * factor if hard.seconds is not None else None
+    return dataclasses.replace(hard, iterations=iterations, seconds=seconds)
+
+
+def _easy(game: Game[Any], seed: int) -> Bot:
+    factory = heuristic_factory(game)
+    if factory is None:
+        return ISMCTSBot(seed, SearchConfig(iterations=25, rollout="random"), name="easy")
+    return NoisyBot(factory(seed), seed + 1, epsilon=0.5, name="easy")
+
+
+def _medium(game: Game[Any], seed: int) -> Bot:
+    factory = heuristic_factory(game)
+    if factory is None:
+        return ISMCTSBot(seed, SearchConfig(iterations=200, rollout="random"), name="medium")
+    bot = factory(seed)
+    bot.name = "medium"
+    return bot
+
+
+LEVEL_FACTORIES: dict[str, Callable[[Game[Any], int], Bot]] = {
+    "random": lambda game, seed: RandomBot(seed),
+    "easy": _easy,
+    "medium": _medium,
+    "hard": lambda game, seed: ISMCTSBot(seed, hard_config(game), name="hard"),
+    "expert": lambda game, seed: ISMCTSBot(seed, expert_config(game), name="expert"),
+}
+
+
+def parse_search(text: str, game: Game[Any]) -> SearchConfig:
+    """Read ``search:BUDGET[/OPTION...]``: BUDGET is iterations (``500``) or seconds (``0.5s``).
+
+    Options: ``random`` or ``heuristic`` (rollout policy), ``depth=N`` (cut
+    rollouts after N choices with the game's evaluation), ``c=X``
+    (exploration), ``widen=K`` (progressive widening), ``eps=X``. Unset
+    options take the game's ``hard`` settings.
+
+    >>> from greenlight.core.registry import get_game
+    >>> parse_search("search:300/random/depth=4", get_game("cinecitta")).rollout
+    'random'
+    """
+    body = text.partition(":")[2]
+    budget, *extras = body.split("/")
+    base = HARD_SEARCH.get(game.spec.id, DEFAULT_HARD)
+    changes: dict[str, Any] = {"iterations": None, "seconds": None}
+    try:
+        if budget.endswith("s"):
+            changes["seconds"] = float(budget[:-1])
+        else:
+            changes["iterations"] = int(budget)
+        for extra in extras:
+            key, _, value = extra.partition("=")
+            if key in ("random", "heuristic") and not value:
+                changes["rollout"] = key
+            elif key == "depth":
+                changes["rollout_depth"] = None if value in ("", "none", "end") else int(value)
+            elif key == "c":
+                changes["exploration"] = float(value)
+            elif key == "widen":
+                changes["widening"] = float(value)
+            elif key == "eps":
+                changes["rollout_epsilon"] = float(value)
+            else:
+                raise ValueError(f"unknown search option {extra!r}")
+        return dataclasses.replace(base, **changes)
+    except ValueError as error:
+        raise OptionError(
+            f"cannot read bot {text!r}: {error}; write search:ITERATIONS or search:SECONDSs, e.g. search:500/depth=8"
+        ) from None

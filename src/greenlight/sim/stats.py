@@ -1,0 +1,260 @@
+"""Statistics over result rows: win shares with confidence intervals, mean scores and breakdowns, ratings.
+
+All functions are pure Python over plain numbers or :class:`GameResult` rows,
+so the arena and the simulation lab share them.
+
+* **Win share** of a bot: in each game, the mean of its seats' returns (1/k
+  for each of k tied winners, 0 for a loser); then the mean over games. The
+  95% interval is Wilson's score interval over games, with a game's share
+  counted as a fractional win. It is exact in spirit for one seat per game
+  and conservative when a bot holds several seats (their results are
+  negatively correlated within a game).
+* **Ratings**: every game is split into pairwise results between seats held
+  by different bots (better rank wins, equal rank is half a win each), and a
+  Bradley-Terry model is fitted to them with Hunter's MM algorithm; one
+  virtual drawn game per pair keeps ratings finite when one bot always wins.
+  Ratings are shown on the Elo scale (400 log10 strength), mean 1500.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from greenlight.sim.runner import GameResult
+
+Z95 = 1.959963984540054
+
+
+def mean(values: Iterable[float]) -> float:
+    """The arithmetic mean (0 for no values).
+
+    >>> mean([1, 2, 6])
+    3.0
+    """
+    total, count = 0.0, 0
+    for value in values:
+        total += value
+        count += 1
+    return total / count if count else 0.0
+
+
+def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion; ``successes`` may be fractional (split ties).
+
+    >>> low, high = wilson_interval(60, 100)
+    >>> round(low, 4), round(high, 4)
+    (0.5020, 0.6906)
+    """
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def normal_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float]:
+    """Normal-approximation interval for the mean of ``values`` (sample standard deviation).
+
+    >>> [round(bound, 4) for bound in normal_interval([1.0, 3.0])]
+    [0.04, 3.96]
+    """
+    count = len(values)
+    centre = mean(values)
+    if count < 2:
+        return (centre, centre)
+    variance = sum((value - centre) ** 2 for value in values) / (count - 1)
+    half = z * math.sqrt(variance / count)
+    return (centre - half, centre + half)
+
+
+def bot_game_shares(rows: Iterable[GameResult], bot: str) -> list[float]:
+    """Per game that ``bot`` played, the mean win share of its seats."""
+    shares = []
+    for row in rows:
+        mine = [share for name, share in zip(row.bots, row.returns, strict=True) if name == bot]
+        if mine:
+            shares.append(sum(mine) / len(mine))
+    return shares
+
+
+def pairwise_results(rows: Iterable[GameResult]) -> dict[tuple[str, str], list[float]]:
+    """``{(a, b): [wins of a, wins of b]}`` over seats of different bots, by rank (ties half each), with a < b.
+
+    >>> from greenlight.sim.runner import GameResult
+    >>> row = GameResult(0, "g", 3, 1, {}, ("x", "y", "y"), (1, 2, 3), (5, 9, 5), (2, 1, 2), (1,), (0, 1, 0), ({}, {}, {}), 10)
+    >>> pairwise_results([row])
+    {('x', 'y'): [0.5, 1.5]}
+    """
+    table: dict[tuple[str, str], list[float]] = {}
+    for row in rows:
+        for first in range(row.num_players):
+            for second in range(first + 1, row.num_players):
+                a, b = row.bots[first], row.bots[second]
+                if a == b:
+                    continue
+                rank_a, rank_b = row.ranks[first], row.ranks[second]
+                if a > b:
+                    a, b, rank_a, rank_b = b, a, rank_b, rank_a
+                entry = table.setdefault((a, b), [0.0, 0.0])
+                if rank_a < rank_b:
+                    entry[0] += 1
+                elif rank_b < rank_a:
+                    entry[1] += 1
+                else:
+                    entry[0] += 0.5
+                    entry[1] += 0.5
+    return table
+
+
+def bradley_terry(
+    pairs: Mapping[tuple[str, str], Sequence[float]], prior: float = 0.5, iterations: int = 2000, tolerance: float = 1e-10
+) -> dict[str, float]:
+    """Bradley-Terry strengths (geometric mean 1) from pairwise wins, by Hunter's MM algorithm.
+
+    ``prior`` adds that many virtual wins to each side of every pair that met.
+
+    >>> strengths = bradley_terry({("a", "b"): [30, 10]})
+    >>> round(strengths["a"] / strengths["b"], 3)
+    2.951
+    """
+    names = sorted({name for pair in pairs for name in pair})
+    wins: dict[str, float] = defaultdict(float)
+    games: dict[tuple[str, str], float] = {}
+    for (a, b), (wins_a, wins_b) in pairs.items():
+        wins[a] += wins_a + prior
+        wins[b] += wins_b + prior
+        games[(a, b)] = games.get((a, b), 0.0) + wins_a + wins_b + 2 * prior
+    strength = dict.fromkeys(names, 1.0)
+    for _ in range(iterations):
+        updated = {}
+        for name in names:
+            denominator = 0.0
+            for (a, b), count in games.items():
+                if name in (a, b):
+                    denominator += count / (strength[a] + strength[b])
+            updated[name] = wins[name] / denominator if denominator else strength[name]
+        scale = math.exp(mean(math.log(value) for value in updated.values())) if updated else 1.0
+        updated = {name: value / scale for name, value in updated.items()}
+        change = max((abs(updated[name] - strength[name]) for name in names), default=0.0)
+        strength = updated
+        if change < tolerance:
+            break
+    return strength
+
+
+def elo_ratings(strengths: Mapping[str, float], mean_rating: float = 1500.0) -> dict[str, float]:
+    """Bradley-Terry strengths on the Elo scale, shifted so the mean rating is ``mean_rating``.
+
+    >>> elo_ratings({"a": 10.0, "b": 1.0})
+    {'a': 1700.0, 'b': 1300.0}
+    """
+    raw = {name: 400 * math.log10(value) for name, value in strengths.items()}
+    shift = mean_rating - mean(raw.values())
+    return {name: round(value + shift, 1) for name, value in raw.items()}
+
+
+@dataclass(slots=True)
+class BotSummary:
+    """How one bot did over a set of games."""
+
+    bot: str
+    games: int
+    seats: int
+    win_share: float
+    win_low: float
+    win_high: float
+    #: The win share of a bot exactly as good as the others (1 / players).
+    parity: float
+    mean_score: float
+    score_low: float
+    score_high: float
+    #: Mean of each numeric breakdown field over the bot's seats.
+    breakdown: dict[str, float]
+    #: Counts of each text breakdown value (for example a status) over the bot's seats.
+    labels: dict[str, dict[str, int]]
+    #: Mean seconds per move with a real choice, the slowest move, search iterations per second.
+    seconds_per_move: float
+    max_seconds: float
+    iterations_per_second: float
+    elo: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {
+            "bot": self.bot,
+            "games": self.games,
+            "seats": self.seats,
+            "win_share": self.win_share,
+            "win_share_ci95": [self.win_low, self.win_high],
+            "parity": self.parity,
+            "win_share_over_parity": self.win_share / self.parity if self.parity else None,
+            "mean_score": self.mean_score,
+            "mean_score_ci95": [self.score_low, self.score_high],
+            "breakdown": dict(self.breakdown),
+            "labels": {key: dict(value) for key, value in self.labels.items()},
+            "seconds_per_move": self.seconds_per_move,
+            "max_seconds_per_move": self.max_seconds,
+            "iterations_per_second": self.iterations_per_second,
+            "elo": self.elo,
+        }
+
+
+def summarize(rows: Sequence[GameResult], bot: str) -> BotSummary:
+    """The :class:`BotSummary` of ``bot`` over ``rows``."""
+    shares = bot_game_shares(rows, bot)
+    low, high = wilson_interval(sum(shares), len(shares))
+    scores: list[float] = []
+    numeric: dict[str, list[float]] = defaultdict(list)
+    labels: dict[str, Counter[str]] = defaultdict(Counter)
+    choices = 0
+    seconds = 0.0
+    max_seconds = 0.0
+    iterations = 0
+    search_seconds = 0.0
+    players: list[int] = []
+    for row in rows:
+        if bot in row.bots:
+            players.append(row.num_players)
+        for seat, name in enumerate(row.bots):
+            if name != bot:
+                continue
+            scores.append(row.scores[seat])
+            for key, value in row.breakdown[seat].items():
+                if isinstance(value, bool):
+                    labels[key][str(value).lower()] += 1
+                elif isinstance(value, (int, float)):
+                    numeric[key].append(float(value))
+                elif isinstance(value, str):
+                    labels[key][value] += 1
+            if row.timing:
+                timing = row.timing[seat]
+                choices += timing.choices
+                seconds += timing.seconds
+                max_seconds = max(max_seconds, timing.max_seconds)
+                if timing.iterations:
+                    iterations += timing.iterations
+                    search_seconds += timing.seconds
+    score_low, score_high = normal_interval(scores)
+    return BotSummary(
+        bot=bot,
+        games=len(shares),
+        seats=len(scores),
+        win_share=mean(shares),
+        win_low=low,
+        win_high=high,
+        parity=mean(1 / count for count in players),
+        mean_score=mean(scores),
+        score_low=score_low,
+        score_high=score_high,
+        breakdown={key: mean(values) for key, values in numeric.items()},
+        labels={key: dict(counter) for key, counter in labels.items()},
+        seconds_per_move=seconds / choices if choices else 0.0,
+        max_seconds=max_seconds,
+        iterations_per_second=iterations / search_seconds if search_seconds else 0.0,
+    )
