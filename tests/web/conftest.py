@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -128,3 +129,55 @@ def wait_until(predicate: Any, timeout: float = 20.0, what: str = "condition") -
             return value
         time.sleep(0.05)
     raise AssertionError(f"timed out waiting for {what}")
+
+
+class Socket:
+    """A WebSocket client of one table (a seat with its token, or a spectator with None).
+
+    ``raw`` keeps every text received (for leak checks); ``next`` and ``view_at``
+    take messages out of a buffer, so a message skipped by one call is still
+    there for the next.
+    """
+
+    def __init__(self, server: Server, table_id: str, token: str | None, hello: bool = True) -> None:
+        from websockets.sync.client import connect
+
+        self.ws = connect(f"{server.ws_url}/ws/tables/{table_id}", open_timeout=10, legacy=True)
+        self.raw: list[str] = []
+        self.buffer: list[dict[str, Any]] = []
+        if hello:
+            self.send({"type": "hello", "token": token})
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.ws.send(json.dumps(message))
+
+    def receive(self, timeout: float = 10.0) -> dict[str, Any]:
+        """The next message off the wire (also kept in the buffer)."""
+        text = self.ws.recv(timeout=timeout)
+        assert isinstance(text, str)
+        self.raw.append(text)
+        message = dict(json.loads(text))
+        self.buffer.append(message)
+        return message
+
+    def _take(self, match: Any, timeout: float) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            for index, message in enumerate(self.buffer):
+                if match(message):
+                    del self.buffer[index]
+                    return message
+            self.receive(timeout=max(0.01, deadline - time.monotonic()))
+
+    def next(self, kind: str, timeout: float = 10.0, **fields: Any) -> dict[str, Any]:
+        """The first buffered or coming message of type ``kind`` whose fields match ``fields``."""
+        return self._take(lambda m: m["type"] == kind and all(m.get(k) == v for k, v in fields.items()), timeout)
+
+    def view_at(self, version: int, timeout: float = 10.0) -> dict[str, Any]:
+        """The first view at ``version`` or later (older views are dropped)."""
+        view = self._take(lambda m: m["type"] == "view" and m["version"] >= version, timeout)
+        self.buffer = [m for m in self.buffer if m["type"] != "view" or m["version"] > view["version"]]
+        return view
+
+    def close(self) -> None:
+        self.ws.close()

@@ -287,7 +287,7 @@ class TableHub:
                 rows.append(SeatRow(seat, "bot", level, f"Bot ({level})"))
             else:
                 raise TableError(400, f"seat {seat}: kind must be 'human' or 'bot', not {request.kind!r}")
-        table_id = secrets.token_urlsafe(6)
+        table_id = secrets.token_hex(5)  # lower-case hex: never mistaken for a card id in text
         stored = StoredTable(table_id, Record.from_json(match.record.to_json()), rows, created_at=time.time())
         await asyncio.to_thread(self.store.create_table, stored)
         table = LiveTable(stored)
