@@ -1,0 +1,474 @@
+"""Maybe Movies cards: the seeded catalogue generator (§2.6) and the fixed-catalogue loader (§2.7).
+
+The catalogue is not a printed list: each game generates its own from the game
+seed, so the same seed always gives the same cards. A designer (or the owner of
+a printed deck) may instead load a fixed catalogue from a JSON file, which is
+validated with errors that name the file, the card and the field.
+
+>>> catalogue = generate_catalogue(0)
+>>> [str(card) for card in catalogue.votes[:4]]
+['Y01 YES actors 4', 'N01 NO money 1', 'Y02 YES money 3', 'N02 NO setting 2']
+>>> str(catalogue.movie("M03"))
+'M03 [actors, money] p2'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+
+from greenlight.core.data import FieldSpec, bundled_path, load_data_file, read_records, require
+from greenlight.core.errors import DataError
+from greenlight.core.state import StaticData
+from greenlight.games.maybe_movies.chance import deck_stream, flavour_stream, int_in, pick, real_in, round_half_up, shuffle
+
+#: The six icons in icon order (§2.1); every "in icon order" means this order.
+ICONS: tuple[str, ...] = ("money", "actors", "script", "setting", "camera", "microphone")
+NUM_ICONS = len(ICONS)
+ICON_INDEX = {name: index for index, name in enumerate(ICONS)}
+
+YES, NO, CHANGE = "YES", "NO", "CHANGE"
+
+#: Blockbuster cost keys in table order (§2.5).
+COST_KEYS: tuple[str, ...] = (
+    "copycat_most_neighbor",
+    "copycat_least_neighbor",
+    "num_yes_votes",
+    "num_no_votes",
+    "pitch_size",
+    "pitch_size_conditional",
+    "match_cost",
+    "match_no_cost",
+    "wildcard_cost",
+    "wildcard_cost_conditional",
+    "unanimous_vote",
+    "copycat_most_icon",
+    "copycat_least_icon",
+    "num_changes",
+)
+#: Cost keys that carry an icon parameter X.
+X_KEYS = frozenset(
+    {"num_yes_votes", "num_no_votes", "pitch_size", "pitch_size_conditional", "match_cost", "match_no_cost", "unanimous_vote"}
+)
+#: Cost keys that carry a number parameter N (1-3).
+N_KEYS = frozenset({"wildcard_cost", "wildcard_cost_conditional"})
+#: Blockbuster profit keys in table order (§2.5).
+PROFIT_KEYS: tuple[str, ...] = (
+    "copycat_most_neighbor",
+    "copycat_least_neighbor",
+    "num_yes_votes",
+    "num_no_votes",
+    "pitch_size",
+    "pitch_size_conditional",
+    "match_reward",
+    "match_no_reward",
+    "wildcard_profit",
+    "wildcard_profit_conditional",
+    "unanimous_profit",
+    "copycat_most",
+    "copycat_least",
+    "num_changes",
+)
+
+NUM_VOTES, NUM_CHANGE, NUM_MOVIES, NUM_BLOCKBUSTERS = 60, 12, 44, 16
+EXAMPLE_CATALOGUE = bundled_path(__file__, "data", "seed0_catalogue.json")
+
+_ID_PATTERN = re.compile(r"^[A-Za-z0-9_]+$")
+
+
+@dataclass(frozen=True, slots=True)
+class VoteCard:
+    """A card held in hand: a YES or NO vote (icon and value, §2.2) or a CHANGE card (number, §2.3)."""
+
+    id: str
+    kind: str  # YES, NO or CHANGE
+    value: int = 0
+    icon: int = -1
+    number: int = 0
+
+    @property
+    def is_change(self) -> bool:
+        """True for CHANGE cards (Breaking Changes)."""
+        return self.kind == CHANGE
+
+    def __str__(self) -> str:
+        if self.kind == CHANGE:
+            return f"{self.id} CHANGE #{self.number}"
+        return f"{self.id} {self.kind} {ICONS[self.icon]} {self.value}"
+
+    def to_json(self) -> dict[str, Any]:
+        """Details for observations: ``type`` YES/NO with ``icon`` and ``value``, or CHANGE with ``number``."""
+        if self.kind == CHANGE:
+            return {"type": CHANGE, "number": self.number}
+        return {"type": self.kind, "icon": ICONS[self.icon], "value": self.value}
+
+
+@dataclass(frozen=True, slots=True)
+class MovieCard:
+    """A movie card: printed cost icons and profit (§2.4), or a blockbuster with a cost and a profit text (§2.5)."""
+
+    id: str
+    cost: tuple[int, ...] = ()
+    profit: int = 0
+    cost_key: str | None = None
+    x: int | None = None
+    n: int | None = None
+    profit_key: str | None = None
+    title: str = ""
+
+    @property
+    def is_text(self) -> bool:
+        """True for blockbusters (cost and profit are texts evaluated at T6 and T8)."""
+        return self.cost_key is not None
+
+    @property
+    def printed_icons(self) -> tuple[int, ...]:
+        """PI(c): the cost icons of an icon card; X (or nothing) for a text card (R37)."""
+        if self.cost_key is None:
+            return self.cost
+        return (self.x,) if self.x is not None else ()
+
+    def __str__(self) -> str:
+        if self.cost_key is None:
+            return f"{self.id} [{', '.join(ICONS[i] for i in self.cost)}] p{self.profit}"
+        param = f" X={ICONS[self.x]}" if self.x is not None else f" N={self.n}" if self.n is not None else ""
+        return f"{self.id} {self.cost_key}{param} / {self.profit_key}"
+
+    def to_json(self) -> dict[str, Any]:
+        """Details for observations: ``cost`` icons and ``profit``, or the blockbuster keys with ``x`` and ``n``."""
+        if self.cost_key is None:
+            return {"cost": [ICONS[i] for i in self.cost], "profit": self.profit, "title": self.title}
+        return {
+            "cost_key": self.cost_key,
+            "x": ICONS[self.x] if self.x is not None else None,
+            "n": self.n,
+            "profit_key": self.profit_key,
+            "title": self.title,
+        }
+
+
+class Catalogue(StaticData):
+    """The complete card list of one game: 60 votes, 12 CHANGE, 44 movies, 16 blockbusters, in catalogue order."""
+
+    __slots__ = (
+        "_details",
+        "_digest",
+        "_hand_cards",
+        "_movie_cards",
+        "_movie_index",
+        "_vote_index",
+        "blockbusters",
+        "changes",
+        "movies",
+        "source",
+        "votes",
+    )
+
+    def __init__(
+        self,
+        source: str,
+        votes: Sequence[VoteCard],
+        changes: Sequence[VoteCard],
+        movies: Sequence[MovieCard],
+        blockbusters: Sequence[MovieCard],
+    ) -> None:
+        self.source = source
+        self.votes = tuple(votes)
+        self.changes = tuple(changes)
+        self.movies = tuple(movies)
+        self.blockbusters = tuple(blockbusters)
+        hand_cards = (*self.votes, *self.changes)
+        movie_cards = (*self.movies, *self.blockbusters)
+        self._hand_cards = {card.id: card for card in hand_cards}
+        self._movie_cards = {card.id: card for card in movie_cards}
+        #: Positions used by the integer action codes (votes then CHANGE; movies then blockbusters).
+        self._vote_index = {card.id: index for index, card in enumerate(hand_cards)}
+        self._movie_index = {card.id: index for index, card in enumerate(movie_cards)}
+        self._digest: str | None = None
+        self._details: dict[str, dict[str, Any]] = {}
+
+    def vote(self, card_id: str) -> VoteCard:
+        """The vote or CHANGE card called ``card_id``."""
+        return self._hand_cards[card_id]
+
+    def movie(self, card_id: str) -> MovieCard:
+        """The movie or blockbuster card called ``card_id``."""
+        return self._movie_cards[card_id]
+
+    def is_vote(self, card_id: str) -> bool:
+        """Whether ``card_id`` is a vote or CHANGE card."""
+        return card_id in self._hand_cards
+
+    def is_movie(self, card_id: str) -> bool:
+        """Whether ``card_id`` is a movie or blockbuster card."""
+        return card_id in self._movie_cards
+
+    def __contains__(self, card_id: object) -> bool:
+        return card_id in self._hand_cards or card_id in self._movie_cards
+
+    def vote_index(self, card_id: str) -> int:
+        """Position among the 72 hand cards (votes, then CHANGE), for action codes."""
+        return self._vote_index[card_id]
+
+    def movie_index(self, card_id: str) -> int:
+        """Position among the 60 movie cards (movies, then blockbusters), for action codes."""
+        return self._movie_index[card_id]
+
+    def details(self, card_id: str) -> dict[str, Any]:
+        """JSON details of any card (built once and shared: treat as read-only)."""
+        found = self._details.get(card_id)
+        if found is None:
+            card = self._hand_cards.get(card_id)
+            found = self._details[card_id] = card.to_json() if card is not None else self._movie_cards[card_id].to_json()
+        return found
+
+    def to_json(self) -> dict[str, Any]:
+        """The catalogue in the §2.7 data-file format (titles included as an optional field)."""
+        return {
+            "votes": [{"id": c.id, "type": c.kind, "value": c.value, "icon": ICONS[c.icon]} for c in self.votes],
+            "change": [{"id": c.id, "number": c.number} for c in self.changes],
+            "movies": [{"id": m.id, "cost": [ICONS[i] for i in m.cost], "profit": m.profit, "title": m.title} for m in self.movies],
+            "blockbusters": [
+                {
+                    "id": b.id,
+                    "cost_key": b.cost_key,
+                    "x": ICONS[b.x] if b.x is not None else None,
+                    "n": b.n,
+                    "profit_key": b.profit_key,
+                    "title": b.title,
+                }
+                for b in self.blockbusters
+            ],
+        }
+
+    def static_key(self) -> str:
+        """A digest of the card contents (it names no seed, so a state never reveals its seed)."""
+        if self._digest is None:
+            text = json.dumps(self.to_json(), sort_keys=True)
+            self._digest = "maybe-movies catalogue " + hashlib.sha256(text.encode()).hexdigest()[:24]
+        return self._digest
+
+
+# -- generation (§2.6) ------------------------------------------------------------------
+
+
+class BalancedPicker:
+    """``BP(margin)``: draw among the icons whose count is within ``margin`` of the smallest count."""
+
+    __slots__ = ("counts", "margin")
+
+    def __init__(self, margin: int) -> None:
+        self.margin = margin
+        self.counts = [0] * NUM_ICONS
+
+    def draw(self, rng: Any) -> int:
+        """One icon index; its count goes up by 1."""
+        low = min(self.counts)
+        eligible = [icon for icon in range(NUM_ICONS) if self.counts[icon] - low <= self.margin]
+        icon = pick(rng, eligible)
+        self.counts[icon] += 1
+        return icon
+
+
+#: Reference word lists for the cosmetic titles (any lists are allowed, §2.6 Flavour).
+FLAVOUR_WEIGHTS: tuple[tuple[str, float], ...] = (
+    ("genre", 0.75),
+    ("setting", 1.0),
+    ("characters", 2.0),
+    ("time period", 1.0),
+    ("theme", 2.5),
+)
+FLAVOUR_WORDS: Mapping[str, tuple[str, ...]] = {
+    "genre": ("Western", "Musical", "Thriller", "Romance", "Horror", "Heist", "Comedy", "Documentary", "Noir"),
+    "setting": ("Space Station", "Desert Town", "Haunted Mansion", "Submarine", "Jungle", "Casino", "Lighthouse", "Museum"),
+    "characters": ("Two Detectives", "A Lonely Robot", "Rival Chefs", "The Last Pirate", "A Talking Dog", "Twin Sisters", "An Old Wizard"),
+    "time period": ("The Roaring Twenties", "The Ice Age", "Ancient Rome", "The Far Future", "The Eighties", "Medieval Times"),
+    "theme": ("Revenge", "First Love", "Betrayal", "Coming of Age", "Redemption", "Survival", "Friendship", "Ambition", "Forgiveness"),
+}
+
+
+class _Flavour:
+    """Cosmetic titles from the flavour stream: a weighted category, then the next word of its shuffled list."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = flavour_stream(seed)
+        self.decks: dict[str, list[str]] = {name: [] for name in FLAVOUR_WORDS}
+
+    def title(self) -> str:
+        total = sum(weight for _, weight in FLAVOUR_WEIGHTS)
+        point = real_in(self.rng, 0.0, total)
+        category = FLAVOUR_WEIGHTS[-1][0]
+        for name, weight in FLAVOUR_WEIGHTS:
+            if point < weight:
+                category = name
+                break
+            point -= weight
+        deck = self.decks[category]
+        if not deck:
+            deck.extend(FLAVOUR_WORDS[category])
+            shuffle(self.rng, deck)
+        return deck.pop()
+
+
+@lru_cache(maxsize=32)
+def generate_catalogue(seed: int) -> Catalogue:
+    """G1-G4 on the deck stream of ``seed``, draw for draw as §2.6 prescribes (titles from the flavour stream)."""
+    rng = deck_stream(seed)
+    # G1 votes: the value is drawn before the icon.
+    picker = BalancedPicker(1)
+    votes: list[VoteCard] = []
+    for i in range(NUM_VOTES):
+        if i % 2 == 0:
+            value = int_in(rng, 2, 4)
+            votes.append(VoteCard(f"Y{i // 2 + 1:02d}", YES, value, picker.draw(rng)))
+        else:
+            value = int_in(rng, 1, 2)
+            votes.append(VoteCard(f"N{i // 2 + 1:02d}", NO, value, picker.draw(rng)))
+    # G2 CHANGE: no randomness.
+    changes = [VoteCard(f"C{n:02d}", CHANGE, number=n) for n in range(1, NUM_CHANGE + 1)]
+    # G3 movies: 46 icon counts (the last two are never used).
+    flavour = _Flavour(seed)
+    counts = [1] * 27 + [2] * 14 + [3] * 5
+    shuffle(rng, counts)
+    picker = BalancedPicker(3)
+    movies: list[MovieCard] = []
+    for k in range(1, NUM_MOVIES + 1):
+        n = counts[k - 1]
+        icons = tuple(picker.draw(rng) for _ in range(n))
+        m = real_in(rng, 0.66, 1.75)
+        profit = min(5, max(1, round_half_up(n * m)))
+        movies.append(MovieCard(f"M{k:02d}", icons, profit, title=flavour.title()))
+    # G4 blockbusters, in this exact order: cost key, X, N, profit key.
+    picker = BalancedPicker(1)
+    blockbusters: list[MovieCard] = []
+    for k in range(1, NUM_BLOCKBUSTERS + 1):
+        cost_key = pick(rng, COST_KEYS)
+        x = picker.draw(rng) if cost_key in X_KEYS else None
+        n_param = int_in(rng, 1, 3) if cost_key in N_KEYS else None
+        profit_key = pick(rng, PROFIT_KEYS)
+        blockbusters.append(MovieCard(f"B{k:02d}", cost_key=cost_key, x=x, n=n_param, profit_key=profit_key, title=flavour.title()))
+    return Catalogue("generated", votes, changes, movies, blockbusters)
+
+
+# -- fixed catalogue from a data file (§2.7) ----------------------------------------------
+
+
+def _id_check(value: Any) -> str | None:
+    if not _ID_PATTERN.match(value) or value == "-":
+        return "an id uses only letters, digits and _ (it is typed in actions)"
+    return None
+
+
+def _cost_check(value: Any) -> str | None:
+    if not 1 <= len(value) <= 3:
+        return f"a movie card shows 1 to 3 cost icons, got {len(value)}"
+    return None
+
+
+VOTE_FIELDS = (
+    FieldSpec("id", "str", check=_id_check),
+    FieldSpec("type", "str", choices=(YES, NO)),
+    FieldSpec("value", "int", minimum=1, maximum=4),
+    FieldSpec("icon", "str", choices=ICONS),
+)
+CHANGE_FIELDS = (FieldSpec("id", "str", check=_id_check), FieldSpec("number", "int", minimum=1, maximum=NUM_CHANGE))
+MOVIE_FIELDS = (
+    FieldSpec("id", "str", check=_id_check),
+    FieldSpec("cost", "list[str]", choices=ICONS, check=_cost_check),
+    FieldSpec("profit", "int", minimum=1, maximum=5),
+    FieldSpec("title", "str", required=False, default=""),
+)
+BLOCKBUSTER_FIELDS = (
+    FieldSpec("id", "str", check=_id_check),
+    FieldSpec("cost_key", "str", choices=COST_KEYS),
+    FieldSpec("x", "str", choices=ICONS, nullable=True, required=False),
+    FieldSpec("n", "int", minimum=1, maximum=3, nullable=True, required=False),
+    FieldSpec("profit_key", "str", choices=PROFIT_KEYS),
+    FieldSpec("title", "str", required=False, default=""),
+)
+
+
+def load_catalogue(path: str | Path) -> Catalogue:
+    """Load and validate a fixed catalogue (§2.7); a problem raises DataError naming file, card and field."""
+    return _load_cached(str(Path(path).resolve()))
+
+
+@cache
+def _load_cached(file: str) -> Catalogue:
+    data = load_data_file(file)
+    for name in data:
+        require(
+            name in ("votes", "change", "movies", "blockbusters"),
+            file,
+            None,
+            str(name),
+            "unknown list (expected votes, change, movies, blockbusters)",
+        )
+    vote_rows = read_records(file, data.get("votes"), VOTE_FIELDS, what="vote")
+    change_rows = read_records(file, data.get("change"), CHANGE_FIELDS, what="CHANGE card")
+    movie_rows = read_records(file, data.get("movies"), MOVIE_FIELDS, what="movie")
+    blockbuster_rows = read_records(file, data.get("blockbusters"), BLOCKBUSTER_FIELDS, what="blockbuster")
+
+    votes: list[VoteCard] = []
+    for row in vote_rows:
+        low, high = (2, 4) if row["type"] == YES else (1, 2)
+        require(
+            low <= row["value"] <= high,
+            file,
+            row["id"],
+            "value",
+            f"a {row['type']} vote has a value from {low} to {high}, got {row['value']}",
+        )
+        votes.append(VoteCard(row["id"], row["type"], row["value"], ICON_INDEX[row["icon"]]))
+    yes_count = sum(1 for card in votes if card.kind == YES)
+    require(yes_count == 30, file, None, "votes", f"there must be exactly 30 YES votes, found {yes_count}")
+    require(len(votes) - yes_count == 30, file, None, "votes", f"there must be exactly 30 NO votes, found {len(votes) - yes_count}")
+
+    require(
+        len(change_rows) == NUM_CHANGE, file, None, "change", f"there must be exactly {NUM_CHANGE} CHANGE cards, found {len(change_rows)}"
+    )
+    numbers = sorted(row["number"] for row in change_rows)
+    require(numbers == list(range(1, NUM_CHANGE + 1)), file, None, "change", "the CHANGE numbers must be 1 to 12, each exactly once")
+    changes = [VoteCard(row["id"], CHANGE, number=row["number"]) for row in change_rows]
+
+    require(len(movie_rows) == NUM_MOVIES, file, None, "movies", f"there must be exactly {NUM_MOVIES} movie cards, found {len(movie_rows)}")
+    movies = [
+        MovieCard(row["id"], tuple(ICON_INDEX[icon] for icon in row["cost"]), row["profit"], title=row["title"]) for row in movie_rows
+    ]
+
+    count = len(blockbuster_rows)
+    require(count == NUM_BLOCKBUSTERS, file, None, "blockbusters", f"there must be exactly {NUM_BLOCKBUSTERS} blockbusters, found {count}")
+    blockbusters: list[MovieCard] = []
+    for row in blockbuster_rows:
+        key = row["cost_key"]
+        if key in X_KEYS:
+            require(row["x"] is not None, file, row["id"], "x", f"cost key {key} needs an icon X")
+        else:
+            require(row["x"] is None, file, row["id"], "x", f"cost key {key} takes no icon X; use null")
+        if key in N_KEYS:
+            require(row["n"] is not None, file, row["id"], "n", f"cost key {key} needs a number N from 1 to 3")
+        else:
+            require(row["n"] is None, file, row["id"], "n", f"cost key {key} takes no number N; use null")
+        x = ICON_INDEX[row["x"]] if row["x"] is not None else None
+        blockbusters.append(MovieCard(row["id"], cost_key=key, x=x, n=row["n"], profit_key=row["profit_key"], title=row["title"]))
+
+    seen: dict[str, str] = {}
+    for what, cards in (("votes", votes), ("change", changes), ("movies", movies), ("blockbusters", blockbusters)):
+        for card in cards:
+            if card.id in seen:
+                raise DataError(file, card.id, "id", f"the id is used twice (in {seen[card.id]} and {what}); every card needs its own")
+            seen[card.id] = what
+    return Catalogue(file, votes, changes, movies, blockbusters)
+
+
+def catalogue_for(deck: object, seed: int) -> Catalogue:
+    """The catalogue a game uses: the file named by the ``deck`` option, else the one generated from ``seed``."""
+    if deck:
+        return load_catalogue(str(deck))
+    return generate_catalogue(seed)

@@ -1,0 +1,238 @@
+"""Maybe Movies observation encoding for RL: ``observe(state, seat)`` as a fixed-size vector.
+
+Built from the observation only (never the state). The catalogue is generated
+from the game seed, so a card id means a different card in every game: cards
+are encoded by their **printed features** (type, icon, value; cost icons,
+profit), read from the observation's own ``cards`` table, never by id. Seats
+are **relative to the viewer** (slot 0 is the viewer, slot k the seat k places
+to its left). Every value is in ``[0, 1]``; counts are divided by a stated
+scale and clipped at 1. ``docs/rl.md`` documents each field.
+
+>>> from greenlight.games.maybe_movies import GAME
+>>> state = GAME.new_state(4, seed=2)
+>>> vector = ENCODING.encode(GAME.observe(state, 3))
+>>> len(vector) == ENCODING.size(4, {}), min(vector) >= 0.0, max(vector) <= 1.0
+(True, True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from greenlight.core.game import Observation
+from greenlight.core.spec import OptionValue
+
+ICONS = ("money", "actors", "script", "setting", "camera", "microphone")
+PHASES = ("pitch", "vote", "change_edit", "cost_choice", "profit_choice", "movie_pick", "over")
+PLAYER_COUNTS = (3, 4, 5, 6)
+VOTE_TYPES = ("YES", "NO")
+MAX_VALUE = 4
+MARKET_SLOTS = 6
+#: A row holds at most 6 + 2N = 18 cards.
+ROW_SLOTS = 18
+#: One movie card: present, cost icons (6, each count / 3), any-icon cost / 3, profit / 5, blockbuster (text) card.
+MOVIE_FEATURES = 1 + len(ICONS) + 3
+#: One vote card: YES, NO, CHANGE, icon one-hot (6), value / 4.
+VOTE_FEATURES = 3 + len(ICONS) + 1
+#: Reveal outcomes per seat: YES, NO, CHANGE, no vote.
+REVEAL_KINDS = 4
+MAX_TURNS = 12
+SCORE_SCALE = 40.0
+
+
+def _clip(value: float) -> float:
+    return 0.0 if value < 0.0 else 1.0 if value > 1.0 else value
+
+
+class MaybeMoviesEncoding:
+    """Encoder of Maybe Movies observations (see the module docstring and ``docs/rl.md``)."""
+
+    #: Weight per point of the viewer's current public score, for potential-based shaping.
+    shaping_weights: Mapping[str, float] = {"score": 0.01}
+
+    def fields(self, num_players: int, options: Mapping[str, OptionValue]) -> list[tuple[str, int]]:
+        """``(name, length)`` of each slice, in order (``n`` = number of players)."""
+        n = num_players
+        return [
+            ("num_players", len(PLAYER_COUNTS)),
+            ("options", 3),
+            ("turn", 1),
+            ("phase", len(PHASES)),
+            ("spectator", 1),
+            ("active", n),
+            ("to_act", n),
+            ("committed", n),
+            ("hand_sizes", n),
+            ("hand", len(VOTE_TYPES) * len(ICONS) * MAX_VALUE + 1),
+            ("my_vote", VOTE_FEATURES),
+            ("known_in_hand", n * len(VOTE_TYPES) * len(ICONS)),
+            ("market", MARKET_SLOTS * MOVIE_FEATURES),
+            ("row", ROW_SLOTS * MOVIE_FEATURES),
+            ("pitch", len(ICONS) + 2),
+            ("movies_made", 2 + len(ICONS)),
+            ("won", n * len(ICONS)),
+            ("scores", n),
+            ("personal", n),
+            ("piles", 3),
+            ("pool", len(VOTE_TYPES) * len(ICONS) + 1),
+            ("reveals", 1 + n * REVEAL_KINDS),
+            ("edits", 3),
+            ("final", n * 2),
+        ]
+
+    def size(self, num_players: int, options: Mapping[str, OptionValue]) -> int:
+        """Length of the vector for ``num_players``."""
+        return sum(length for _, length in self.fields(num_players, options))
+
+    def encode(self, observation: Observation) -> list[float]:
+        """The vector for one observation (spectator observations leave the private fields at 0)."""
+        obs = observation
+        n: int = obs["num_players"]
+        cards: dict[str, dict[str, Any]] = obs["cards"]
+        viewer: int | None = obs["viewer"]
+        me = viewer if viewer is not None else 0
+
+        def rel(seat: int) -> int:
+            return (seat - me) % n
+
+        def seats(values: list[int]) -> list[float]:
+            flags = [0.0] * n
+            for seat in values:
+                flags[rel(seat)] = 1.0
+            return flags
+
+        options = obs["options"]
+        out: list[float] = [1.0 if n == count else 0.0 for count in PLAYER_COUNTS]
+        out += [float(bool(options.get(name))) for name in ("trendsetter_tricks", "breaking_changes", "blockbuster_budgets")]
+        out.append(_clip(obs["turn"] / MAX_TURNS))
+        out += [1.0 if obs["phase"] == phase else 0.0 for phase in PHASES]
+        out.append(1.0 if viewer is None else 0.0)
+        out += seats([obs["active"]] if obs["phase"] != "over" else [])
+        out += seats(obs["decision"]["players"])
+        out += seats(obs["committed"])
+        out += _per_seat([_clip(size / MAX_TURNS) for size in obs["hand_sizes"]], n, rel)
+        out += _hand(cards, obs.get("hand") or ())
+        vote = obs.get("my_vote")
+        out += _vote_features(cards[vote]) if vote else [0.0] * VOTE_FEATURES
+        known = [0.0] * (n * len(VOTE_TYPES) * len(ICONS))
+        for seat, held in enumerate(obs["known_in_hand"]):
+            _count_votes(known, rel(seat) * len(VOTE_TYPES) * len(ICONS), cards, held, scale=4.0)
+        out += known
+        out += _movie_slots(cards, obs["market"], MARKET_SLOTS)
+        out += _movie_slots(cards, obs["row"], ROW_SLOTS)
+        pitch = obs["pitch"]
+        out += [_clip(pitch["budget"][icon] / 10.0) for icon in ICONS]
+        out += [_clip(pitch["profit"] / 30.0), _clip(len(pitch["open_texts"]) / ROW_SLOTS)]
+        made = obs["movies_made"]
+        out += [_clip(len(made) / MAX_TURNS), _clip(sum(1 for stack in made if stack["result"] == "SUCCESS") / MAX_TURNS)]
+        out += [_clip(obs["movies_made_icons"][icon] / 10.0) for icon in ICONS]
+        won = [0.0] * (n * len(ICONS))
+        for seat, held in enumerate(obs["won"]):
+            for card in held:
+                slot = rel(seat) * len(ICONS) + ICONS.index(cards[card]["icon"])
+                won[slot] = _clip(won[slot] + 1.0 / 6.0)
+        out += won
+        out += _per_seat([_clip(score / SCORE_SCALE) for score in obs["scores"]], n, rel)
+        out += _per_seat([len(held) / 2.0 for held in obs["personal"]], n, rel)
+        out += [_clip(obs["draw_pile_size"] / 60.0), _clip(len(obs["discard"]) / 60.0), _clip(len(obs["out_of_play"]) / 12.0)]
+        pool = [0.0] * (len(VOTE_TYPES) * len(ICONS))
+        _count_votes(pool, 0, cards, obs["pool"], scale=10.0)
+        out += [*pool, _clip(len(obs["pool"]) / 60.0)]
+        out += _reveals(cards, obs["reveals"], n, rel)
+        out += [_clip(obs["K"] / MAX_TURNS), 1.0 if obs["edit"] is not None else 0.0, 1.0 if obs["choice"] is not None else 0.0]
+        out += _final(obs.get("final"), n, rel)
+        return out
+
+    def potentials(self, observation: Observation) -> dict[str, float]:
+        """The viewer's current public score (its won vote cards scored against the Movies Made icons)."""
+        viewer = observation["viewer"]
+        return {"score": float(observation["scores"][viewer]) if viewer is not None else 0.0}
+
+
+def _per_seat(values: list[float], n: int, rel: Any) -> list[float]:
+    ordered = [0.0] * n
+    for seat, value in enumerate(values):
+        ordered[rel(seat)] = value
+    return ordered
+
+
+def _hand(cards: dict[str, dict[str, Any]], hand: Any) -> list[float]:
+    """Counts / 4 of (YES|NO, icon, value) in hand, then CHANGE cards / 2."""
+    out = [0.0] * (len(VOTE_TYPES) * len(ICONS) * MAX_VALUE + 1)
+    for card_id in hand:
+        card = cards[card_id]
+        if card["type"] == "CHANGE":
+            out[-1] = _clip(out[-1] + 0.5)
+            continue
+        slot = (VOTE_TYPES.index(card["type"]) * len(ICONS) + ICONS.index(card["icon"])) * MAX_VALUE + min(card["value"], MAX_VALUE) - 1
+        out[slot] = _clip(out[slot] + 0.25)
+    return out
+
+
+def _vote_features(card: dict[str, Any]) -> list[float]:
+    kind = card["type"]
+    icon = card.get("icon")
+    return [
+        1.0 if kind == "YES" else 0.0,
+        1.0 if kind == "NO" else 0.0,
+        1.0 if kind == "CHANGE" else 0.0,
+        *(1.0 if icon == name else 0.0 for name in ICONS),
+        _clip(card.get("value", 0) / MAX_VALUE),
+    ]
+
+
+def _count_votes(out: list[float], base: int, cards: dict[str, dict[str, Any]], held: Any, scale: float) -> None:
+    """Add counts / ``scale`` of (YES|NO, icon) for the vote cards in ``held`` (CHANGE cards are skipped)."""
+    for card_id in held:
+        card = cards[card_id]
+        if card["type"] in VOTE_TYPES:
+            slot = base + VOTE_TYPES.index(card["type"]) * len(ICONS) + ICONS.index(card["icon"])
+            out[slot] = _clip(out[slot] + 1.0 / scale)
+
+
+def _movie_slots(cards: dict[str, dict[str, Any]], slots: list[str], size: int) -> list[float]:
+    """Per slot: present, cost icon counts / 3, any-icon cost / 3, profit / 5, blockbuster."""
+    out = [0.0] * (size * MOVIE_FEATURES)
+    for index, card_id in enumerate(slots[:size]):
+        card = cards[card_id]
+        base = index * MOVIE_FEATURES
+        out[base] = 1.0
+        if "cost" in card:
+            for icon in card["cost"]:
+                if icon in ICONS:
+                    slot = base + 1 + ICONS.index(icon)
+                    out[slot] = _clip(out[slot] + 1.0 / 3.0)
+                else:
+                    slot = base + 1 + len(ICONS)
+                    out[slot] = _clip(out[slot] + 1.0 / 3.0)
+            out[base + 2 + len(ICONS)] = _clip(card["profit"] / 5.0)
+        else:
+            out[base + 3 + len(ICONS)] = 1.0
+    return out
+
+
+def _reveals(cards: dict[str, dict[str, Any]], rounds: list[list[str | None]], n: int, rel: Any) -> list[float]:
+    """Reveal rounds of this turn / 4, then the latest revealed vote per seat: YES, NO, CHANGE, none."""
+    out = [_clip(len(rounds) / 4.0)] + [0.0] * (n * REVEAL_KINDS)
+    if not rounds:
+        return out
+    for seat, card_id in enumerate(rounds[-1]):
+        kind = 3 if card_id is None else ("YES", "NO", "CHANGE").index(cards[card_id]["type"])
+        out[1 + rel(seat) * REVEAL_KINDS + kind] = 1.0
+    return out
+
+
+def _final(final: dict[str, Any] | None, n: int, rel: Any) -> list[float]:
+    """Per seat once the game is over: winner, final score / 40."""
+    out = [0.0] * (n * 2)
+    if final is None:
+        return out
+    for seat, score in enumerate(final["scores"]):
+        base = rel(seat) * 2
+        out[base] = 1.0 if seat in final["winners"] else 0.0
+        out[base + 1] = _clip(score / SCORE_SCALE)
+    return out
+
+
+ENCODING = MaybeMoviesEncoding()

@@ -1,0 +1,121 @@
+"""The Maybe Movies game object: the engine contract wired to this package's rules and view."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+
+from greenlight.core.actions import Action
+from greenlight.core.bot import Bot
+from greenlight.core.decision import Decision
+from greenlight.core.events import Event
+from greenlight.core.game import Game, Observation
+from greenlight.core.outcome import Outcome
+from greenlight.core.spec import OptionValue
+from greenlight.games.maybe_movies import rules, view
+from greenlight.games.maybe_movies.actions import ACTION_TYPES, Add, Copy, Finish, Icon, Pick, Profit, Remove, Slot, Vote
+from greenlight.games.maybe_movies.cards import ICON_INDEX, NUM_BLOCKBUSTERS, NUM_CHANGE, NUM_ICONS, NUM_MOVIES, NUM_VOTES
+from greenlight.games.maybe_movies.spec import SPEC
+from greenlight.games.maybe_movies.state import MaybeMoviesState
+
+MOVIE_CARDS = NUM_MOVIES + NUM_BLOCKBUSTERS  # 60
+HAND_CARDS = NUM_VOTES + NUM_CHANGE  # 72
+#: Insertion slots: a row holds at most 6 + 2N = 18 cards, so after a removal at most 17 (slots 0-17).
+SLOTS = 20
+#: Profit choices: 1-3 for wildcard_profit; a copied base profit is at most k = 18 (pitch_size).
+PROFIT_VALUES = 32
+
+ADD_BASE = 0
+FINISH_CODE = ADD_BASE + MOVIE_CARDS
+VOTE_BASE = FINISH_CODE + 1
+REMOVE_BASE = VOTE_BASE + HAND_CARDS
+SLOT_BASE = REMOVE_BASE + MOVIE_CARDS
+COPY_BASE = SLOT_BASE + SLOTS
+ICON_BASE = COPY_BASE + MOVIE_CARDS
+PROFIT_BASE = ICON_BASE + NUM_ICONS
+PICK_BASE = PROFIT_BASE + PROFIT_VALUES
+NUM_CODES = PICK_BASE + MOVIE_CARDS
+
+
+class MaybeMoviesGame(Game[MaybeMoviesState]):
+    """Maybe Movies (3-6 players, pitches and secret simultaneous votes), with its three expansions."""
+
+    spec = SPEC
+    action_types = ACTION_TYPES
+    num_distinct_actions = NUM_CODES
+
+    def initial_state(self, num_players: int, seed: int, options: dict[str, OptionValue]) -> MaybeMoviesState:
+        """Generate the catalogue and set up (§2.6, §3)."""
+        return rules.setup(num_players, seed, options)
+
+    def decision(self, state: MaybeMoviesState) -> Decision:
+        """The current decision point (§4.0)."""
+        return rules.decision(state)
+
+    def legal_actions(self, state: MaybeMoviesState, player: int) -> list[Action]:
+        """Legal actions of ``player``."""
+        return rules.legal_actions(state, player)
+
+    def why_illegal(self, state: MaybeMoviesState, player: int, action: Action) -> str:
+        """Reason for refusing ``action``."""
+        return rules.why_illegal(state, player, action)
+
+    def apply_unchecked(self, state: MaybeMoviesState, player: int, action: Action) -> list[Event]:
+        """Apply an action and every automatic step after it."""
+        return rules.apply(state, player, action)
+
+    def observe(self, state: MaybeMoviesState, player: int | None) -> Observation:
+        """What ``player`` may see."""
+        return view.observe(state, player)
+
+    def determinize(self, state: MaybeMoviesState, player: int | None, rng: random.Random) -> MaybeMoviesState:
+        """Redraw everything hidden from ``player``."""
+        return view.determinize(state, player, rng)
+
+    def secrets(self, state: MaybeMoviesState, player: int | None) -> frozenset[str]:
+        """Hand cards ``player`` must never see."""
+        return view.secrets(state, player)
+
+    def outcome(self, state: MaybeMoviesState) -> Outcome:
+        """Scores per §5.2, shared wins on ties."""
+        return rules.outcome(state)
+
+    def describe_event(self, event: Event) -> str:
+        """Log text."""
+        return view.describe_event(event)
+
+    def render_text(self, observation: Observation) -> str:
+        """Terminal view."""
+        return view.render_text(observation)
+
+    def action_code(self, state: MaybeMoviesState, action: Action) -> int:
+        """Cards by catalogue position (movies 0-59, hand cards 0-71), slots, icons and profit values by number."""
+        table = state.table
+        if isinstance(action, Vote):
+            return VOTE_BASE + table.vote_index(action.card)
+        if isinstance(action, Add):
+            return ADD_BASE + table.movie_index(action.card)
+        if isinstance(action, Finish):
+            return FINISH_CODE
+        if isinstance(action, Remove):
+            return REMOVE_BASE + table.movie_index(action.card)
+        if isinstance(action, Slot):
+            return SLOT_BASE + action.index
+        if isinstance(action, Copy):
+            return COPY_BASE + table.movie_index(action.card)
+        if isinstance(action, Icon):
+            return ICON_BASE + ICON_INDEX[action.icon]
+        if isinstance(action, Profit):
+            return PROFIT_BASE + action.amount
+        if isinstance(action, Pick):
+            return PICK_BASE + table.movie_index(action.card)
+        raise ValueError(f"{action!r} is not a Maybe Movies action")
+
+    def bots(self) -> Mapping[str, Callable[[int], Bot]]:
+        """The ``heuristic`` level."""
+        from greenlight.games.maybe_movies.bots import HeuristicBot
+
+        return {"heuristic": lambda seed: HeuristicBot(seed)}
+
+
+GAME = MaybeMoviesGame()

@@ -1,0 +1,254 @@
+"""Maybe Movies state: plain data, no rules.
+
+Cards are referred to by their catalogue id (``Y05``, ``N13``, ``C02``,
+``M12``, ``B03``); the :class:`~greenlight.games.maybe_movies.cards.Catalogue`
+is shared static data. The state owns the play stream (§2.6) and consumes it
+only through the primitives of :mod:`greenlight.games.maybe_movies.chance`.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from greenlight.core.state import GameState, StaticData
+from greenlight.games.maybe_movies.budget import CheckResult, ChoicePoint, Evaluation
+from greenlight.games.maybe_movies.cards import Catalogue
+
+# Phases = the decision points of §4.0, plus the end.
+PITCH = "pitch"
+VOTE = "vote"
+CHANGE_EDIT = "change_edit"
+COST_CHOICE = "cost_choice"
+PROFIT_CHOICE = "profit_choice"
+MOVIE_PICK = "movie_pick"
+OVER = "over"
+
+# Sub-steps of one CHANGE_EDIT (R27): remove or add, then add or finish after a removal, then the slot (R28).
+EDIT_START = "start"
+EDIT_ADD = "add"
+EDIT_SLOT = "slot"
+
+
+@dataclass(frozen=True, slots=True)
+class Stack:
+    """One entry of Movies Made: the base game's single card, or a Trendsetter stack (§6.1)."""
+
+    cards: tuple[str, ...]
+    top: str
+    success: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeRecord:
+    """How one revealed CHANGE card was resolved (§6.2): the edit, the personal refill and the replacement draw."""
+
+    seat: int
+    card: str
+    number: int
+    removed: str | None = None
+    added: str | None = None
+    slot: int | None = None
+    refills: tuple[str, ...] = ()
+    replacement: str | None = None
+
+    @property
+    def had_effect(self) -> bool:
+        """Whether an edit happened (it adds 1 to K)."""
+        return self.removed is not None or self.added is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """Where the final vote's cards went (§4.5, §4.6): collected and shared out, won back, or pooled."""
+
+    success: bool
+    profit: int | None
+    collected: tuple[str, ...]
+    won: tuple[tuple[str, ...], ...]
+    to_pool: tuple[str, ...]
+    all_no: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRecord(StaticData):
+    """A finished turn, public in full (§8): pitch, every reveal, edits, the check worked out, payout and movie.
+
+    Records never change once written, so states share them like static data;
+    the digest identifies one by the text of its whole content.
+    """
+
+    turn: int
+    active: int
+    pitched: tuple[str, ...]
+    rounds: tuple[tuple[str | None, ...], ...]
+    changes: tuple[ChangeRecord, ...]
+    row: tuple[str, ...]
+    edits: int
+    cost_choices: tuple[Any, ...]
+    profit_choices: tuple[Any, ...]
+    evaluation: Evaluation
+    check: CheckResult
+    settlement: Settlement
+    movie: str | None
+    key: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", repr(self))
+
+    def static_key(self) -> str:
+        """The full content as text."""
+        return self.key
+
+
+class MaybeMoviesState(GameState):
+    """A Maybe Movies position.
+
+    Committed votes (``votes``) stay hidden until every voter has chosen; the
+    committed card stays in its owner's hand until the reveal. ``known`` lists,
+    per seat, the hand cards everyone knows that seat holds (cards returned
+    after a CHANGE round and replacement draws from the face-up pool, §8).
+    """
+
+    __slots__ = (
+        "active",
+        "blockbuster",
+        "breaking",
+        "change_queue",
+        "change_records",
+        "choice_point",
+        "cost_choices",
+        "discard",
+        "draw_pile",
+        "edit_added",
+        "edit_refills",
+        "edit_removed",
+        "edit_step",
+        "edits",
+        "evaluation",
+        "hands",
+        "history",
+        "known",
+        "made",
+        "market",
+        "num_players",
+        "options",
+        "out_of_play",
+        "personal",
+        "phase",
+        "pitch_from",
+        "pitched",
+        "pool",
+        "profit_choices",
+        "result",
+        "rng",
+        "rounds",
+        "row",
+        "settlement",
+        "table",
+        "trendsetter",
+        "turn",
+        "voters",
+        "votes",
+        "won",
+    )
+
+    def __init__(self, table: Catalogue, num_players: int, options: dict[str, Any], rng: random.Random) -> None:
+        self.table = table
+        self.num_players = num_players
+        self.options = options
+        self.trendsetter = bool(options.get("trendsetter_tricks"))
+        self.breaking = bool(options.get("breaking_changes"))
+        self.blockbuster = bool(options.get("blockbuster_budgets"))
+        self.rng = rng
+        n = num_players
+        self.hands: list[list[str]] = [[] for _ in range(n)]
+        self.known: list[list[str]] = [[] for _ in range(n)]
+        self.pool: list[str] = []
+        self.draw_pile: list[str] = []
+        self.discard: list[str] = []
+        self.market: list[str] = []
+        self.personal: list[list[str]] = [[] for _ in range(n)]
+        self.won: list[list[str]] = [[] for _ in range(n)]
+        self.made: list[Stack] = []
+        self.out_of_play: list[str] = []
+        self.turn = 1
+        self.active = 0
+        self.phase = PITCH
+        # The current turn.
+        self.row: list[str] = []
+        #: Without Blockbuster the pitch adds cards in market order (R16): market cards before this index are out of reach.
+        self.pitch_from = 0
+        self.pitched: tuple[str, ...] = ()
+        self.votes: list[str | None] = [None] * n
+        self.voters: tuple[int, ...] = ()
+        self.rounds: list[tuple[str | None, ...]] = []
+        #: CHANGE-voters still to edit, lowest number first: (seat, CHANGE card).
+        self.change_queue: list[tuple[int, str]] = []
+        self.change_records: list[ChangeRecord] = []
+        self.edit_step = EDIT_START
+        self.edit_removed: str | None = None
+        self.edit_added: str | None = None
+        self.edit_refills: tuple[str, ...] = ()
+        #: K: edits applied to this pitch during this turn.
+        self.edits = 0
+        self.cost_choices: list[Any] = []
+        self.profit_choices: list[Any] = []
+        self.choice_point: ChoicePoint | None = None
+        self.evaluation: Evaluation | None = None
+        self.result: CheckResult | None = None
+        self.settlement: Settlement | None = None
+        self.history: list[TurnRecord] = []
+
+    def clone(self) -> MaybeMoviesState:
+        """Copy the mutable containers only (records, stacks and results are immutable and shared)."""
+        copy = MaybeMoviesState.__new__(MaybeMoviesState)
+        copy.table = self.table
+        copy.num_players = self.num_players
+        copy.options = dict(self.options)
+        copy.trendsetter = self.trendsetter
+        copy.breaking = self.breaking
+        copy.blockbuster = self.blockbuster
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        copy.rng = rng
+        copy.hands = [list(hand) for hand in self.hands]
+        copy.known = [list(cards) for cards in self.known]
+        copy.pool = list(self.pool)
+        copy.draw_pile = list(self.draw_pile)
+        copy.discard = list(self.discard)
+        copy.market = list(self.market)
+        copy.personal = [list(cards) for cards in self.personal]
+        copy.won = [list(cards) for cards in self.won]
+        copy.made = list(self.made)
+        copy.out_of_play = list(self.out_of_play)
+        copy.turn = self.turn
+        copy.active = self.active
+        copy.phase = self.phase
+        copy.row = list(self.row)
+        copy.pitch_from = self.pitch_from
+        copy.pitched = self.pitched
+        copy.votes = list(self.votes)
+        copy.voters = self.voters
+        copy.rounds = list(self.rounds)
+        copy.change_queue = list(self.change_queue)
+        copy.change_records = list(self.change_records)
+        copy.edit_step = self.edit_step
+        copy.edit_removed = self.edit_removed
+        copy.edit_added = self.edit_added
+        copy.edit_refills = self.edit_refills
+        copy.edits = self.edits
+        copy.cost_choices = list(self.cost_choices)
+        copy.profit_choices = list(self.profit_choices)
+        copy.choice_point = self.choice_point
+        copy.evaluation = self.evaluation
+        copy.result = self.result
+        copy.settlement = self.settlement
+        copy.history = list(self.history)
+        return copy
+
+    @property
+    def editor(self) -> int | None:
+        """The CHANGE-voter whose edit is being made (None outside CHANGE_EDIT)."""
+        return self.change_queue[0][0] if self.phase == CHANGE_EDIT and self.change_queue else None

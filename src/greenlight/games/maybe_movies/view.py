@@ -1,0 +1,523 @@
+"""What each seat may see (rules §8), determinization, secrets, and text for logs and the terminal.
+
+Observations name cards by id and carry a ``cards`` table with the details of
+every card they mention, so a client needs no catalogue (the catalogue itself
+is not sent: listing every id would name the cards hidden in other hands).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from greenlight.core.events import Event
+from greenlight.core.game import Observation
+from greenlight.games.maybe_movies import rules
+from greenlight.games.maybe_movies.budget import ChoicePoint, Evaluation, cost_json, cost_of_icons, double
+from greenlight.games.maybe_movies.cards import ICONS, NUM_ICONS
+from greenlight.games.maybe_movies.state import (
+    CHANGE_EDIT,
+    OVER,
+    VOTE,
+    ChangeRecord,
+    MaybeMoviesState,
+    Settlement,
+    Stack,
+    TurnRecord,
+)
+
+# -- observation -------------------------------------------------------------------------------
+
+
+def observe(state: MaybeMoviesState, viewer: int | None) -> Observation:
+    """The JSON-ready view of ``viewer`` (None = spectator): its hand and everything public, nothing else."""
+    n = state.num_players
+    decision = rules.decision(state)
+    view: dict[str, Any] = {
+        "game": "maybe-movies",
+        "viewer": viewer,
+        "num_players": n,
+        "options": dict(state.options),
+        "icons": list(ICONS),
+        "turn": state.turn,
+        "active": state.active,
+        "phase": state.phase,
+        "decision": decision.to_json(),
+        "hand_sizes": [len(hand) for hand in state.hands],
+        "known_in_hand": [list(cards) for cards in state.known],
+        "market": list(state.market),
+        "row": list(state.row),
+        "pitch": pitch_preview(state),
+        "pool": list(state.pool),
+        "won": [list(cards) for cards in state.won],
+        "movies_made": [_stack_json(stack) for stack in state.made],
+        "movies_made_icons": dict(zip(ICONS, rules.icon_counts(state), strict=True)),
+        "personal": [list(cards) for cards in state.personal],
+        "draw_pile_size": len(state.draw_pile),
+        "discard": list(state.discard),
+        "out_of_play": list(state.out_of_play),
+        "voters": list(state.voters),
+        "committed": [seat for seat in state.voters if state.votes[seat] is not None],
+        "reveals": [list(votes) for votes in state.rounds],
+        "changes": [_change_json(record) for record in state.change_records],
+        "change_queue": [[seat, card] for seat, card in state.change_queue],
+        "edit": _edit_json(state),
+        "K": state.edits,
+        "choice": _choice_json(state.choice_point),
+        "cost_choices": [_choice_value(value) for value in state.cost_choices],
+        "profit_choices": list(state.profit_choices),
+        "evaluation": _evaluation_json(state.evaluation, state.row) if state.evaluation is not None else None,
+        "check": state.result.to_json() if state.result is not None else None,
+        "settlement": _settlement_json(state.settlement) if state.settlement is not None else None,
+        "history": [_turn_json(record) for record in state.history],
+        "scores": rules.scores(state),
+    }
+    if viewer is not None:
+        view["hand"] = list(state.hands[viewer])
+        view["my_vote"] = state.votes[viewer]
+    if state.phase == OVER:
+        view["final"] = rules.outcome(state).to_json()
+    view["cards"] = card_details(state, viewer)
+    return view
+
+
+def _choice_value(value: Any) -> Any:
+    return ICONS[value] if isinstance(value, int) and not isinstance(value, bool) else value
+
+
+def _stack_json(stack: Stack) -> dict[str, Any]:
+    return {"cards": list(stack.cards), "top": stack.top, "result": "SUCCESS" if stack.success else "FAIL"}
+
+
+def _change_json(record: ChangeRecord) -> dict[str, Any]:
+    return {
+        "seat": record.seat,
+        "change": record.card,
+        "number": record.number,
+        "removed": record.removed,
+        "added": record.added,
+        "slot": record.slot,
+        "personal_drawn": list(record.refills),
+        "replacement": record.replacement,
+        "effect": record.had_effect,
+    }
+
+
+def _edit_json(state: MaybeMoviesState) -> dict[str, Any] | None:
+    if state.phase != CHANGE_EDIT:
+        return None
+    seat, card = state.change_queue[0]
+    return {"seat": seat, "change": card, "step": state.edit_step, "removed": state.edit_removed, "added": state.edit_added}
+
+
+def _choice_json(point: ChoicePoint | None) -> dict[str, Any] | None:
+    if point is None:
+        return None
+    options = [ICONS[option] for option in point.options] if point.kind == "icon" else list(point.options)
+    return {"kind": point.kind, "card": point.card, "options": options}
+
+
+def _evaluation_json(evaluation: Evaluation, row: Sequence[str]) -> dict[str, Any]:
+    cards = []
+    for index, card in enumerate(row):
+        entry: dict[str, Any] = {
+            "card": card,
+            "base_cost": cost_json(evaluation.base_costs[index]),
+            "cost": cost_json(evaluation.costs[index]),
+        }
+        if evaluation.profits is not None and evaluation.base_profits is not None:
+            entry["base_profit"] = evaluation.base_profits[index]
+            entry["profit"] = evaluation.profits[index]
+        cards.append(entry)
+    return {
+        "cards": cards,
+        "budget": dict(zip(ICONS, evaluation.need, strict=True)),
+        "any": evaluation.any_units,
+        "profit": evaluation.profit,
+    }
+
+
+def _settlement_json(settlement: Settlement) -> dict[str, Any]:
+    return {
+        "result": "SUCCESS" if settlement.success else "FAIL",
+        "profit": settlement.profit,
+        "collected": list(settlement.collected),
+        "won": [list(cards) for cards in settlement.won],
+        "to_pool": list(settlement.to_pool),
+        "all_no": settlement.all_no,
+    }
+
+
+def _turn_json(record: TurnRecord) -> dict[str, Any]:
+    evaluation = record.evaluation
+    return {
+        "turn": record.turn,
+        "active": record.active,
+        "pitched": list(record.pitched),
+        "reveals": [list(votes) for votes in record.rounds],
+        "changes": [_change_json(change) for change in record.changes],
+        "row": list(record.row),
+        "K": record.edits,
+        "cost_choices": [_choice_value(value) for value in record.cost_choices],
+        "profit_choices": list(record.profit_choices),
+        "profits": list(evaluation.profits) if evaluation.profits is not None else None,
+        "check": record.check.to_json(),
+        "settlement": _settlement_json(record.settlement),
+        "movie": record.movie,
+    }
+
+
+def pitch_preview(state: MaybeMoviesState) -> dict[str, Any]:
+    """The row's Budget per icon and Profit as far as known before the vote.
+
+    Icon cards are exact (with Trendsetter doubling); blockbuster texts are
+    evaluated only after the final vote (R36), so they are listed as open.
+    """
+    table = state.table
+    _, failed, succeeded = rules.made_icons(state)
+    need = [0] * NUM_ICONS
+    profit = 0
+    cards: list[dict[str, Any]] = []
+    open_texts: list[str] = []
+    for card_id in state.row:
+        card = table.movie(card_id)
+        icons = set(card.printed_icons)
+        cost_doubles = bool(icons & failed)
+        profit_doubles = bool(icons & succeeded)
+        entry: dict[str, Any] = {"card": card_id, "cost_doubles": cost_doubles, "profit_doubles": profit_doubles}
+        if card.is_text:
+            open_texts.append(card_id)
+            entry.update(cost=None, profit=None)
+        else:
+            cost = cost_of_icons(card.cost)
+            cost = double(cost) if cost_doubles else cost
+            for icon in range(NUM_ICONS):
+                need[icon] += cost[icon]
+            value = card.profit * (2 if profit_doubles else 1)
+            profit += value
+            entry.update(cost=cost_json(cost), profit=value)
+        cards.append(entry)
+    return {"cards": cards, "budget": dict(zip(ICONS, need, strict=True)), "profit": profit, "open_texts": open_texts}
+
+
+def card_details(state: MaybeMoviesState, viewer: int | None) -> dict[str, Any]:
+    """Details of every card the observation of ``viewer`` mentions, taken from the state's public places.
+
+    The details are shared between observations: treat them as read-only.
+    """
+    mentioned: set[str] = set()
+    add = mentioned.update
+    add(state.market)
+    add(state.row)
+    add(state.discard)
+    add(state.pool)
+    add(state.out_of_play)
+    for seat in range(state.num_players):
+        add(state.personal[seat])
+        add(state.won[seat])
+        add(state.known[seat])
+    if viewer is not None:
+        add(state.hands[viewer])
+    for stack in state.made:
+        add(stack.cards)
+    for votes in state.rounds:
+        add(card for card in votes if card is not None)
+    _add_changes(mentioned, state.change_records)
+    add(card for card in (state.edit_removed, state.edit_added) if card is not None)
+    if state.choice_point is not None:
+        mentioned.add(state.choice_point.card)
+        if state.choice_point.kind == "copy":
+            add(state.choice_point.options)
+    for record in state.history:
+        add(record.pitched)
+        add(record.row)
+        for votes in record.rounds:
+            add(card for card in votes if card is not None)
+        _add_changes(mentioned, record.changes)
+    table = state.table
+    return {card: table.details(card) for card in sorted(mentioned)}
+
+
+def _add_changes(mentioned: set[str], records: Sequence[ChangeRecord]) -> None:
+    for record in records:
+        mentioned.add(record.card)
+        mentioned.update(record.refills)
+        mentioned.update(card for card in (record.removed, record.added, record.replacement) if card is not None)
+
+
+# -- hidden information ---------------------------------------------------------------------------
+
+
+def secrets(state: MaybeMoviesState, viewer: int | None) -> frozenset[str]:
+    """Cards in other hands that are not public knowledge (§8): they must never appear in ``viewer``'s observation."""
+    hidden: set[str] = set()
+    for seat, hand in enumerate(state.hands):
+        if seat != viewer:
+            known = state.known[seat]
+            hidden.update(card for card in hand if card not in known)
+    return frozenset(hidden)
+
+
+def determinize(state: MaybeMoviesState, viewer: int | None, rng: random.Random) -> MaybeMoviesState:
+    """A state ``viewer`` cannot tell from ``state``: everything hidden from it is drawn again with ``rng``.
+
+    Redrawn: the unknown cards of other hands (sizes and publicly known cards
+    kept), other seats' committed but unrevealed votes, the movie draw-pile
+    order, and the play stream itself (so future chance is unknown).
+    """
+    world = state.clone()
+    unknown: list[str] = []
+    places: list[tuple[int, int]] = []
+    for seat, hand in enumerate(world.hands):
+        if seat == viewer:
+            continue
+        known = world.known[seat]
+        for index, card in enumerate(hand):
+            if card not in known:
+                unknown.append(card)
+                places.append((seat, index))
+    rng.shuffle(unknown)
+    for (seat, index), card in zip(places, unknown, strict=True):
+        world.hands[seat][index] = card
+    if world.phase == VOTE:
+        for seat in world.voters:
+            if seat != viewer and world.votes[seat] is not None:
+                world.votes[seat] = rng.choice(world.hands[seat])
+    rng.shuffle(world.draw_pile)
+    world.rng = random.Random(rng.getrandbits(64))
+    return world
+
+
+# -- words ---------------------------------------------------------------------------------------
+
+
+def _cards(cards: Sequence[str] | None) -> str:
+    return ", ".join(cards) if cards else "nothing"
+
+
+def describe_event(event: Event) -> str:
+    """One line of log text."""
+    data = event.data
+    kind = event.kind
+    if kind == "turn_started":
+        return f"Turn {data['turn']}: P{data['active']} pitches."
+    if kind == "market_refilled":
+        return f"Market refilled with {_cards(data['cards'])}."
+    if kind == "reshuffled":
+        return f"The discard pile ({data['cards']} cards) is shuffled into a new draw pile."
+    if kind == "pitch_added":
+        return f"P{data['seat']} adds {data['card']} to the pitch."
+    if kind == "pitched":
+        return f"P{data['seat']} pitches {_cards(data['row'])}."
+    if kind == "vote_started":
+        voters = ", ".join(f"P{seat}" for seat in data["voters"]) or "nobody (every hand is empty)"
+        return f"Vote round {data['round']}: {voters} vote."
+    if kind == "vote_committed":
+        how = " (their only card)" if data["automatic"] else ""
+        return f"P{data['seat']} has chosen a vote{how}."
+    if kind == "vote_chosen":
+        return f"You (P{data['seat']}) vote {data['card']}."
+    if kind == "votes_revealed":
+        shown = ", ".join(f"P{seat} {card}" for seat, card in enumerate(data["votes"]) if card is not None) or "no votes"
+        return f"Votes revealed: {shown}."
+    if kind == "change_round":
+        order = ", ".join(f"P{seat} ({card})" for seat, card in data["order"])
+        return f"CHANGE! Edits in number order: {order}."
+    if kind == "change_no_effect":
+        return f"P{data['seat']}'s {data['change']} has no effect (no personal card and a 1-card row)."
+    if kind == "row_card_removed":
+        return f"P{data['seat']} removes {data['card']} from the row."
+    if kind == "row_edited":
+        parts = []
+        if data["removed"]:
+            parts.append(f"removed {data['removed']}")
+        if data["added"]:
+            parts.append(f"added {data['added']} at slot {data['slot']}")
+        return f"P{data['seat']} ({data['change']}) {' and '.join(parts)}: row {_cards(data['row'])}; K = {data['K']}."
+    if kind == "personal_drawn":
+        return f"P{data['seat']} draws personal movie card(s) {_cards(data['cards'])}."
+    if kind == "cards_back":
+        return "Every non-CHANGE vote goes back to its owner's hand; the CHANGE cards leave the game."
+    if kind == "replacement_drawn":
+        if data["card"] is None:
+            return f"P{data['seat']} finds the pool empty: no replacement card."
+        return f"P{data['seat']} draws {data['card']} from the pool."
+    if kind == "budget":
+        need = ", ".join(f"{ICONS[i]} {count}" for i, count in enumerate(data["need"]) if count) or "nothing"
+        extra = f" + {data['any']} any" if data["any"] else ""
+        return f"Budget: {need}{extra}."
+    if kind == "checked":
+        return f"Check: D = {data['D']}, W = {data['W']}, S = {data['S']}, A = {data['A']}: {data['result']}."
+    if kind in ("cost_choice", "profit_choice"):
+        return f"P{data['seat']} decides {data['card']}: {data['kind']} {data['choice']}."
+    if kind == "profit":
+        return f"Profit: {data['total']} ({' + '.join(str(p) for p in data['profits'])})."
+    if kind == "payout":
+        shares = ", ".join(f"P{seat} wins {len(cards)}" for seat, cards in enumerate(data["won"]) if cards) or "nobody wins a card"
+        pooled = f"; {len(data['to_pool'])} to the pool" if data["to_pool"] else ""
+        return f"Payout of {len(data['collected'])} card(s): {shares}{pooled}."
+    if kind == "failed":
+        if data["all_no"]:
+            return f"The pitch fails and everyone voted NO: nobody gets anything; {len(data['to_pool'])} card(s) to the pool."
+        back = ", ".join(f"P{seat} wins back {cards[0]}" for seat, cards in enumerate(data["won"]) if cards) or "no NO-voter"
+        return f"The pitch fails: {back}; {len(data['to_pool'])} YES card(s) to the pool."
+    if kind == "discarded":
+        return f"Discarded: {_cards(data['cards'])}."
+    if kind == "movie_made":
+        return f"P{data['seat']} puts {data['card']} into Movies Made."
+    if kind == "stack_made":
+        result = "succeeded" if data["success"] else "failed"
+        return f"P{data['seat']} stacks {_cards(data['cards'])} with {data['top']} on top ({result})."
+    if kind == "game_over":
+        winners = ", ".join(f"P{seat}" for seat in data["winners"]) or "nobody"
+        return f"The game is over. Scores {data['scores']}; winner: {winners}."
+    return kind.replace("_", " ")
+
+
+def card_text(cards: dict[str, Any], card_id: str) -> str:
+    """A short readable card: ``Y05 YES money 3``, ``M12 [money, actors] p2``, ``B03 {num_yes_votes X=camera / pitch_size}``."""
+    info = cards.get(card_id)
+    if info is None:
+        return card_id
+    if "type" in info:
+        if info["type"] == "CHANGE":
+            return f"{card_id} CHANGE #{info['number']}"
+        return f"{card_id} {info['type']} {info['icon']} {info['value']}"
+    if "cost" in info:
+        return f"{card_id} [{', '.join(info['cost'])}] p{info['profit']}"
+    param = f" X={info['x']}" if info["x"] else f" N={info['n']}" if info["n"] else ""
+    return f"{card_id} {{{info['cost_key']}{param} / {info['profit_key']}}}"
+
+
+def _counts_text(counts: dict[str, int]) -> str:
+    return ", ".join(f"{icon} {count}" for icon, count in counts.items() if count) or "nothing"
+
+
+def check_lines(check: dict[str, Any]) -> list[str]:
+    """The success check worked out as a small table (§4.4)."""
+    lines = ["  icon        need  net  short  surplus"]
+    for index, icon in enumerate(ICONS):
+        need, net = check["need"][index], check["net"][index]
+        if need or net:
+            lines.append(f"  {icon:<11}{need:>5}{net:>5}{check['shortfall'][index]:>7}{check['surplus'][index]:>9}")
+    colour = "green" if check["result"] == "SUCCESS" else "red"
+    lines.append(
+        f"  D = {check['D']} (shortfall), S = {check['S']} (surplus), W = {check['W']} (wildcards), A = {check['A']} (any): "
+        f"W >= D and S - 2D >= A -> [{colour}]{check['result']}[/{colour}]"
+    )
+    return lines
+
+
+def render_text(observation: Observation) -> str:
+    """A terminal view with rich markup."""
+    obs = observation
+    cards: dict[str, Any] = obs["cards"]
+
+    def text(card_id: str | None) -> str:
+        return "-" if card_id is None else card_text(cards, card_id)
+
+    def many(ids: Sequence[str]) -> str:
+        return " · ".join(text(card) for card in ids) or "-"
+
+    n = obs["num_players"]
+    flags = [
+        name.replace("_", " ") for name in ("trendsetter_tricks", "breaking_changes", "blockbuster_budgets") if obs["options"].get(name)
+    ]
+    header = f"[bold]Maybe Movies[/bold]  turn {obs['turn']}  active P{obs['active']}  phase: {obs['phase']}"
+    lines = [header + (f"  ({', '.join(flags)})" if flags else "")]
+    decision = obs["decision"]
+    if decision["players"]:
+        waiting = ", ".join(f"P{seat}" for seat in decision["players"])
+        committed = ", ".join(f"P{seat}" for seat in decision["committed"])
+        lines.append(f"{decision['prompt']}  waiting for: {waiting}" + (f"  committed: {committed}" if committed else ""))
+    made = obs["movies_made"]
+    if made:
+        tops = []
+        for stack in made:
+            suffix = f" ({stack['result']}, {len(stack['cards'])} cards)" if len(stack["cards"]) > 1 or stack["result"] == "FAIL" else ""
+            tops.append(text(stack["top"]) + suffix)
+        lines.append(f"[bold]Movies Made:[/bold] {' · '.join(tops)}")
+    lines.append(f"  icons on Movies Made: {_counts_text(obs['movies_made_icons'])}")
+    lines.append(f"[bold]Market:[/bold] {many(obs['market'])}   (draw pile {obs['draw_pile_size']}, discard {len(obs['discard'])})")
+    if obs["row"]:
+        pitch = obs["pitch"]
+        open_texts = f"; texts evaluated after the vote: {', '.join(pitch['open_texts'])}" if pitch["open_texts"] else ""
+        lines.append(f"[bold]Pitch:[/bold] {many(obs['row'])}")
+        lines.append(f"  budget {_counts_text(pitch['budget'])}; profit {pitch['profit']}{open_texts}")
+        doubled = [c["card"] for c in pitch["cards"] if c["cost_doubles"] or c["profit_doubles"]]
+        if doubled:
+            lines.append(f"  Trendsetter doubling on: {', '.join(doubled)}")
+    pool = obs["pool"]
+    lines.append(f"[bold]Pool ({len(pool)}):[/bold] {many(pool) if len(pool) <= 12 else _pool_summary(cards, pool)}")
+    for seat in range(n):
+        marker = " (you)" if seat == obs["viewer"] else ""
+        won = obs["won"][seat]
+        line = f"[cyan]P{seat}{marker}[/cyan] score {obs['scores'][seat]}  hand {obs['hand_sizes'][seat]}  won: {many(won)}"
+        if obs["personal"][seat]:
+            line += f"  personal: {many(obs['personal'][seat])}"
+        if obs["known_in_hand"][seat] and seat != obs["viewer"]:
+            line += f"  known in hand: {', '.join(obs['known_in_hand'][seat])}"
+        lines.append(line)
+    if obs.get("hand") is not None:
+        lines.append(f"[bold]Your hand:[/bold] {many(obs['hand'])}")
+        if obs.get("my_vote"):
+            lines.append(f"Your vote: {text(obs['my_vote'])}")
+    if obs["reveals"]:
+        for number, votes in enumerate(obs["reveals"], start=1):
+            shown = ", ".join(f"P{seat} {text(card)}" for seat, card in enumerate(votes) if card is not None) or "no votes"
+            lines.append(f"Reveal {number}: {shown}")
+    for change in obs["changes"]:
+        lines.append(f"  {_change_text(change)}")
+    if obs["edit"]:
+        edit = obs["edit"]
+        lines.append(f"[bold]CHANGE edit by P{edit['seat']}[/bold] ({edit['change']}), step {edit['step']}; K = {obs['K']}")
+    if obs["choice"]:
+        choice = obs["choice"]
+        lines.append(f"[bold]Choice for {text(choice['card'])}:[/bold] {choice['kind']} one of {choice['options']}")
+    last = obs["history"][-1] if obs["history"] else None
+    if obs["check"] is not None:
+        lines.append("[bold]This pitch's check:[/bold]")
+        lines.extend(check_lines(obs["check"]))
+    elif last is not None:
+        lines.append(f"[bold]Last turn[/bold] (P{last['active']}): {many(last['row'])}")
+        reveal = last["reveals"][-1] if last["reveals"] else []
+        shown = ", ".join(f"P{seat} {text(card)}" for seat, card in enumerate(reveal) if card is not None) or "no votes"
+        lines.append(f"  final vote: {shown}")
+        lines.extend(check_lines(last["check"]))
+        lines.append(f"  {_settlement_text(last['settlement'], last['movie'])}")
+    if obs.get("final"):
+        final = obs["final"]
+        lines.append("[bold]Final scores[/bold]")
+        for seat, item in enumerate(final["breakdown"]):
+            win = " [green]WINNER[/green]" if seat in final["winners"] else ""
+            per_icon = _counts_text(item["points_by_icon"])
+            lines.append(f"P{seat}: {item['score']} points ({per_icon}; {item['won_cards']} won cards){win}")
+    return "\n".join(lines)
+
+
+def _pool_summary(cards: dict[str, Any], pool: Sequence[str]) -> str:
+    counts: dict[str, int] = {}
+    for card in pool:
+        icon = cards.get(card, {}).get("icon", "?")
+        counts[icon] = counts.get(icon, 0) + 1
+    return "by icon: " + ", ".join(f"{icon} {count}" for icon, count in counts.items())
+
+
+def _change_text(change: dict[str, Any]) -> str:
+    parts = []
+    if change["removed"]:
+        parts.append(f"removed {change['removed']}")
+    if change["added"]:
+        parts.append(f"added {change['added']} at slot {change['slot']}")
+    effect = " and ".join(parts) if parts else "no effect"
+    drawn = f"; drew {change['replacement']} from the pool" if change["replacement"] else ""
+    return f"P{change['seat']} {change['change']} (#{change['number']}): {effect}{drawn}"
+
+
+def _settlement_text(settlement: dict[str, Any], movie: str | None) -> str:
+    shares = ", ".join(f"P{seat} +{len(cards)}" for seat, cards in enumerate(settlement["won"]) if cards) or "nobody won a card"
+    pooled = f", {len(settlement['to_pool'])} to the pool" if settlement["to_pool"] else ""
+    profit = f"profit {settlement['profit']}: " if settlement["profit"] is not None else ""
+    made = f"; {movie} to Movies Made" if movie else ""
+    return f"{settlement['result']} — {profit}{shares}{pooled}{made}"
