@@ -1,0 +1,280 @@
+"""Production lines: metrics (§2.1), the laying and colour rules (§4.6) and production-card points (§4.9 step 6).
+
+A line is immutable; laying a card returns a new line. Positions are read
+left to right (p1…pk); each keeps its effective stage (a joker's chosen stage,
+R20) and the upgrade stacked on it, if any (R23).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from greenlight.games.movie_empire.actions import LEFT, RIGHT, Lay, Stack, Star
+from greenlight.games.movie_empire.cards import (
+    R_EACH,
+    R_GENRE,
+    R_HAS,
+    R_N_GE,
+    R_N_ZERO,
+    R_PERIOD_GE,
+    R_PERIOD_LE,
+    R_SCRIPT_MET,
+    R_STARS_GE,
+    R_STARS_ZERO,
+    STAGES,
+    Requirement,
+    Tables,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One production line: a script, positions with effective stages, stacked upgrades and stars.
+
+    ``shut`` marks a shut-down line (§4.7); ``locked`` a line designated by a
+    release this round (locked until Upkeep, R32).
+    """
+
+    script: str
+    cards: tuple[str, ...] = ()
+    stages: tuple[int, ...] = ()
+    stacked: tuple[str | None, ...] = ()
+    stars: tuple[str, ...] = ()
+    shut: bool = False
+    locked: bool = False
+
+    @property
+    def period(self) -> int:
+        """The number of positions (§2.1): script, stars and stacked upgrades never count."""
+        return len(self.cards)
+
+    def counts(self) -> list[int]:
+        """n(G), n(B), n(Y), n(R) by effective stage."""
+        counts = [0, 0, 0, 0]
+        for stage in self.stages:
+            counts[stage] += 1
+        return counts
+
+    def all_cards(self) -> list[str]:
+        """Every production card in the line, stacked upgrades included (for cleanup)."""
+        return [*self.cards, *(card for card in self.stacked if card is not None)]
+
+
+@dataclass(frozen=True, slots=True)
+class Metrics:
+    """The metrics of §2.1 for one line."""
+
+    genre: str
+    period: int
+    counts: tuple[int, int, int, int]
+    stars: int
+    names: frozenset[str]
+    script_met: bool
+
+
+def metrics(table: Tables, line: Line) -> Metrics:
+    """Compute genre, period, n(s), stars, has() names and script_met for ``line``."""
+    script = table.scripts[line.script]
+    counts = line.counts()
+    production = table.production
+    names = frozenset(name for name in (production[card].has_name for card in line.cards) if name is not None)
+    met = all(have >= need for have, need in zip(counts, script.needs, strict=True))
+    return Metrics(script.genre, len(line.cards), (counts[0], counts[1], counts[2], counts[3]), len(line.stars), names, met)
+
+
+def holds(requirement: Requirement, m: Metrics) -> bool:
+    """Whether every clause of ``requirement`` holds for metrics ``m`` (§2.1)."""
+    for op, a, b in requirement:
+        if op == R_GENRE:
+            ok = m.genre == a
+        elif op == R_PERIOD_GE:
+            ok = m.period >= a
+        elif op == R_PERIOD_LE:
+            ok = m.period <= a
+        elif op == R_N_GE:
+            ok = m.counts[a] >= b
+        elif op == R_N_ZERO:
+            ok = m.counts[a] == 0
+        elif op == R_EACH:
+            ok = min(m.counts) >= 1
+        elif op == R_STARS_GE:
+            ok = m.stars >= a
+        elif op == R_STARS_ZERO:
+            ok = m.stars == 0
+        elif op == R_HAS:
+            ok = a in m.names
+        else:
+            assert op == R_SCRIPT_MET
+            ok = m.script_met
+        if not ok:
+            return False
+    return True
+
+
+def production_pp(table: Tables, line: Line) -> int:
+    """§4.9 step 6: base cards their PP, stacked upgrades their PP, a standalone upgrade 1, a joker 0."""
+    total = 0
+    production = table.production
+    for card_id, upgrade in zip(line.cards, line.stacked, strict=True):
+        card = production[card_id]
+        if card.kind == "base":
+            total += card.pp
+        elif card.kind == "upgrade":
+            total += 1
+        if upgrade is not None:
+            total += production[upgrade].pp
+    return total
+
+
+def carries(table: Tables, line: Line, name: str) -> bool:
+    """Whether some position carries ``name`` for the duplicate rule (R22, R25)."""
+    production = table.production
+    return any(production[card].carried_name == name for card in line.cards)
+
+
+def allowed_stages(line: Line, end: str) -> tuple[int, ...]:
+    """The colour rule (§4.6.3): {s_right, s_right+1} at the right end, {s_left-1, s_left} at the left end."""
+    if not line.cards:
+        return (0, 1, 2, 3)
+    if end == RIGHT:
+        last = line.stages[-1]
+        return (last,) if last == 3 else (last, last + 1)
+    first = line.stages[0]
+    return (first,) if first == 0 else (first - 1, first)
+
+
+def lay_actions(table: Tables, line: Line, hand: Iterable[str]) -> list[Lay | Stack | Star]:
+    """Every legal single lay of a hand card into ``line`` (§4.6 points 3-6), without duplicates.
+
+    ``line`` must be open and unlocked (the caller checks, R26). A line with no
+    position yet (a new line after its script) takes one production card of any
+    stage as p1 (R17, R18); stars come after that card.
+    """
+    actions: list[Lay | Stack | Star] = []
+    seen: set[str] = set()
+    production = table.production
+    genre = table.scripts[line.script].genre
+    empty = not line.cards
+    for card_id in hand:
+        if card_id in seen:
+            continue
+        seen.add(card_id)
+        card = production.get(card_id)
+        if card is None:
+            star = table.stars.get(card_id)
+            if star is not None and not empty and genre not in star.banned:  # R21: only the genre ban is checked
+                actions.append(Star(card_id))
+            continue
+        if empty:
+            if card.kind == "joker":
+                actions.extend(Lay(card_id, RIGHT, STAGES[stage]) for stage in range(4))  # R18
+            else:
+                actions.append(Lay(card_id, RIGHT))
+            continue
+        if card.kind == "upgrade":
+            base = card.upgrade_of
+            if any(c == base and s is None for c, s in zip(line.cards, line.stacked, strict=True)):
+                actions.append(Stack(card_id))  # no colour check, no new position (§4.6.4)
+                continue
+        if carries(table, line, card.carried_name):
+            continue  # name rule (R22, R25)
+        for end in (LEFT, RIGHT):
+            allowed = allowed_stages(line, end)
+            if card.kind == "joker":
+                actions.extend(Lay(card_id, end, STAGES[stage]) for stage in allowed)  # R19
+            elif card.stage in allowed:
+                actions.append(Lay(card_id, end))
+    return actions
+
+
+def lay_problem(table: Tables, line: Line, action: Lay | Stack | Star, hand: list[str]) -> str | None:
+    """Why a lay is illegal, in the game's words (None if it is legal)."""
+    card_id = action.card
+    if card_id not in hand:
+        return f"{table.card_name(card_id)} is not in your hand"
+    if isinstance(action, Star):
+        star = table.stars.get(card_id)
+        if star is None:
+            return f"{card_id} is not a star"
+        if not line.cards:
+            return "a new line takes its first production card before any star"
+        genre = table.scripts[line.script].genre
+        if genre in star.banned:
+            return f"{star.name} refuses to play in a {_GENRE_WORDS[genre]} movie (banned genre)"
+        return None
+    card = table.production.get(card_id)
+    if card is None:
+        return f"{table.card_name(card_id)} is not a production card"
+    if isinstance(action, Stack):
+        if card.kind != "upgrade":
+            return f"only an upgrade card can be stacked; {card.name} is not one"
+        base = table.production[card.upgrade_of or ""]
+        if not any(c == base.id and s is None for c, s in zip(line.cards, line.stacked, strict=True)):
+            return f"{card.name} can be stacked only on a {base.name} in the line with nothing on it"
+        return None
+    if not line.cards:
+        if action.end != RIGHT:
+            return "the first card of a line is laid with 'right'"
+        if card.kind == "joker" and action.stage is None:
+            return f"choose the stage {card.name} takes (G, B, Y or R)"
+        if card.kind != "joker" and action.stage is not None:
+            return f"only a joker chooses a stage; {card.name} is {STAGES[card.stage]}"
+        return None
+    if card.kind == "upgrade" and any(c == card.upgrade_of and s is None for c, s in zip(line.cards, line.stacked, strict=True)):
+        return f"{card.name} goes on top of its base card here: use 'stack {card_id}'"
+    if carries(table, line, card.carried_name):
+        return f"{card.carried_name} is already in this production line; each production card may appear once per line"
+    allowed = allowed_stages(line, action.end)
+    words = "/".join(STAGES[s] for s in allowed)
+    if card.kind == "joker":
+        if action.stage is None:
+            return f"choose the stage {card.name} takes at the {action.end} end ({words})"
+        if action.stage not in STAGES or STAGES.index(action.stage) not in allowed:
+            return f"at the {action.end} end a joker may only be {words} (colour rule)"
+        return None
+    if action.stage is not None:
+        return f"only a joker chooses a stage; {card.name} is {STAGES[card.stage]}"
+    if card.stage not in allowed:
+        return f"the colour rule allows only {words} at the {action.end} end; {card.name} is {STAGES[card.stage]}"
+    return None
+
+
+_GENRE_WORDS = {"A": "action", "C": "comedy", "D": "drama"}
+
+
+def apply_lay(table: Tables, line: Line, action: Lay | Stack | Star) -> Line:
+    """The line after a legal lay."""
+    if isinstance(action, Star):
+        return replace(line, stars=(*line.stars, action.card))
+    if isinstance(action, Stack):
+        base = table.production[action.card].upgrade_of
+        index = next(i for i, (c, s) in enumerate(zip(line.cards, line.stacked, strict=True)) if c == base and s is None)
+        stacked = list(line.stacked)
+        stacked[index] = action.card
+        return replace(line, stacked=tuple(stacked))
+    card = table.production[action.card]
+    stage = STAGES.index(action.stage) if action.stage is not None else card.stage
+    if action.end == LEFT:
+        return replace(line, cards=(action.card, *line.cards), stages=(stage, *line.stages), stacked=(None, *line.stacked))
+    return replace(line, cards=(*line.cards, action.card), stages=(*line.stages, stage), stacked=(*line.stacked, None))
+
+
+def build_line(table: Tables, script: str, cards: Iterable[str], stars: Iterable[str] = (), **flags: bool) -> Line:
+    """A line from a compact description, for tests and puzzles.
+
+    ``cards`` lists positions left to right; a joker is written ``PJ01:R`` (its
+    chosen stage) and an upgrade stacked on the card before it ``+PY05``.
+    """
+    positions: list[str] = []
+    stages: list[int] = []
+    stacked: list[str | None] = []
+    for token in cards:
+        if token.startswith("+"):
+            stacked[-1] = token[1:]
+            continue
+        card_id, _, chosen = token.partition(":")
+        positions.append(card_id)
+        stages.append(STAGES.index(chosen) if chosen else table.production[card_id].stage)
+        stacked.append(None)
+    return Line(script, tuple(positions), tuple(stages), tuple(stacked), tuple(stars), **flags)

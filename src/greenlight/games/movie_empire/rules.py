@@ -1,0 +1,357 @@
+"""Movie Empire rules entry points: who decides (§4.13, R70), legal actions, applying, refusals.
+
+The phase logic lives in ``rounds`` (setup, Grumpy, Upkeep), ``working``
+(spaces, tasks, producing, dossiers), ``premiere`` (releases, scoring, NET)
+and ``flow`` (sequencing); this module dispatches to them.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from greenlight.core.actions import Action
+from greenlight.core.decision import GAME_OVER, Decision
+from greenlight.core.events import Event
+from greenlight.games.movie_empire import premiere, rounds, working
+from greenlight.games.movie_empire.actions import (
+    NEW_LINE,
+    SKIP,
+    STOP,
+    Block,
+    Cut,
+    Discard,
+    Done,
+    End,
+    Exempt,
+    Give,
+    Keep,
+    Lay,
+    Market,
+    Net,
+    Pass,
+    Place,
+    Produce,
+    Purge,
+    Release,
+    Script,
+    Shut,
+    Stack,
+    Star,
+    Stop,
+    Swap,
+    Take,
+)
+from greenlight.games.movie_empire.effects import HAND_LIMIT, level, open_lines, shut_line
+from greenlight.games.movie_empire.flow import advance, end_turn
+from greenlight.games.movie_empire.lines import lay_problem
+from greenlight.games.movie_empire.state import (
+    GIFT,
+    GRUMPY,
+    INTERNET,
+    NO_SEAT,
+    OVER,
+    PREMIERE,
+    Q_CHECK,
+    Q_DISCARD,
+    SETUP,
+    SUB_RELEASE,
+    SUB_SABOTAGE_KEEP,
+    SUB_SWAP_CARD,
+    SUB_SWAP_SLOT,
+    WORKING,
+    MovieEmpireState,
+)
+
+PROMPTS = {
+    "keep": "Keep {n} of the scripts you were dealt (secret, simultaneous).",
+    "exemption": "Ignore the annual plan (free, dossier or pay 4) or decline.",
+    "give": "Choose the cards you give to your left neighbour (secret, simultaneous).",
+    "turn": "Place an assistant, produce, use your dossier, or pass.",
+    "produce": "Lay cards into the line, then 'done'.",
+    "swap": "Sabotage: choose the production card you give to the board.",
+    "take": "Sabotage: choose the slot whose card you take.",
+    "release": "Choose the line this release space premieres.",
+    "sabotage_keep": "Sabotage: keep 2 of the cards drawn.",
+    "discard": "Hand limit: discard down to 4 cards (you may discard more), then 'stop'.",
+    "shut": "Too many open lines for your sympathy: shut one down.",
+    "market": "Choose the market of this premiere.",
+    "internet": "Premiere a line on the Internet for 2 money, or skip.",
+}
+
+_SUB_KINDS = {SUB_SWAP_CARD: "swap", SUB_SWAP_SLOT: "take", SUB_RELEASE: "release", SUB_SABOTAGE_KEEP: "sabotage_keep"}
+
+
+@cache
+def _sequential(kind: str, seat: int) -> Decision:
+    return Decision(players=(seat,), kind=kind, prompt=PROMPTS[kind])
+
+
+def _mover(state: MovieEmpireState) -> tuple[str, int]:
+    """(decision kind, seat) of a sequential decision; kind "" for simultaneous steps and the end."""
+    if state.queue:
+        kind, seat = state.queue[0]
+        return ("discard" if kind == Q_DISCARD else "shut"), seat
+    phase = state.phase
+    if phase == WORKING:
+        if state.sub:
+            return _SUB_KINDS[state.sub], state.turn_seat
+        return ("produce" if state.target != NO_SEAT else "turn"), state.turn_seat
+    if phase == GRUMPY:
+        return "exemption", state.turn_order()[state.exempt_pos]
+    if phase == PREMIERE:
+        pending = premiere.pending_release(state)
+        assert pending is not None
+        return "market", pending[0]
+    if phase == INTERNET:
+        return "internet", state.net_items[state.net_pos][0]
+    return "", NO_SEAT
+
+
+def _choosers(state: MovieEmpireState) -> list[int]:
+    if state.phase == SETUP:
+        return list(range(state.num_players))
+    return [seat for seat in range(state.num_players) if rounds.gift_chooser(state, seat)]
+
+
+def decision(state: MovieEmpireState) -> Decision:
+    """What the game waits for now."""
+    if state.phase == OVER:
+        return GAME_OVER
+    kind, seat = _mover(state)
+    if kind:
+        return _sequential(kind, seat)
+    choosers = _choosers(state)
+    waiting = tuple(s for s in choosers if state.commit[s] is None)
+    committed = tuple(s for s in choosers if state.commit[s] is not None)
+    if state.phase == SETUP:
+        prompt = PROMPTS["keep"].format(n=rounds.keep_count(state))
+        return Decision(players=waiting, kind="keep", simultaneous=True, committed=committed, prompt=prompt)
+    return Decision(players=waiting, kind="give", simultaneous=True, committed=committed, prompt=PROMPTS["give"])
+
+
+def legal_actions(state: MovieEmpireState, seat: int) -> list[Action]:
+    """Every action ``seat`` may take now; empty if it owes none."""
+    if state.phase == OVER:
+        return []
+    kind, mover = _mover(state)
+    if not kind:
+        if state.commit[seat] is not None or seat not in _choosers(state):
+            return []
+        return rounds.keep_actions(state, seat) if state.phase == SETUP else rounds.give_actions(state, seat)
+    if seat != mover:
+        return []
+    if kind == "turn":
+        return working.turn_menu(state, seat)
+    if kind == "produce":
+        return working.produce_step_actions(state, seat)
+    if kind == "discard":
+        return _discard_actions(state, seat)
+    if kind == "shut":
+        return [Shut(index + 1) for index, line in enumerate(state.lines[seat]) if line is not None and not line.shut]
+    if kind == "market":
+        return premiere.market_actions(state)
+    if kind == "internet":
+        return premiere.net_actions(state)
+    if kind == "exemption":
+        return rounds.exemption_actions(state, seat)
+    return working.sub_actions(state, seat)
+
+
+@cache
+def _discard(card: str) -> Discard:
+    return Discard(card)
+
+
+def _discard_actions(state: MovieEmpireState, seat: int) -> list[Action]:
+    """One discard at a time; ``stop`` once the hand is within the limit (§4.5, R2)."""
+    hand = state.hands[seat]
+    actions: list[Action] = [_discard(card) for card in dict.fromkeys(hand)]
+    if len(hand) <= HAND_LIMIT:
+        actions.append(STOP)
+    return actions
+
+
+# -- applying --------------------------------------------------------------------------------------
+
+
+def apply(state: MovieEmpireState, seat: int, action: Action) -> list[Event]:
+    """Apply a legal action, then run the automatic steps that follow."""
+    events: list[Event] = []
+    _dispatch(state, seat, action, events)
+    advance(state, events)
+    return events
+
+
+def _dispatch(state: MovieEmpireState, seat: int, action: Action, events: list[Event]) -> None:
+    if isinstance(action, (Lay, Stack, Star)):
+        working.apply_lay_action(state, seat, action, events)
+    elif isinstance(action, Place):
+        working.apply_place(state, seat, action, events)
+    elif isinstance(action, End):
+        end_turn(state)
+    elif isinstance(action, Discard):
+        working.apply_discard(state, seat, action.card, events)
+        if not state.hands[seat]:
+            state.queue.pop(0)
+    elif isinstance(action, Stop):
+        state.queue.pop(0)
+    elif isinstance(action, Produce):
+        state.turn_produced = True
+        state.target = working.new_line_slot(state, seat) if action.line == NEW_LINE else int(action.line) - 1
+        state.lays = 0
+        events.append(Event("produce", {"seat": seat, "line": state.target + 1, "new": action.line == NEW_LINE}))
+    elif isinstance(action, Done):
+        state.target = NO_SEAT
+        events.append(Event("produce_done", {"seat": seat}))
+    elif isinstance(action, Script):
+        working.apply_script(state, seat, action.card, events)
+    elif isinstance(action, Pass):
+        state.passed[seat] = True
+        events.append(Event("passed", {"seat": seat}))
+        end_turn(state)
+    elif isinstance(action, Market):
+        pending = premiere.pending_release(state)
+        assert pending is not None
+        premiere.score_premiere(state, pending[0], pending[1], action.market, events)
+        state.prem_pos += 1
+    elif isinstance(action, Net):
+        if action.line != SKIP:
+            premiere.score_premiere(state, seat, int(action.line) - 1, "NET", events)
+        else:
+            events.append(Event("internet_skipped", {"seat": seat}))
+        state.net_pos += 1
+    elif isinstance(action, Shut):
+        shut_line(state, seat, action.line - 1, events)
+        state.queue[0] = (Q_CHECK, seat)
+    elif isinstance(action, Keep):
+        if state.phase == SETUP:
+            state.commit[seat] = action.cards
+            events.append(Event("committed", {"seat": seat, "step": "keep"}))
+        else:
+            working.keep_drawn(state, seat, action.cards, events)
+    elif isinstance(action, Give):
+        state.commit[seat] = action.cards
+        events.append(Event("committed", {"seat": seat, "step": "give"}))
+    elif isinstance(action, Exempt):
+        rounds.apply_exemption(state, seat, action.way, events)
+    elif isinstance(action, Swap):
+        state.sub_card = action.card
+        state.sub = SUB_SWAP_SLOT
+        if state.known[seat].count(action.card) < state.hands[seat].count(action.card):
+            state.known[seat].append(action.card)  # the card to swap is shown before the slot is chosen
+    elif isinstance(action, Take):
+        working.apply_swap_take(state, seat, action.slot, events)
+    elif isinstance(action, Release):
+        working.designate(state, seat, state.sub_space, action.line - 1, events)
+    elif isinstance(action, Purge):
+        state.turn_acted = True
+        working.purge(state, seat, events)
+    elif isinstance(action, Cut):
+        state.turn_acted = True
+        working.apply_cut(state, seat, action.space, events)
+    elif isinstance(action, Block):
+        working.apply_block(state, seat, action.space, events)
+    else:  # pragma: no cover - every action type is handled above
+        raise TypeError(f"unknown action {action!r}")
+
+
+# -- refusals in words ---------------------------------------------------------------------------
+
+
+def why_illegal(state: MovieEmpireState, seat: int, action: Action) -> str:
+    """Explain a refused action in the words of the rules."""
+    kind, _ = _mover(state)
+    if not kind:
+        kind = "keep" if state.phase == SETUP else "give"
+    expected = {
+        "turn": (Pass, Place, Produce, Purge, Cut, Block, End),
+        "produce": (Lay, Stack, Star, Script, Done),
+        "discard": (Discard, Stop),
+        "shut": (Shut,),
+        "market": (Market,),
+        "internet": (Net,),
+        "exemption": (Exempt,),
+        "keep": (Keep,),
+        "give": (Give,),
+        "swap": (Swap,),
+        "take": (Take,),
+        "release": (Release,),
+        "sabotage_keep": (Keep,),
+    }[kind]
+    if not isinstance(action, expected):
+        return f"now is not the time for '{action.verb}': {PROMPTS[kind].format(n=rounds.keep_count(state))}"
+    table = state.table
+    if isinstance(action, Place):
+        space = table.space_by_id.get(action.space)
+        if space is None or space not in working.in_use(state):
+            return f"{action.space} is not a space in use in this game"
+        if state.turn_placed:
+            return "you already placed an assistant this turn"
+        return working.place_problem(state, seat, space, action.dossier) or f"'{action}' is not allowed now"
+    if isinstance(action, (Lay, Stack, Star)):
+        line = state.lines[seat][state.target]
+        if line is None:
+            return "lay the new line's script first"
+        problem = lay_problem(table, line, action, state.hands[seat])
+        if problem:
+            return problem
+        return "before your placement, a lay must leave you a space to place on (you produce only in a turn with a placement)"
+    if isinstance(action, Produce):
+        if state.turn_produced:
+            return "you already produced this turn (one produce step per turn)"
+        if action.line == NEW_LINE:
+            if working.new_line_slot(state, seat) == NO_SEAT:
+                allowed = level(state, seat).lines
+                return f"a new line needs an empty line slot and fewer open lines than your level allows ({open_lines(state, seat)} open, {allowed} allowed)"
+            return "a new line needs a script and a production card in your hand"
+        index = int(action.line) - 1 if action.line.isdigit() else -1
+        line = state.lines[seat][index] if index in (0, 1) else None
+        if line is None:
+            return f"you have no line {action.line}"
+        if line.shut:
+            return f"line {action.line} is shut down; no cards may be laid into it"
+        if line.locked:
+            return f"line {action.line} was designated by a release this round and is locked"
+        return f"no card of your hand can be laid into line {action.line}"
+    if isinstance(action, Pass):
+        return "you produced or used your dossier this turn, so you must place an assistant"
+    if isinstance(action, End):
+        return "place an assistant (or pass) before ending your turn"
+    if isinstance(action, Done):
+        return "lay at least one card before 'done'"
+    if isinstance(action, (Purge, Cut, Block)):
+        if state.clean:
+            return "there are no dossiers in Clean Hands"
+        if state.dossier[seat] == NO_SEAT:
+            return "you have no dossier"
+        if state.dossier[seat] >= state.round:
+            return "a dossier is usable only from the round after you took it"
+        if isinstance(action, Block):
+            return "block a free space, after your placement" if state.turn_placed else "Block comes after your placement"
+        if isinstance(action, Cut):
+            return f"{action.space} does not hold another player's release assistant that is not already cut"
+    if isinstance(action, Discard):
+        return f"{table.card_name(action.card)} is not in your hand"
+    if isinstance(action, Stop):
+        return f"you hold {len(state.hands[seat])} cards; discard down to {HAND_LIMIT} first"
+    if isinstance(action, Shut):
+        return f"line {action.line} is not one of your open lines"
+    if isinstance(action, Market):
+        return f"{action.market} is not free; choose one of {', '.join(premiere.free_markets(state))}"
+    if isinstance(action, Net):
+        return "that line may not premiere on the Internet now (an open line passing release_ok, and 2 money, are needed)"
+    if isinstance(action, Exempt):
+        return {
+            "free": "only levels +3 to +5 ignore the plan for free",
+            "dossier": "you have no usable dossier",
+            "pay": "you need 4 money to pay",
+        }.get(action.way, "declare decline, free, dossier or pay")
+    if isinstance(action, (Keep, Give)):
+        return "choose from the cards listed (the right number of them)"
+    if isinstance(action, Release):
+        return working.release_problem(state, seat, action.line - 1) or "that line cannot be released"
+    if isinstance(action, Swap):
+        return "give a production card from your hand"
+    if isinstance(action, Take):
+        return "take a card from a production slot that holds one you may take"
+    return f"'{action}' is not one of your legal actions now"

@@ -1,0 +1,294 @@
+"""Movie Empire state: plain data with ``__slots__`` and a cheap ``clone()``; no rules here.
+
+Piles are lists with the top card at the end (``pop()`` draws). Production
+card copies are represented by their card id (copies are interchangeable).
+Per-space arrays are indexed by ``Space.index`` of the board table.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from greenlight.core.rng import clone_rng
+from greenlight.core.spec import OptionValue
+from greenlight.core.state import GameState
+from greenlight.games.movie_empire.cards import Tables
+from greenlight.games.movie_empire.lines import Line
+
+# Phases (the Grumpy phase's AP12 gifts and the premiere's Internet step are their own phases).
+SETUP, GRUMPY, GIFT, WORKING, PREMIERE, INTERNET, UPKEEP, OVER = (
+    "setup",
+    "grumpy",
+    "gift",
+    "working",
+    "premiere",
+    "internet",
+    "upkeep",
+    "over",
+)
+
+# Working-phase sub-decisions of a placement.
+SUB_NONE, SUB_SWAP_CARD, SUB_SWAP_SLOT, SUB_RELEASE, SUB_SABOTAGE_KEEP = range(5)
+
+# Interrupts: decisions that must be taken at once, before play goes on (§4.5, §4.7).
+Q_DISCARD, Q_CHECK, Q_SHUT = range(3)
+
+# Upkeep sub-steps.
+UP_DOSSIERS, UP_BOARD = range(2)
+
+NO_SEAT = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Premiere:
+    """One scored premiere (public): who, which movie, where, and the PP of each source (§4.9)."""
+
+    round: int
+    seat: int
+    line: int
+    script: str
+    genre: str
+    market: str
+    trend: str | None
+    hit: bool
+    statue: bool
+    parts: tuple[tuple[str, int], ...]
+    total: int
+    money: int
+    sympathy: int
+
+
+class MovieEmpireState(GameState):
+    """A Movie Empire position (rules §4.0)."""
+
+    __slots__ = (
+        "assistant",
+        "blocked",
+        "commit",
+        "cut_by",
+        "dealt",
+        "dossier",
+        "drawn",
+        "exempt",
+        "exempt_pos",
+        "first_player",
+        "gifted",
+        "hands",
+        "known",
+        "last_round",
+        "lines",
+        "markets_used",
+        "money",
+        "net_items",
+        "net_pos",
+        "num_players",
+        "options",
+        "passed",
+        "phase",
+        "placed",
+        "plan",
+        "plan_pile",
+        "plans_done",
+        "pp",
+        "prem_pos",
+        "premieres",
+        "production_discard",
+        "production_pile",
+        "queue",
+        "release_line",
+        "released",
+        "rng",
+        "round",
+        "script_discard",
+        "script_pile",
+        "seed",
+        "slot_card",
+        "spent",
+        "star_discard",
+        "star_pile",
+        "statues",
+        "step",
+        "sub",
+        "sub_card",
+        "sub_space",
+        "sympathy",
+        "table",
+        "target",
+        "lays",
+        "trend_hit",
+        "trend_pile",
+        "trend_removed",
+        "trend_row",
+        "turn_acted",
+        "turn_placed",
+        "turn_produced",
+        "turn_seat",
+    )
+
+    def __init__(self, table: Tables, num_players: int, seed: int, options: dict[str, OptionValue]) -> None:
+        n = num_players
+        spaces = len(table.spaces)
+        self.table = table
+        self.num_players = n
+        self.seed = seed
+        self.options = options
+        self.last_round = 7 if options.get("shoot_a_short") else 10
+        self.rng = random.Random(seed)
+        self.round = 1
+        self.phase = SETUP
+        self.step = 0
+        self.first_player = 0
+        # -- board
+        self.production_pile: list[str] = []
+        self.production_discard: list[str] = []
+        self.star_pile: list[str] = []
+        self.star_discard: list[str] = []
+        self.script_pile: list[str] = []
+        self.script_discard: list[str] = []
+        self.trend_pile: list[str] = []
+        self.trend_removed: list[str] = []
+        #: TS1, TS2, TS3 (TS3 holds the active trend).
+        self.trend_row: list[str | None] = [None, None, None]
+        self.trend_hit = False
+        self.plan_pile: list[str] = []
+        self.plans_done: list[str] = []
+        #: The plan in force this round (None in round 1 and in Shoot a Short).
+        self.plan: str | None = None
+        self.slot_card: list[str | None] = [None] * spaces
+        self.assistant: list[int] = [NO_SEAT] * spaces
+        self.blocked: list[int] = [NO_SEAT] * spaces
+        self.cut_by: list[int] = [NO_SEAT] * spaces
+        self.release_line: list[int] = [NO_SEAT] * spaces
+        # -- players
+        self.money = [0] * n
+        self.pp = [0] * n
+        self.sympathy = [0] * n
+        self.hands: list[list[str]] = [[] for _ in range(n)]
+        self.lines: list[list[Line | None]] = [[None, None] for _ in range(n)]
+        self.placed = [0] * n
+        self.passed = [False] * n
+        #: Round in which the dossier on the tableau was taken, or -1 (§4.0).
+        self.dossier = [NO_SEAT] * n
+        #: Dossiers spent this round (for the Upkeep penalty).
+        self.spent = [0] * n
+        self.exempt = [False] * n
+        self.statues = [0] * n
+        #: Released movies: (script, genre, market).
+        self.released: list[list[tuple[str, str, str]]] = [[] for _ in range(n)]
+        #: Hand cards everyone knows about (taken face up from a slot).
+        self.known: list[list[str]] = [[] for _ in range(n)]
+        #: Cards a seat gave under AP12 that are still in its left neighbour's hand (known to the giver only).
+        self.gifted: list[list[str]] = [[] for _ in range(n)]
+        #: Cards drawn by the Sabotage dossier option, waiting for the keep choice (private).
+        self.drawn: list[list[str]] = [[] for _ in range(n)]
+        #: Scripts dealt at setup, waiting for the keep choice (private).
+        self.dealt: list[list[str]] = [[] for _ in range(n)]
+        #: Secret commitments of a simultaneous step (setup keep, AP12 gifts).
+        self.commit: list[tuple[str, ...] | None] = [None] * n
+        # -- sequencing
+        self.exempt_pos = 0
+        self.turn_seat = NO_SEAT
+        self.turn_placed = False
+        self.turn_produced = False
+        self.turn_acted = False
+        self.sub = SUB_NONE
+        self.sub_card: str | None = None
+        self.sub_space = NO_SEAT
+        #: Line slot of the produce step in progress (-1 for none) and cards laid in it.
+        self.target = NO_SEAT
+        self.lays = 0
+        self.queue: list[tuple[int, int]] = []
+        self.prem_pos = 0
+        self.markets_used: list[str] = []
+        self.net_items: list[tuple[int, int]] = []
+        self.net_pos = 0
+        #: Every premiere of the game, in order (public).
+        self.premieres: list[Premiere] = []
+
+    def clone(self) -> MovieEmpireState:
+        """Copy the mutable containers only; card tables and immutable lines are shared."""
+        copy = MovieEmpireState.__new__(MovieEmpireState)
+        copy.table = self.table
+        copy.num_players = self.num_players
+        copy.seed = self.seed
+        copy.options = dict(self.options)
+        copy.last_round = self.last_round
+        copy.rng = clone_rng(self.rng)
+        copy.round = self.round
+        copy.phase = self.phase
+        copy.step = self.step
+        copy.first_player = self.first_player
+        copy.production_pile = list(self.production_pile)
+        copy.production_discard = list(self.production_discard)
+        copy.star_pile = list(self.star_pile)
+        copy.star_discard = list(self.star_discard)
+        copy.script_pile = list(self.script_pile)
+        copy.script_discard = list(self.script_discard)
+        copy.trend_pile = list(self.trend_pile)
+        copy.trend_removed = list(self.trend_removed)
+        copy.trend_row = list(self.trend_row)
+        copy.trend_hit = self.trend_hit
+        copy.plan_pile = list(self.plan_pile)
+        copy.plans_done = list(self.plans_done)
+        copy.plan = self.plan
+        copy.slot_card = list(self.slot_card)
+        copy.assistant = list(self.assistant)
+        copy.blocked = list(self.blocked)
+        copy.cut_by = list(self.cut_by)
+        copy.release_line = list(self.release_line)
+        copy.money = list(self.money)
+        copy.pp = list(self.pp)
+        copy.sympathy = list(self.sympathy)
+        copy.hands = [list(hand) for hand in self.hands]
+        copy.lines = [list(lines) for lines in self.lines]
+        copy.placed = list(self.placed)
+        copy.passed = list(self.passed)
+        copy.dossier = list(self.dossier)
+        copy.spent = list(self.spent)
+        copy.exempt = list(self.exempt)
+        copy.statues = list(self.statues)
+        copy.released = [list(movies) for movies in self.released]
+        copy.known = [list(cards) for cards in self.known]
+        copy.gifted = [list(cards) for cards in self.gifted]
+        copy.drawn = [list(cards) for cards in self.drawn]
+        copy.dealt = [list(cards) for cards in self.dealt]
+        copy.commit = list(self.commit)
+        copy.exempt_pos = self.exempt_pos
+        copy.turn_seat = self.turn_seat
+        copy.turn_placed = self.turn_placed
+        copy.turn_produced = self.turn_produced
+        copy.turn_acted = self.turn_acted
+        copy.sub = self.sub
+        copy.sub_card = self.sub_card
+        copy.sub_space = self.sub_space
+        copy.target = self.target
+        copy.lays = self.lays
+        copy.queue = list(self.queue)
+        copy.prem_pos = self.prem_pos
+        copy.markets_used = list(self.markets_used)
+        copy.net_items = list(self.net_items)
+        copy.net_pos = self.net_pos
+        copy.premieres = list(self.premieres)
+        return copy
+
+    # -- small derived facts (no rules) ---------------------------------------------------
+
+    @property
+    def short(self) -> bool:
+        """Shoot a Short is on (§6)."""
+        return bool(self.options.get("shoot_a_short"))
+
+    @property
+    def clean(self) -> bool:
+        """Clean Hands is on (§6)."""
+        return bool(self.options.get("clean_hands"))
+
+    def turn_order(self) -> list[int]:
+        """Seats from the first player, clockwise."""
+        n = self.num_players
+        return [(self.first_player + offset) % n for offset in range(n)]
+
+    def left_of(self, seat: int) -> int:
+        """The left neighbour (the next seat clockwise)."""
+        return (seat + 1) % self.num_players

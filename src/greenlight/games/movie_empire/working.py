@@ -1,0 +1,569 @@
+"""The working phase (§4.2-§4.6): spaces and their tasks, the produce step, dossier free actions.
+
+A turn is a short sequence of small decisions: the turn menu (pass, place,
+produce, purge, cut, block, end), the sub-decisions of a placement (swap card
+and slot, release line, Sabotage keep) and the lays of a produce step.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import combinations
+
+from greenlight.core.actions import Action
+from greenlight.core.events import Event
+from greenlight.games.movie_empire.actions import DONE, END, NEW_LINE, PASS, PURGE, Block, Cut, Keep, Lay, Place, Release, Script, Stack, Star, Swap, Take
+from greenlight.games.movie_empire.cards import (
+    T_CREDIT,
+    T_DENOUNCE,
+    T_FIRST_PLAYER,
+    T_NICE,
+    T_NICE_DOSSIER,
+    T_OVERTIME,
+    T_PRODUCTION,
+    T_RELEASE,
+    T_REVEAL,
+    T_SABOTAGE,
+    T_SCRIPT,
+    T_STAR,
+    AnnualPlan,
+    Space,
+)
+from greenlight.games.movie_empire.effects import (
+    change_sympathy,
+    discard_card,
+    draw_production,
+    gain_cards,
+    level,
+    open_lines,
+    queue_checks,
+    remove_from_hand,
+    spend_dossier,
+    usable_dossier,
+)
+from greenlight.games.movie_empire.lines import Line, apply_lay, holds, lay_actions, metrics
+from greenlight.games.movie_empire.state import (
+    NO_SEAT,
+    SUB_NONE,
+    SUB_RELEASE,
+    SUB_SABOTAGE_KEEP,
+    SUB_SWAP_CARD,
+    SUB_SWAP_SLOT,
+    MovieEmpireState,
+)
+
+ASSISTANTS = 4
+#: Hire fee by the number of assistants already placed this round (§2.2): 2 free, then 3, then 4.
+HIRE_FEES = (0, 0, 3, 4)
+OVERTIME_DRAW = 2
+SABOTAGE_DRAW, SABOTAGE_KEEP = 5, 2
+
+Lays = Lay | Stack | Star
+
+
+# -- shared action instances (legal lists reuse them instead of allocating) -----------------
+
+
+@cache
+def place_action(space: str, dossier: bool) -> Place:
+    """The shared ``Place`` value for a space."""
+    return Place(space, dossier)
+
+
+@cache
+def block_action(space: str) -> Block:
+    """The shared ``Block`` value."""
+    return Block(space)
+
+
+@cache
+def cut_action(space: str) -> Cut:
+    """The shared ``Cut`` value."""
+    return Cut(space)
+
+
+@cache
+def take_action(space: str) -> Take:
+    """The shared ``Take`` value."""
+    return Take(space)
+
+
+# -- plans and releases ----------------------------------------------------------------------
+
+
+def plan_for(state: MovieEmpireState, seat: int) -> AnnualPlan | None:
+    """The annual plan that binds ``seat`` this round (None if none is in force or the seat is exempt, §4.1)."""
+    if state.plan is None or state.exempt[seat]:
+        return None
+    return state.table.plans[state.plan]
+
+
+def plan_blocks_release(state: MovieEmpireState, seat: int, line: Line) -> bool:
+    """The release restriction of AP01-03, AP07, AP08 (also on NET, R39)."""
+    plan = plan_for(state, seat)
+    return plan is not None and plan.effect == "release_requirement" and not holds(plan.release_requirement, metrics(state.table, line))
+
+
+def release_problem(state: MovieEmpireState, seat: int, index: int) -> str | None:
+    """Why ``release_ok`` fails for line ``index`` (§4.3), or None."""
+    line = state.lines[seat][index] if 0 <= index < 2 else None
+    if line is None:
+        return f"you have no production line {index + 1}"
+    if line.shut:
+        return f"line {index + 1} is shut down; it cannot be released"
+    if line.locked:
+        return f"line {index + 1} was already designated by a release this round"
+    if 1 not in line.stages:
+        return "a movie needs at least one shooting (blue) card to be released"
+    if plan_blocks_release(state, seat, line):
+        plan = state.table.plans[state.plan or ""]
+        return f"the annual plan {plan.id} ({plan.text}) forbids releasing this movie"
+    return None
+
+
+def releasable(state: MovieEmpireState, seat: int) -> list[int]:
+    """Line indexes that pass ``release_ok``."""
+    return [index for index in (0, 1) if release_problem(state, seat, index) is None]
+
+
+# -- spaces ----------------------------------------------------------------------------------
+
+
+def production_slots(state: MovieEmpireState) -> list[Space]:
+    """Production slots in use, PS1 first (R69)."""
+    return [space for space in in_use(state) if space.task == T_PRODUCTION]
+
+
+def in_use(state: MovieEmpireState) -> tuple[Space, ...]:
+    """Action spaces in use for this player count and variant."""
+    return state.table.spaces_in_use(state.num_players, state.clean)
+
+
+def may_take(state: MovieEmpireState, seat: int, card: str) -> bool:
+    """AP04: a non-exempt player may not take a card of the forbidden printed stage from a slot (R49)."""
+    plan = plan_for(state, seat)
+    return plan is None or plan.effect != "forbid_take_stage" or state.table.production[card].stage != plan.forbidden_stage
+
+
+def takeable_slots(state: MovieEmpireState, seat: int) -> list[Space]:
+    """Production slots whose card the Sabotage swap may take (§4.3 a)."""
+    return [
+        space
+        for space in production_slots(state)
+        if (card := state.slot_card[space.index]) is not None and state.blocked[space.index] == NO_SEAT and may_take(state, seat, card)
+    ]
+
+
+def place_problem(state: MovieEmpireState, seat: int, space: Space, dossier: bool) -> str | None:
+    """Why ``seat`` may not place on ``space`` now (§4.2 step 3), or None if it may."""
+    index = space.index
+    if state.assistant[index] != NO_SEAT:
+        return f"{space.id} already holds an assistant"
+    if state.blocked[index] != NO_SEAT:
+        return f"{space.id} is covered by a dossier this round"
+    task = space.task
+    if dossier:
+        if task not in (T_NICE, T_NICE_DOSSIER, T_SABOTAGE):
+            return "a dossier is spent on a placement only at BN1, BN2 or SB1"
+        if not usable_dossier(state, seat):
+            return "you have no dossier you may use this round (it must be taken in an earlier round)"
+    elif task == T_NICE_DOSSIER:
+        return f"{space.id} is the dossier space: place {space.id} dossier"
+    plan = plan_for(state, seat)
+    if plan is not None and plan.effect == "forbid_task" and task in plan.forbidden_tasks:
+        return f"the annual plan {plan.id} ({plan.text}) forbids {space.id}"
+    placed = state.placed[seat]
+    if placed >= ASSISTANTS:
+        return "all your assistants are placed"
+    money = state.money[seat]
+    fee = HIRE_FEES[placed]
+    if money < fee:
+        return f"your next assistant costs {fee} money; you have {money}"
+    money -= fee
+    if space.money < 0 and money < -space.money:
+        return f"{space.id} costs {-space.money} money after the hire fee; you have {money}"
+    money += space.money  # R10: income cannot pay the hire fee, but what is left pays the task
+    if task == T_PRODUCTION:
+        card_id = state.slot_card[index]
+        if card_id is None:
+            return f"{space.id} holds no card"
+        card = state.table.production[card_id]
+        if not may_take(state, seat, card_id):
+            return f"the annual plan forbids taking {card.name} (a shooting card)"
+        price = card.cost + space.surcharge
+        if money < price:
+            return f"{card.name} on {space.id} costs {price} money; you have {money}"
+    elif task == T_SCRIPT:
+        if state.slot_card[index] is None:
+            return f"{space.id} holds no script"
+    elif task == T_STAR:
+        star_id = state.slot_card[index]
+        if star_id is None:
+            return f"{space.id} holds no star"
+        star = state.table.stars[star_id]
+        if money < star.cost:
+            return f"{star.name} costs {star.cost} money; you have {money}"
+    elif task == T_SABOTAGE:
+        if not dossier:
+            if not any(card in state.table.production for card in state.hands[seat]):
+                return "a swap needs a production card in your hand"
+            if not takeable_slots(state, seat):
+                return "no production slot holds a card you may take"
+    elif task == T_REVEAL:
+        if state.dossier[seat] != NO_SEAT:
+            return "you already hold a dossier (at most one at any time)"
+    elif task == T_RELEASE:
+        if not releasable(state, seat):
+            return "none of your lines may be released now (open, not yet designated, with a blue card, allowed by the plan)"
+    return None
+
+
+def _dossier_options(state: MovieEmpireState, seat: int, task: int) -> tuple[bool, ...]:
+    if task in (T_NICE, T_SABOTAGE):
+        return (False, True) if usable_dossier(state, seat) else (False,)
+    if task == T_NICE_DOSSIER:
+        return (True,)
+    return (False,)
+
+
+def available_places(state: MovieEmpireState, seat: int, *, skip_hand_dependent: bool = False) -> list[Action]:
+    """Every legal placement; ``skip_hand_dependent`` leaves out the SB1 swap and releases."""
+    places: list[Action] = []
+    if state.placed[seat] >= ASSISTANTS:
+        return places
+    assistant, blocked = state.assistant, state.blocked
+    for space in in_use(state):
+        if assistant[space.index] != NO_SEAT or blocked[space.index] != NO_SEAT:
+            continue
+        for dossier in _dossier_options(state, seat, space.task):
+            if skip_hand_dependent and (space.task == T_RELEASE or (space.task == T_SABOTAGE and not dossier)):
+                continue
+            if place_problem(state, seat, space, dossier) is None:
+                places.append(place_action(space.id, dossier))
+    return places
+
+
+def can_place(state: MovieEmpireState, seat: int) -> bool:
+    """Whether any placement is available now."""
+    return bool(available_places(state, seat))
+
+
+# -- the produce step (§4.6) -------------------------------------------------------------------
+
+
+def new_line_slot(state: MovieEmpireState, seat: int) -> int:
+    """The empty line slot a new line would use, or -1 if a new line is not allowed (§4.6.2, R29)."""
+    lines = state.lines[seat]
+    if open_lines(state, seat) >= level(state, seat).lines or any(line is not None and line.shut for line in lines):
+        return NO_SEAT
+    return next((index for index, line in enumerate(lines) if line is None), NO_SEAT)
+
+
+def _placement_survives(state: MovieEmpireState, seat: int, index: int, line: Line, spent: list[str]) -> bool:
+    """Whether a placement is still available after line ``index`` becomes ``line`` and ``spent`` leaves the hand."""
+    lines, hand = state.lines[seat], state.hands[seat]
+    old_line, old_hand = lines[index], list(hand)
+    lines[index] = line
+    for card in spent:
+        hand.remove(card)
+    try:
+        return can_place(state, seat)
+    finally:
+        lines[index] = old_line
+        hand[:] = old_hand
+
+
+def _needs_lookahead(state: MovieEmpireState, seat: int) -> bool:
+    """Before the placement, lays must leave a placement available (R16); usually one is, whatever is laid."""
+    return not state.turn_placed and not available_places(state, seat, skip_hand_dependent=True)
+
+
+def line_lays(state: MovieEmpireState, seat: int, index: int, lookahead: bool) -> list[Lays]:
+    """Legal lays into line ``index`` (existing, open, unlocked); with ``lookahead`` only those leaving a placement."""
+    line = state.lines[seat][index]
+    assert line is not None
+    lays = lay_actions(state.table, line, state.hands[seat])
+    if lookahead:
+        lays = [lay for lay in lays if _placement_survives(state, seat, index, apply_lay(state.table, line, lay), [lay.card])]
+    return lays
+
+
+def new_line_scripts(state: MovieEmpireState, seat: int, index: int, lookahead: bool) -> list[Action]:
+    """Scripts that can start a new line in slot ``index`` (some first card must follow, R17)."""
+    hand = state.hands[seat]
+    table = state.table
+    if not any(card in table.production for card in hand):
+        return []
+    scripts: list[Action] = []
+    for card in dict.fromkeys(hand):
+        if card not in table.scripts:
+            continue
+        if lookahead:
+            line = Line(card)
+            rest = list(hand)
+            rest.remove(card)
+            if not any(
+                _placement_survives(state, seat, index, apply_lay(table, line, lay), [card, lay.card]) for lay in lay_actions(table, line, rest)
+            ):
+                continue
+        scripts.append(Script(card))
+    return scripts
+
+
+def produce_options(state: MovieEmpireState, seat: int) -> list[Action]:
+    """``produce 1``/``produce 2``/``produce new`` for each target with at least one legal lay."""
+    from greenlight.games.movie_empire.actions import Produce
+
+    options: list[Action] = []
+    lookahead = _needs_lookahead(state, seat)
+    for index, line in enumerate(state.lines[seat]):
+        if line is not None and not line.shut and not line.locked and line_lays(state, seat, index, lookahead):
+            options.append(Produce(str(index + 1)))
+    slot = new_line_slot(state, seat)
+    if slot != NO_SEAT and new_line_scripts(state, seat, slot, lookahead):
+        options.append(Produce(NEW_LINE))
+    return options
+
+
+def produce_step_actions(state: MovieEmpireState, seat: int) -> list[Action]:
+    """The decisions inside a produce step: the new line's script, then lays, then ``done``."""
+    index = state.target
+    line = state.lines[seat][index]
+    lookahead = _needs_lookahead(state, seat)
+    if line is None:
+        return new_line_scripts(state, seat, index, lookahead)
+    actions: list[Action] = list(line_lays(state, seat, index, lookahead))
+    if state.lays:
+        actions.append(DONE)
+    return actions
+
+
+# -- the turn menu (§4.2 step 2, R67, R68) --------------------------------------------------------
+
+
+def turn_menu(state: MovieEmpireState, seat: int) -> list[Action]:
+    """Pass, place, produce, dossier free actions and end, as far as each is allowed now."""
+    actions: list[Action] = []
+    if not state.turn_placed:
+        places = available_places(state, seat)
+        # R16/R67: once something was done this turn a placement must follow, unless none is possible.
+        if not (state.turn_produced or state.turn_acted) or not places:
+            actions.append(PASS)
+        actions.extend(places)
+    if not state.turn_produced:
+        actions.extend(produce_options(state, seat))
+    if usable_dossier(state, seat):
+        actions.append(PURGE)
+        for space in in_use(state):
+            if space.task == T_RELEASE:
+                owner = state.assistant[space.index]
+                if owner != NO_SEAT and owner != seat and state.cut_by[space.index] == NO_SEAT:
+                    actions.append(cut_action(space.id))
+        if state.turn_placed:  # R53: Block comes after the placement
+            for space in in_use(state):
+                if state.assistant[space.index] == NO_SEAT and state.blocked[space.index] == NO_SEAT:
+                    actions.append(block_action(space.id))
+    if state.turn_placed:
+        actions.append(END)
+    return actions
+
+
+def sub_actions(state: MovieEmpireState, seat: int) -> list[Action]:
+    """The pending sub-decision of a placement."""
+    table = state.table
+    if state.sub == SUB_SWAP_CARD:
+        return [Swap(card) for card in dict.fromkeys(state.hands[seat]) if card in table.production]
+    if state.sub == SUB_SWAP_SLOT:
+        return [take_action(space.id) for space in takeable_slots(state, seat)]
+    if state.sub == SUB_RELEASE:
+        return [Release(index + 1) for index in releasable(state, seat)]
+    assert state.sub == SUB_SABOTAGE_KEEP
+    drawn = state.drawn[seat]
+    return [Keep(pair) for pair in dict.fromkeys(tuple(sorted(pair)) for pair in combinations(drawn, SABOTAGE_KEEP))]
+
+
+# -- applying --------------------------------------------------------------------------------------
+
+
+def apply_place(state: MovieEmpireState, seat: int, action: Place, events: list[Event]) -> None:
+    """Hire fee, space money, then the task (§4.2 step 4, R10)."""
+    table = state.table
+    space = table.space_by_id[action.space]
+    fee = HIRE_FEES[state.placed[seat]]
+    state.money[seat] += space.money - fee
+    state.placed[seat] += 1
+    state.assistant[space.index] = seat
+    state.turn_placed = True
+    events.append(Event("placed", {"seat": seat, "space": space.id, "dossier": action.dossier, "fee": fee, "money": space.money}))
+    task = space.task
+    if task == T_PRODUCTION:
+        card = state.slot_card[space.index]
+        assert card is not None
+        price = table.production[card].cost + space.surcharge
+        state.money[seat] -= price
+        state.slot_card[space.index] = None
+        events.append(Event("card_taken", {"seat": seat, "space": space.id, "card": card, "price": price}))
+        gain_cards(state, seat, [card], public=True)
+    elif task in (T_SCRIPT, T_STAR):
+        card = state.slot_card[space.index]
+        assert card is not None
+        price = table.stars[card].cost if task == T_STAR else 0
+        state.money[seat] -= price
+        state.slot_card[space.index] = None
+        events.append(Event("card_taken", {"seat": seat, "space": space.id, "card": card, "price": price}))
+        gain_cards(state, seat, [card], public=True)
+    elif task == T_OVERTIME:
+        draw_blind(state, seat, OVERTIME_DRAW, "overtime", events)
+    elif task == T_SABOTAGE:
+        if action.dossier:
+            spend_dossier(state, seat, "sabotage", events)
+            drawn = [card for card in (draw_production(state) for _ in range(SABOTAGE_DRAW)) if card is not None]
+            state.drawn[seat] = drawn
+            events.append(Event("drew", {"seat": seat, "cards": list(drawn), "source": "sabotage"}, audience=(seat,)))
+            events.append(Event("drew_count", {"seat": seat, "count": len(drawn), "source": "sabotage"}))
+            if len(drawn) <= SABOTAGE_KEEP:
+                keep_drawn(state, seat, tuple(drawn), events)
+            else:
+                state.sub = SUB_SABOTAGE_KEEP
+        else:
+            state.sub = SUB_SWAP_CARD
+    elif task == T_DENOUNCE:
+        others = [other for other in state.turn_order() if other != seat]
+        for other in others:
+            change_sympathy(state, other, -1, events, "denounced")
+        queue_checks(state, others)  # V5: the victims check at once, in turn order
+    elif task in (T_NICE, T_NICE_DOSSIER):
+        if action.dossier:
+            spend_dossier(state, seat, "be nice", events)
+        change_sympathy(state, seat, 2 if action.dossier else 1, events, "be nice")  # R9
+        queue_checks(state, [seat])
+    elif task == T_REVEAL:
+        state.dossier[seat] = state.round  # usable from the next round (R51)
+        events.append(Event("dossier_taken", {"seat": seat, "round": state.round}))
+    elif task == T_RELEASE:
+        candidates = releasable(state, seat)
+        if len(candidates) == 1:
+            designate(state, seat, space.index, candidates[0], events)
+        else:
+            state.sub = SUB_RELEASE
+            state.sub_space = space.index
+    else:
+        assert task in (T_CREDIT, T_FIRST_PLAYER)
+
+
+def draw_blind(state: MovieEmpireState, seat: int, count: int, source: str, events: list[Event]) -> None:
+    """Draw production cards blind into the hand (private), then the hand limit (OT1, CHN)."""
+    cards = [card for card in (draw_production(state) for _ in range(count)) if card is not None]
+    events.append(Event("drew", {"seat": seat, "cards": list(cards), "source": source}, audience=(seat,)))
+    events.append(Event("drew_count", {"seat": seat, "count": len(cards), "source": source}))
+    gain_cards(state, seat, cards, public=False)
+
+
+def keep_drawn(state: MovieEmpireState, seat: int, kept: tuple[str, ...], events: list[Event]) -> None:
+    """Sabotage option b: keep 2, discard the rest face up, then the hand limit (§4.3 b)."""
+    rest = list(state.drawn[seat])
+    for card in kept:
+        rest.remove(card)
+    state.drawn[seat] = []
+    state.production_discard.extend(rest)
+    events.append(Event("sabotage_discarded", {"seat": seat, "cards": rest}))
+    state.sub = SUB_NONE
+    gain_cards(state, seat, list(kept), public=False)
+
+
+def designate(state: MovieEmpireState, seat: int, space_index: int, line_index: int, events: list[Event]) -> None:
+    """The release space points at the line, which is locked until Upkeep (R32)."""
+    from dataclasses import replace
+
+    line = state.lines[seat][line_index]
+    assert line is not None
+    state.lines[seat][line_index] = replace(line, locked=True)
+    state.release_line[space_index] = line_index
+    state.sub = SUB_NONE
+    events.append(Event("release_designated", {"seat": seat, "space": state.table.spaces[space_index].id, "line": line_index + 1}))
+
+
+def apply_swap_take(state: MovieEmpireState, seat: int, slot: str, events: list[Event]) -> None:
+    """Sabotage swap: the hand card goes into the slot, the slot's card into the hand; nothing is paid (R15)."""
+    space = state.table.space_by_id[slot]
+    given = state.sub_card
+    assert given is not None
+    taken = state.slot_card[space.index]
+    assert taken is not None
+    remove_from_hand(state, seat, given)
+    state.slot_card[space.index] = given
+    state.hands[seat].append(taken)
+    state.known[seat].append(taken)
+    state.sub = SUB_NONE
+    state.sub_card = None
+    events.append(Event("swapped", {"seat": seat, "space": slot, "given": given, "taken": taken}))
+
+
+def apply_lay_action(state: MovieEmpireState, seat: int, action: Lays, events: list[Event]) -> None:
+    """Lay one card into the target line."""
+    line = state.lines[seat][state.target]
+    assert line is not None
+    state.lines[seat][state.target] = apply_lay(state.table, line, action)
+    remove_from_hand(state, seat, action.card)
+    state.lays += 1
+    events.append(Event("laid", {"seat": seat, "line": state.target + 1, "action": str(action)}))
+
+
+def apply_script(state: MovieEmpireState, seat: int, card: str, events: list[Event]) -> None:
+    """Lay the script of a new line (R17)."""
+    remove_from_hand(state, seat, card)
+    state.lines[seat][state.target] = Line(card)
+    events.append(Event("line_started", {"seat": seat, "line": state.target + 1, "script": card}))
+
+
+def purge(state: MovieEmpireState, seat: int, events: list[Event]) -> None:
+    """The Purge procedure of §4.4 (R55)."""
+    spend_dossier(state, seat, "purge", events)
+    slots = production_slots(state)
+    cards, blocked, assistant = state.slot_card, state.blocked, state.assistant
+    purged = []
+    for space in [s for s in slots if cards[s.index] is not None and blocked[s.index] == NO_SEAT][:3]:
+        card = cards[space.index]
+        assert card is not None
+        purged.append(card)
+        state.production_discard.append(card)
+        cards[space.index] = None
+
+    def free(space: Space) -> bool:
+        return cards[space.index] is None and assistant[space.index] == NO_SEAT and blocked[space.index] == NO_SEAT
+
+    for position, space in enumerate(slots):
+        if cards[space.index] is None or blocked[space.index] != NO_SEAT:
+            continue
+        below = next((lower for lower in slots[:position] if free(lower)), None)
+        if below is not None:
+            cards[below.index] = cards[space.index]
+            cards[space.index] = None
+    for space in slots:
+        if free(space):
+            cards[space.index] = draw_production(state)
+    events.append(Event("purged", {"seat": seat, "discarded": purged, "slots": {s.id: cards[s.index] for s in slots}}))
+
+
+def apply_block(state: MovieEmpireState, seat: int, space_id: str, events: list[Event]) -> None:
+    """Cover a space with the dossier (R54)."""
+    spend_dossier(state, seat, "block", events)
+    state.blocked[state.table.space_by_id[space_id].index] = seat
+    events.append(Event("blocked", {"seat": seat, "space": space_id}))
+
+
+def apply_cut(state: MovieEmpireState, seat: int, space_id: str, events: list[Event]) -> None:
+    """Cut!: cover another player's release assistant; the user loses 1 sympathy at once (R56)."""
+    spend_dossier(state, seat, "cut", events)
+    index = state.table.space_by_id[space_id].index
+    state.cut_by[index] = seat
+    events.append(Event("cut", {"seat": seat, "space": space_id, "victim": state.assistant[index]}))
+    change_sympathy(state, seat, -1, events, "cut")
+    queue_checks(state, [seat])
+
+
+def apply_discard(state: MovieEmpireState, seat: int, card: str, events: list[Event]) -> None:
+    """One hand-limit discard (§4.5)."""
+    remove_from_hand(state, seat, card)
+    discard_card(state, card)
+    events.append(Event("discarded", {"seat": seat, "card": card}))
