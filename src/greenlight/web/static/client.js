@@ -210,7 +210,8 @@
     const tree = G.actionTree(view.legal_actions);
     let node = G.treeNode(tree, path) || tree;
     // Steps with a single way forward (say, the only verb this step allows) are taken for the person.
-    while (!node.action && node.children.size === 1) {
+    // (A step that would complete the action is always left to the person to click.)
+    while (!node.action && node.children.size === 1 && node.children.values().next().value.action === null) {
       const [token, child] = node.children.entries().next().value;
       path.push(token);
       node = child;
@@ -269,7 +270,9 @@
 
   /** Whether a person had a real choice at this node (more than one way forward). */
   function hasChoice(node) {
-    return node !== null && (node.children.size > 1 || (node.action !== null && node.children.size > 0));
+    if (node === null) return false;
+    const only = node.children.size === 1 ? node.children.values().next().value : null;
+    return node.children.size > 1 || node.action !== null || (only !== null && only.action !== null);
   }
 
   function goBack() {
@@ -337,5 +340,16 @@
 
   window.addEventListener("hashchange", () => window.location.reload());
   start();
-  G.tablePage = { get view() { return view; }, get refused() { return refused; } };
+  // Read-only handles for tests and browser consoles.
+  G.tablePage = {
+    get view() {
+      return view;
+    },
+    get path() {
+      return path.slice();
+    },
+    get refused() {
+      return refused;
+    },
+  };
 })();

@@ -1,0 +1,194 @@
+"""A person plays through the pages in Debian's Chromium (Playwright), against the real server.
+
+Screenshots go to ``test-artifacts/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from greenlight.core.registry import all_games
+from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, Server
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium (apt-get install chromium)"),
+]
+
+NAME = '<img src=x onerror="window.__xss=1">'
+#: Clicks a person makes at most in one game before the test gives up.
+MAX_CLICKS = 1500
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    # bypass_csp lets the test evaluate its own JavaScript; it also means an escaping bug could not hide behind the CSP.
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def screenshot(page: Any, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def create_in_lobby(page: Any, server: Server, game_id: str, players: int, name: str, options: tuple[str, ...] = ()) -> None:
+    """Set up a table in the lobby (seat 0 a person, the others the default bots) and open seat 0."""
+    page.goto(f"{server.url}/")
+    page.click(f'.game-choice[data-game="{game_id}"]')
+    page.select_option("#player-count", str(players))
+    page.fill('#seat-list li[data-seat="0"] input.seat-name', name)
+    for option in options:
+        page.check(f'.option[data-option="{option}"] input')
+    page.click("#create-button")
+    page.wait_for_selector('.invite-links li[data-seat="0"] a.seat-link')
+    screenshot(page, f"{game_id}-lobby")
+    page.click('.invite-links li[data-seat="0"] a.seat-link')
+    page.wait_for_selector("#seats .seat")
+
+
+def wait_for_turn(page: Any) -> bool:
+    """Wait until the person may choose (True) or the game is over (False)."""
+    page.wait_for_function(
+        "document.querySelector('#final-scores') || document.querySelector('#controls button.choice:not([disabled])')",
+        timeout=30_000,
+    )
+    return page.query_selector("#final-scores") is None
+
+
+def play_one_action(page: Any, target: str) -> None:
+    """Click through the choices that make up ``target`` (one of the seat's legal actions), as a person would."""
+    tokens = target.split()
+    while True:
+        path = page.evaluate("Greenlight.tablePage.path")
+        assert tokens[: len(path)] == path, f"the chooser went to {path}, not towards {target}"
+        button = page.locator(f'#controls button.choice[data-action="{target}"]')
+        if button.count():
+            button.first.click()
+            return
+        page.locator(f'#controls button.choice[data-token="{tokens[len(path)]}"]').first.click()
+
+
+def legal_actions(page: Any) -> list[str]:
+    return list(page.evaluate("Greenlight.tablePage.view.legal_actions"))
+
+
+def test_a_person_plays_a_whole_game_of_cinecitta_against_bots(page: Any, server: Server) -> None:
+    create_in_lobby(page, server, "cinecitta", 3, NAME, options=("movie_awards",))
+    assert page.locator("#connection").inner_text() in ("connected", "connecting…")
+    # The name is shown as text, never run as markup.
+    assert page.locator('#seats .seat[data-seat="0"] .seat-name').inner_text() == f"P0 · {NAME}"
+    assert page.evaluate("window.__xss") is None
+    assert page.locator(".cc-private .cc-row.hand .cc-card").count() == 8
+
+    rng = random.Random(3)
+    clicks = 0
+    verbs: Counter[str] = Counter()
+    while wait_for_turn(page):
+        actions = legal_actions(page)
+        target = rng.choice(actions)
+        play_one_action(page, target)
+        verbs[target.split()[0]] += 1
+        clicks += 1
+        if clicks == 10:
+            screenshot(page, "cinecitta-table")
+        assert clicks < MAX_CLICKS
+    # 8 rounds of offer, respond and place.
+    assert verbs == Counter({"offer": 8, "respond": 8, "place": 8})
+    scores = page.locator("#final-scores table.scores tbody tr")
+    assert scores.count() == 3
+    assert page.locator("#final-scores .winner-line").inner_text().startswith("Winner: ")
+    assert page.locator("#final-scores thead th").all_inner_texts()[3:] == [
+        "Status",
+        "Quality",
+        "Promotion",
+        "Wages due",
+        "Money",
+        "Reels",
+        "Box office",
+        "Award",
+        "Value",
+    ]
+    assert page.locator("body").get_attribute("data-over") == "yes"
+    screenshot(page, "cinecitta-final")
+
+    # The finished game replays step by step.
+    page.click("text=Replay this game step by step")
+    page.wait_for_selector("#replay:not([hidden])")
+    assert page.locator("#step-label").inner_text() == "step 0 of 72"
+    for _ in range(3):
+        page.click("#next")
+    assert page.locator("#step-label").inner_text() == "step 3 of 72"
+    assert re.fullmatch(r"P[012] · .+ played: offer [A-Z]\d \d+", page.locator("#step-action").inner_text())
+    assert page.locator(".cc-seat").count() == 3
+    assert page.locator(".cc-private").count() == 0  # a replay is the spectator's view
+    page.click("#last")
+    page.wait_for_selector("#final-scores")
+    screenshot(page, "cinecitta-replay")
+
+
+def test_a_refused_action_is_explained_and_a_spectator_sees_no_hand(page: Any, server: Server) -> None:
+    create_in_lobby(page, server, "cinecitta", 4, "Bea")
+    wait_for_turn(page)
+    page.click("#controls details.typed-action summary")
+    page.fill("#controls form.typed input", "offer ZZ 10")
+    page.click("#controls form.typed button")
+    page.wait_for_selector("#refusal:not([hidden])")
+    assert page.locator("#refusal").inner_text() == "Refused: ZZ is not in your hand"
+    table_url = page.url.split("#")[0]
+    page.goto(table_url)
+    page.wait_for_selector(".cc-seat")
+    assert page.locator("#status .who").inner_text() == "You are watching: only public information is shown."
+    assert page.locator(".cc-private").count() == 0
+    assert page.locator("#controls button").count() == 0
+
+
+@pytest.mark.parametrize("game_id", [game_id for game_id in all_games() if game_id != "cinecitta"])
+def test_a_person_makes_moves_of_every_kind(page: Any, server: Server, game_id: str) -> None:
+    """Create a table of the game in the lobby and play until every kind of move offered has been made (or 60 moves)."""
+    game = all_games()[game_id]
+    create_in_lobby(page, server, game_id, game.spec.min_players, "Dee")
+    rng = random.Random(5)
+    made: Counter[str] = Counter()
+    offered: set[str] = set()
+    moves = 0
+    while moves < 60 and wait_for_turn(page):
+        actions = legal_actions(page)
+        kinds = {action.split()[0] for action in actions}
+        offered |= kinds
+        # Prefer the kind of move made least so far, so every kind gets played.
+        kind = min(sorted(kinds), key=lambda verb: made[verb])
+        target = rng.choice([action for action in actions if action.split()[0] == kind])
+        play_one_action(page, target)
+        made[kind] += 1
+        moves += 1
+        if moves == 8:
+            screenshot(page, f"{game_id}-table")
+        if offered == set(made) and min(made.values()) >= 3 and moves >= 12:
+            break
+    assert moves >= 8, f"only {moves} moves were possible"
+    assert set(made) == offered
+    screenshot(page, f"{game_id}-table-end")
