@@ -20,6 +20,8 @@ Card slots follow the card table (bundled or the ``cards`` option), at most
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from greenlight.core.game import Observation
@@ -42,6 +44,36 @@ VALUE_SCALE = 5000.0
 
 def _clip(value: float) -> float:
     return 0.0 if value < 0.0 else 1.0 if value > 1.0 else value
+
+
+@dataclass(frozen=True, slots=True)
+class _CardInfo:
+    """What the encoder reads from one card, computed once per card table."""
+
+    slot: int  # position in the card table
+    occupation: int  # index in OCCUPATIONS
+    number: float  # number / 9
+    promotion: int
+    reels: int
+    pen: bool
+    features: tuple[float, ...]  # the CARD_FEATURES used in folders
+
+
+@cache
+def _card_infos(table: CardTable) -> dict[str, _CardInfo]:
+    """Per-card encoder data (card tables are loaded once and never change, so this is cached)."""
+    return {
+        card.id: _CardInfo(
+            table.index(card.id),
+            OCCUPATIONS.index(card.occupation),
+            card.number / 9.0,
+            card.promotion,
+            card.reels,
+            card.pen,
+            tuple(_card_features(card)),
+        )
+        for card in table.cards
+    }
 
 
 class CinecittaEncoding:
@@ -87,6 +119,7 @@ class CinecittaEncoding:
         obs = observation
         n: int = obs["num_players"]
         table = table_for(obs["options"])
+        infos = _card_infos(table)
         viewer: int | None = obs["viewer"]
         me = viewer if viewer is not None else 0
         money_total = float(obs["money_total"])
@@ -105,15 +138,15 @@ class CinecittaEncoding:
         out += _seat_flags(obs["committed"], n, rel)
         out += _seat_flags(obs["waiting"], n, rel)
         out += _per_seat([min(size / MAX_ROUNDS, 1.0) for size in obs["hand_sizes"]], n, rel)
-        out += _studios(table, obs["studios"], n, rel)
+        out += _studios(infos, obs["studios"], n, rel)
         out += _per_seat([_quality(table, studio) / 1000.0 for studio in obs["studios"]], n, rel)
-        out += _offices(table, obs["offices"], n, rel)
+        out += _offices(infos, obs["offices"], n, rel)
         out += _last_placements(obs["last_placements"], n, rel)
         out.append(_clip(obs.get("wallet", 0) / money_total) if viewer is not None else 0.0)
-        out += _card_set(table, obs.get("hand") or ())
-        out += _folder(table, obs.get("folder_sent"), money_total)
-        out += _folder(table, obs.get("folder_received"), money_total)
-        out += _card_set(table, obs.get("pending") or ())
+        out += _card_set(infos, obs.get("hand") or ())
+        out += _folder(infos, obs.get("folder_sent"), money_total)
+        out += _folder(infos, obs.get("folder_received"), money_total)
+        out += _card_set(infos, obs.get("pending") or ())
         out += _history(obs.get("folder_history") or (), me, n, rel, money_total)
         out += _final(obs.get("final"), n, rel)
         return out
@@ -160,35 +193,42 @@ def _quality(table: CardTable, studio: list[str]) -> int:
     return 100 * a + 10 * b + c
 
 
-def _studios(table: CardTable, studios: list[list[str]], n: int, rel: Any) -> list[float]:
+def _studios(infos: dict[str, _CardInfo], studios: list[list[str]], n: int, rel: Any) -> list[float]:
     """Per seat and occupation: [present, number/9]."""
     width = len(OCCUPATIONS) * 2
     out = [0.0] * (n * width)
     for seat, studio in enumerate(studios):
         base = rel(seat) * width
         for card_id in studio:
-            card = table[card_id]
-            slot = base + 2 * OCCUPATIONS.index(card.occupation)
+            card = infos[card_id]
+            slot = base + 2 * card.occupation
             out[slot] = 1.0
-            out[slot + 1] = card.number / 9.0
+            out[slot + 1] = card.number
     return out
 
 
-def _offices(table: CardTable, offices: list[list[str]], n: int, rel: Any) -> list[float]:
+def _offices(infos: dict[str, _CardInfo], offices: list[list[str]], n: int, rel: Any) -> list[float]:
     """Per seat: cards per occupation/16, promotion icons/16, reels/32, any Pen, card count/16."""
     width = len(OCCUPATIONS) + 4
     out = [0.0] * (n * width)
     for seat, office in enumerate(offices):
+        if not office:
+            continue
         base = rel(seat) * width
-        cards = [table[card_id] for card_id in office]
-        for card in cards:
-            slot = base + OCCUPATIONS.index(card.occupation)
+        promotion = reels = 0
+        pen = False
+        for card_id in office:
+            card = infos[card_id]
+            slot = base + card.occupation
             out[slot] = min(out[slot] + 1.0 / OFFICE_SCALE, 1.0)
+            promotion += card.promotion
+            reels += card.reels
+            pen = pen or card.pen
         tail = base + len(OCCUPATIONS)
-        out[tail] = _clip(sum(card.promotion for card in cards) / OFFICE_SCALE)
-        out[tail + 1] = _clip(sum(card.reels for card in cards) / (2 * OFFICE_SCALE))
-        out[tail + 2] = 1.0 if any(card.pen for card in cards) else 0.0
-        out[tail + 3] = _clip(len(cards) / OFFICE_SCALE)
+        out[tail] = _clip(promotion / OFFICE_SCALE)
+        out[tail + 1] = _clip(reels / (2 * OFFICE_SCALE))
+        out[tail + 2] = 1.0 if pen else 0.0
+        out[tail + 3] = _clip(len(office) / OFFICE_SCALE)
     return out
 
 
@@ -203,11 +243,11 @@ def _last_placements(placements: list[dict[str, Any]], n: int, rel: Any) -> list
     return out
 
 
-def _card_set(table: CardTable, cards: Any) -> list[float]:
+def _card_set(infos: dict[str, _CardInfo], cards: Any) -> list[float]:
     """Multi-hot over card-table positions."""
     out = [0.0] * MAX_CARDS
     for card_id in cards:
-        out[table.index(card_id)] = 1.0
+        out[infos[card_id].slot] = 1.0
     return out
 
 
@@ -216,16 +256,16 @@ def _card_features(card: StaffCard) -> list[float]:
     return [*occupation, card.number / 9.0, min(card.promotion / 2.0, 1.0), min(card.reels / 4.0, 1.0), float(card.pen)]
 
 
-def _folder(table: CardTable, folder: dict[str, Any] | None, money_total: float) -> list[float]:
+def _folder(infos: dict[str, _CardInfo], folder: dict[str, Any] | None, money_total: float) -> list[float]:
     """[present, card one-hot (60), card features (9), amount/total money, response secure, headhunt]."""
     width = 1 + MAX_CARDS + CARD_FEATURES + 1 + len(RESPONSES)
     if folder is None:
         return [0.0] * width
-    card = table[folder["card"]]
+    card = infos[folder["card"]]
     one_hot = [0.0] * MAX_CARDS
-    one_hot[table.index(card.id)] = 1.0
+    one_hot[card.slot] = 1.0
     response = [1.0 if folder["response"] == name else 0.0 for name in RESPONSES]
-    return [1.0, *one_hot, *_card_features(card), _clip(folder["amount"] / money_total), *response]
+    return [1.0, *one_hot, *card.features, _clip(folder["amount"] / money_total), *response]
 
 
 def _history(history: Any, me: int, n: int, rel: Any, money_total: float) -> list[float]:
