@@ -3,9 +3,13 @@
 Search bots only use the core contract. A game can make them stronger in two
 optional ways, looked up here:
 
-* a **rollout policy**: the game's own ``heuristic`` level from ``game.bots()``,
-  asked to move for any seat of a determinized state through a
-  :class:`~greenlight.core.bot.SeatView`;
+* a **rollout policy**: ``game.rollout_action(state, seat, rng)`` (a legal move
+  for ``seat``, chosen fast) if the
+  game object has one (the proposed optional contract method), otherwise
+  ``rollout_action`` in an optional ``search`` module of the game's own
+  package; failing both, the game's own ``heuristic`` level from
+  ``game.bots()``, asked to move for any seat of a determinized state through
+  a :class:`~greenlight.core.bot.SeatView`;
 * an **evaluation**: ``game.evaluate(state)`` if the game object has one (the
   proposed optional contract method), otherwise ``evaluate(state)`` in an
   optional ``search`` module of the game's own package. Either returns, per
@@ -27,10 +31,12 @@ from greenlight.core.bot import Bot, SeatView
 from greenlight.core.game import Game
 from greenlight.core.state import GameState
 
-#: Picks an action for ``seat`` in a (determinized) state among ``legal``.
-Policy = Callable[[GameState, int, list[Action]], Action]
+#: Picks a legal action for ``seat`` in a (determinized) state.
+Policy = Callable[[GameState, int], Action]
 #: Estimated win share of every seat in an unfinished (determinized) state.
 Evaluator = Callable[[GameState], Sequence[float]]
+#: A game's fast rollout move: (state, seat, rng) -> a legal action of ``seat``.
+RolloutAction = Callable[[GameState, int, random.Random], Action]
 
 HEURISTIC = "heuristic"
 
@@ -40,10 +46,11 @@ def heuristic_factory(game: Game[Any]) -> Callable[[int], Bot] | None:
     return game.bots().get(HEURISTIC)
 
 
-def random_policy(rng: random.Random) -> Policy:
+def random_policy(game: Game[Any], rng: random.Random) -> Policy:
     """A uniformly random policy drawing from ``rng``."""
 
-    def choose(state: GameState, seat: int, legal: list[Action]) -> Action:
+    def choose(state: GameState, seat: int) -> Action:
+        legal = game.legal_actions(state, seat)
         return legal[rng.randrange(len(legal))]
 
     return choose
@@ -60,10 +67,27 @@ def heuristic_policy(game: Game[Any], rng: random.Random, epsilon: float = 0.0) 
         return None
     bot = factory(rng.getrandbits(63))
 
-    def choose(state: GameState, seat: int, legal: list[Action]) -> Action:
+    def choose(state: GameState, seat: int) -> Action:
         if epsilon and rng.random() < epsilon:
+            legal = game.legal_actions(state, seat)
             return legal[rng.randrange(len(legal))]
         return bot.choose(SeatView(game, state, seat))
+
+    return choose
+
+
+def game_policy(game: Game[Any], rng: random.Random, epsilon: float = 0.0) -> Policy | None:
+    """The game's own fast rollout policy (a random move with probability ``epsilon``); None if it has none."""
+    function = _hook(game, "rollout_action")
+    if function is None:
+        return None
+    rollout_action: RolloutAction = function
+
+    def choose(state: GameState, seat: int) -> Action:
+        if epsilon and rng.random() < epsilon:
+            legal = game.legal_actions(state, seat)
+            return legal[rng.randrange(len(legal))]
+        return rollout_action(state, seat, rng)
 
     return choose
 
@@ -82,11 +106,17 @@ def _companion(module_name: str) -> ModuleType | None:
         return None
 
 
+def _hook(game: Game[Any], name: str) -> Any:
+    """``game.<name>`` if the game object has it, else ``<name>`` in the game package's ``search`` module, else None."""
+    method = getattr(game, name, None)
+    if callable(method):
+        return method
+    module = _companion(type(game).__module__)
+    function = getattr(module, name, None) if module is not None else None
+    return function if callable(function) else None
+
+
 def find_evaluator(game: Game[Any]) -> Evaluator | None:
     """The game's evaluation (win-share estimates per seat), or None if it has none."""
-    method = getattr(game, "evaluate", None)
-    if callable(method):
-        return method  # type: ignore[no-any-return]
-    module = _companion(type(game).__module__)
-    function = getattr(module, "evaluate", None) if module is not None else None
-    return function if callable(function) else None
+    evaluator: Evaluator | None = _hook(game, "evaluate")
+    return evaluator

@@ -38,13 +38,13 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from greenlight.bots.hooks import Evaluator, Policy, find_evaluator, heuristic_policy, random_policy
+from greenlight.bots.hooks import Evaluator, Policy, find_evaluator, game_policy, heuristic_policy, random_policy
 from greenlight.core.actions import Action
 from greenlight.core.bot import Bot, SeatView
 from greenlight.core.game import Game
 from greenlight.core.state import GameState
 
-ROLLOUT_KINDS = ("heuristic", "random")
+ROLLOUT_KINDS = ("game", "heuristic", "random")
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,9 +53,10 @@ class SearchConfig:
 
     ``iterations`` and ``seconds`` bound one move (whichever ends first; at
     least one must be set, and at least one iteration always runs).
-    ``rollout`` is ``heuristic`` (the game's heuristic level, falling back to
-    random) or ``random``; ``rollout_epsilon`` mixes in random moves.
-    ``rollout_depth`` is the number of real choices a rollout makes before the
+    ``rollout`` is ``game`` (the game's fast rollout policy, else its heuristic
+    level, else random), ``heuristic`` (the heuristic level, else random) or
+    ``random``; ``rollout_epsilon`` mixes in random moves.
+    ``rollout_depth`` is the number of moves a rollout plays before the
     game's evaluation scores it (None: play to the end; ignored when the game
     has no evaluation). ``widening`` > 0 turns on progressive widening: a seat
     tries at most ``widening * n ** widening_power`` distinct actions at a node
@@ -65,7 +66,7 @@ class SearchConfig:
     iterations: int | None = 1000
     seconds: float | None = None
     exploration: float = 0.7
-    rollout: str = "heuristic"
+    rollout: str = "game"
     rollout_epsilon: float = 0.1
     rollout_depth: int | None = None
     widening: float = 0.0
@@ -132,10 +133,14 @@ class _Search:
         self.seat = seat
         self.config = config
         self.rng = rng
-        policy = heuristic_policy(game, rng, config.rollout_epsilon) if config.rollout == "heuristic" else None
-        self.policy: Policy = policy or random_policy(rng)
-        # Widening asks the heuristic (without random moves) which new action to try first.
-        self.prior: Policy | None = heuristic_policy(game, rng) if config.widening > 0 and policy is not None else None
+        policy: Policy | None = None
+        if config.rollout == "game":
+            policy = game_policy(game, rng, config.rollout_epsilon)
+        if config.rollout in ("game", "heuristic") and policy is None:
+            policy = heuristic_policy(game, rng, config.rollout_epsilon)
+        self.policy: Policy = policy or random_policy(game, rng)
+        # Widening asks the heuristic level (without random moves) which new action to try first.
+        self.prior: Policy | None = heuristic_policy(game, rng) if config.widening > 0 and config.rollout != "random" else None
         self.evaluator: Evaluator | None = find_evaluator(game) if config.rollout_depth is not None else None
         self.root = _Node()
 
@@ -222,7 +227,7 @@ class _Search:
 
     def _new_action(self, arms: dict[Action, _Arm], legal: list[Action], world: GameState, seat: int) -> Action:
         if self.prior is not None:
-            suggestion = self.prior(world, seat, legal)
+            suggestion = self.prior(world, seat)
             if suggestion not in arms:
                 return suggestion
         untried = [action for action in legal if action not in arms]
@@ -232,21 +237,16 @@ class _Search:
         game = self.game
         policy = self.policy
         depth = self.config.rollout_depth if self.evaluator is not None else None
-        choices = 0
+        moves = 0
         while True:
             decision = game.decision(world)
             if decision.is_terminal:
                 return game.outcome(world).returns()
-            if depth is not None and choices >= depth and self.evaluator is not None:
+            if depth is not None and moves >= depth and self.evaluator is not None:
                 return tuple(self.evaluator(world))
             seat = decision.players[0]
-            legal = game.legal_actions(world, seat)
-            if len(legal) == 1:
-                action = legal[0]
-            else:
-                action = policy(world, seat, legal)
-                choices += 1
-            game.apply_unchecked(world, seat, action)
+            game.apply_unchecked(world, seat, policy(world, seat))
+            moves += 1
 
     @staticmethod
     def _backup(path: list[tuple[_Arm, int]], values: tuple[float, ...]) -> None:

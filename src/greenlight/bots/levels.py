@@ -110,7 +110,7 @@ LEVEL_FACTORIES: dict[str, Callable[[Game[Any], int], Bot]] = {
 def parse_search(text: str, game: Game[Any]) -> SearchConfig:
     """Read ``search:BUDGET[/OPTION...]``: BUDGET is iterations (``500``) or seconds (``0.5s``).
 
-    Options: ``random`` or ``heuristic`` (rollout policy), ``depth=N`` (cut
+    Options: ``game``, ``heuristic`` or ``random`` (rollout policy), ``depth=N`` (cut
     rollouts after N choices with the game's evaluation), ``c=X``
     (exploration), ``widen=K`` (progressive widening), ``eps=X``. Unset
     options take the game's ``hard`` settings.
@@ -130,7 +130,7 @@ def parse_search(text: str, game: Game[Any]) -> SearchConfig:
             changes["iterations"] = int(budget)
         for extra in extras:
             key, _, value = extra.partition("=")
-            if key in ("random", "heuristic") and not value:
+            if key in ("game", "random", "heuristic") and not value:
                 changes["rollout"] = key
             elif key == "depth":
                 changes["rollout_depth"] = None if value in ("", "none", "end") else int(value)
