@@ -120,7 +120,6 @@ class MovieCard:
     x: int | None = None
     n: int | None = None
     profit_key: str | None = None
-    title: str = ""
 
     @property
     def is_text(self) -> bool:
@@ -143,13 +142,12 @@ class MovieCard:
     def to_json(self) -> dict[str, Any]:
         """Details for observations: ``cost`` icons and ``profit``, or the blockbuster keys with ``x`` and ``n``."""
         if self.cost_key is None:
-            return {"cost": [ICONS[i] for i in self.cost], "profit": self.profit, "title": self.title}
+            return {"cost": [ICONS[i] for i in self.cost], "profit": self.profit}
         return {
             "cost_key": self.cost_key,
             "x": ICONS[self.x] if self.x is not None else None,
             "n": self.n,
             "profit_key": self.profit_key,
-            "title": self.title,
         }
 
 
@@ -159,9 +157,11 @@ class Catalogue(StaticData):
     __slots__ = (
         "_details",
         "_digest",
+        "_flavour_seed",
         "_hand_cards",
         "_movie_cards",
         "_movie_index",
+        "_titles",
         "_vote_index",
         "blockbusters",
         "changes",
@@ -177,6 +177,8 @@ class Catalogue(StaticData):
         changes: Sequence[VoteCard],
         movies: Sequence[MovieCard],
         blockbusters: Sequence[MovieCard],
+        titles: Mapping[str, str] | None = None,
+        flavour_seed: int | None = None,
     ) -> None:
         self.source = source
         self.votes = tuple(votes)
@@ -192,6 +194,16 @@ class Catalogue(StaticData):
         self._movie_index = {card.id: index for index, card in enumerate(movie_cards)}
         self._digest: str | None = None
         self._details: dict[str, dict[str, Any]] = {}
+        #: Cosmetic titles: given (data file), or drawn from the flavour stream of ``flavour_seed`` when first needed.
+        self._titles: dict[str, str] | None = dict(titles) if titles is not None else None
+        self._flavour_seed = flavour_seed
+
+    def title(self, card_id: str) -> str:
+        """The cosmetic title of a movie card (no rule effect)."""
+        if self._titles is None:
+            flavour = _Flavour(self._flavour_seed or 0)
+            self._titles = {card.id: flavour.title() for card in (*self.movies, *self.blockbusters)}
+        return self._titles.get(card_id, "")
 
     def vote(self, card_id: str) -> VoteCard:
         """The vote or CHANGE card called ``card_id``."""
@@ -225,7 +237,12 @@ class Catalogue(StaticData):
         found = self._details.get(card_id)
         if found is None:
             card = self._hand_cards.get(card_id)
-            found = self._details[card_id] = card.to_json() if card is not None else self._movie_cards[card_id].to_json()
+            if card is not None:
+                found = card.to_json()
+            else:
+                found = self._movie_cards[card_id].to_json()
+                found["title"] = self.title(card_id)
+            self._details[card_id] = found
         return found
 
     def to_json(self) -> dict[str, Any]:
@@ -233,7 +250,9 @@ class Catalogue(StaticData):
         return {
             "votes": [{"id": c.id, "type": c.kind, "value": c.value, "icon": ICONS[c.icon]} for c in self.votes],
             "change": [{"id": c.id, "number": c.number} for c in self.changes],
-            "movies": [{"id": m.id, "cost": [ICONS[i] for i in m.cost], "profit": m.profit, "title": m.title} for m in self.movies],
+            "movies": [
+                {"id": m.id, "cost": [ICONS[i] for i in m.cost], "profit": m.profit, "title": self.title(m.id)} for m in self.movies
+            ],
             "blockbusters": [
                 {
                     "id": b.id,
@@ -241,7 +260,7 @@ class Catalogue(StaticData):
                     "x": ICONS[b.x] if b.x is not None else None,
                     "n": b.n,
                     "profit_key": b.profit_key,
-                    "title": b.title,
+                    "title": self.title(b.id),
                 }
                 for b in self.blockbusters
             ],
@@ -269,10 +288,11 @@ class BalancedPicker:
 
     def draw(self, rng: Any) -> int:
         """One icon index; its count goes up by 1."""
-        low = min(self.counts)
-        eligible = [icon for icon in range(NUM_ICONS) if self.counts[icon] - low <= self.margin]
+        counts = self.counts
+        limit = min(counts) + self.margin
+        eligible = [icon for icon, count in enumerate(counts) if count <= limit]
         icon = pick(rng, eligible)
-        self.counts[icon] += 1
+        counts[icon] += 1
         return icon
 
 
@@ -333,7 +353,6 @@ def generate_catalogue(seed: int) -> Catalogue:
     # G2 CHANGE: no randomness.
     changes = [VoteCard(f"C{n:02d}", CHANGE, number=n) for n in range(1, NUM_CHANGE + 1)]
     # G3 movies: 46 icon counts (the last two are never used).
-    flavour = _Flavour(seed)
     counts = [1] * 27 + [2] * 14 + [3] * 5
     shuffle(rng, counts)
     picker = BalancedPicker(3)
@@ -343,7 +362,7 @@ def generate_catalogue(seed: int) -> Catalogue:
         icons = tuple(picker.draw(rng) for _ in range(n))
         m = real_in(rng, 0.66, 1.75)
         profit = min(5, max(1, round_half_up(n * m)))
-        movies.append(MovieCard(f"M{k:02d}", icons, profit, title=flavour.title()))
+        movies.append(MovieCard(f"M{k:02d}", icons, profit))
     # G4 blockbusters, in this exact order: cost key, X, N, profit key.
     picker = BalancedPicker(1)
     blockbusters: list[MovieCard] = []
@@ -352,8 +371,8 @@ def generate_catalogue(seed: int) -> Catalogue:
         x = picker.draw(rng) if cost_key in X_KEYS else None
         n_param = int_in(rng, 1, 3) if cost_key in N_KEYS else None
         profit_key = pick(rng, PROFIT_KEYS)
-        blockbusters.append(MovieCard(f"B{k:02d}", cost_key=cost_key, x=x, n=n_param, profit_key=profit_key, title=flavour.title()))
-    return Catalogue("generated", votes, changes, movies, blockbusters)
+        blockbusters.append(MovieCard(f"B{k:02d}", cost_key=cost_key, x=x, n=n_param, profit_key=profit_key))
+    return Catalogue("generated", votes, changes, movies, blockbusters, flavour_seed=seed)
 
 
 # -- fixed catalogue from a data file (§2.7) ----------------------------------------------
@@ -438,9 +457,7 @@ def _load_cached(file: str) -> Catalogue:
     changes = [VoteCard(row["id"], CHANGE, number=row["number"]) for row in change_rows]
 
     require(len(movie_rows) == NUM_MOVIES, file, None, "movies", f"there must be exactly {NUM_MOVIES} movie cards, found {len(movie_rows)}")
-    movies = [
-        MovieCard(row["id"], tuple(ICON_INDEX[icon] for icon in row["cost"]), row["profit"], title=row["title"]) for row in movie_rows
-    ]
+    movies = [MovieCard(row["id"], tuple(ICON_INDEX[icon] for icon in row["cost"]), row["profit"]) for row in movie_rows]
 
     count = len(blockbuster_rows)
     require(count == NUM_BLOCKBUSTERS, file, None, "blockbusters", f"there must be exactly {NUM_BLOCKBUSTERS} blockbusters, found {count}")
@@ -456,7 +473,7 @@ def _load_cached(file: str) -> Catalogue:
         else:
             require(row["n"] is None, file, row["id"], "n", f"cost key {key} takes no number N; use null")
         x = ICON_INDEX[row["x"]] if row["x"] is not None else None
-        blockbusters.append(MovieCard(row["id"], cost_key=key, x=x, n=row["n"], profit_key=row["profit_key"], title=row["title"]))
+        blockbusters.append(MovieCard(row["id"], cost_key=key, x=x, n=row["n"], profit_key=row["profit_key"]))
 
     seen: dict[str, str] = {}
     for what, cards in (("votes", votes), ("change", changes), ("movies", movies), ("blockbusters", blockbusters)):
@@ -464,7 +481,8 @@ def _load_cached(file: str) -> Catalogue:
             if card.id in seen:
                 raise DataError(file, card.id, "id", f"the id is used twice (in {seen[card.id]} and {what}); every card needs its own")
             seen[card.id] = what
-    return Catalogue(file, votes, changes, movies, blockbusters)
+    titles = {row["id"]: row["title"] for row in (*movie_rows, *blockbuster_rows)}
+    return Catalogue(file, votes, changes, movies, blockbusters, titles=titles)
 
 
 def catalogue_for(deck: object, seed: int) -> Catalogue:

@@ -743,20 +743,39 @@ def actor(state: MaybeMoviesState) -> int | None:
     return state.active
 
 
+#: Decisions are immutable and few, so each distinct one is built once and shared.
+_DECISIONS: dict[tuple[Any, ...], Decision] = {}
+
+
 def decision(state: MaybeMoviesState) -> Decision:
     """What the game waits for now."""
     phase = state.phase
     if phase == OVER:
         return GAME_OVER
     if phase == VOTE:
-        waiting = waiting_voters(state)
-        committed = tuple(seat for seat in state.voters if state.votes[seat] is not None)
-        return Decision(players=waiting, kind=VOTE, simultaneous=True, committed=committed, prompt=PROMPTS[VOTE])
+        votes = state.votes
+        waiting = tuple(seat for seat in state.voters if votes[seat] is None)
+        committed = tuple(seat for seat in state.voters if votes[seat] is not None)
+        key: tuple[Any, ...] = (VOTE, waiting, committed)
+    elif phase == CHANGE_EDIT:
+        key = (CHANGE_EDIT, state.change_queue[0][0], state.edit_step)
+    else:
+        key = (phase, state.active, state.trendsetter)
+    found = _DECISIONS.get(key)
+    if found is None:
+        found = _DECISIONS[key] = _make_decision(key)
+    return found
+
+
+def _make_decision(key: tuple[Any, ...]) -> Decision:
+    phase = key[0]
+    if phase == VOTE:
+        return Decision(players=key[1], kind=VOTE, simultaneous=True, committed=key[2], prompt=PROMPTS[VOTE])
     if phase == CHANGE_EDIT:
-        return Decision(players=(state.change_queue[0][0],), kind=CHANGE_EDIT, prompt=EDIT_PROMPTS[state.edit_step])
-    if phase == MOVIE_PICK and state.trendsetter:
-        return Decision(players=(state.active,), kind=MOVIE_PICK, prompt="Pick the top card of this movie's stack.")
-    return Decision(players=(state.active,), kind=phase, prompt=PROMPTS[phase])
+        return Decision(players=(key[1],), kind=CHANGE_EDIT, prompt=EDIT_PROMPTS[key[2]])
+    if phase == MOVIE_PICK and key[2]:
+        return Decision(players=(key[1],), kind=MOVIE_PICK, prompt="Pick the top card of this movie's stack.")
+    return Decision(players=(key[1],), kind=phase, prompt=PROMPTS[phase])
 
 
 def sequential_actions(state: MaybeMoviesState) -> list[Action]:
