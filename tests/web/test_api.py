@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from typing import Any
 
 import httpx
@@ -357,3 +358,25 @@ def test_bots_play_their_seats_by_themselves(api: httpx.Client) -> None:
     record = api.get(f"/api/tables/{table_id}/record").json()
     assert len(record["actions"]) == 3 * 3 * 8
     assert Match.from_record(Record.from_json(record)).is_over()
+
+
+def test_a_thinking_bot_does_not_block_the_server(fresh_server: Server) -> None:
+    """Search bots think for about a second a move in a worker thread; meanwhile every other request is answered at once.
+
+    (A server of its own, so the search bots stop with the test.)
+    """
+    with fresh_server.client() as api:
+        hard = [{"kind": "bot", "bot": "hard"}] * 3
+        table_id = create_table(api, "cinecitta", hard, seed=9)["table"]["id"]
+        other_id, tokens = three_humans(api, seed=10)
+        slowest = 0.0
+        answered = 0
+        deadline = time.monotonic() + 3.0
+        while time.monotonic() < deadline:
+            started = time.monotonic()
+            assert api.get(f"/api/tables/{other_id}/view", headers=bearer(tokens[0])).status_code == 200
+            slowest = max(slowest, time.monotonic() - started)
+            answered += 1
+        assert api.get(f"/api/tables/{table_id}").json()["version"] >= 1, "the bots made progress meanwhile"
+    assert slowest < 1.0, f"a request waited {slowest:.2f}s while the bots were thinking"
+    assert answered >= 20

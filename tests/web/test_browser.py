@@ -192,3 +192,22 @@ def test_a_person_makes_moves_of_every_kind(page: Any, server: Server, game_id: 
     assert moves >= 8, f"only {moves} moves were possible"
     assert set(made) == offered
     screenshot(page, f"{game_id}-table-end")
+
+
+def test_the_generic_renderer_draws_a_game_readably_and_it_can_be_played(page: Any, server: Server) -> None:
+    """What a new game without its own renderer gets: every observation field, and the same choices."""
+    create_in_lobby(page, server, "cinecitta", 3, "Gil")
+    page.goto(page.url.replace("#", "?view=generic#"))
+    page.wait_for_selector(".generic")
+    assert page.locator(".cc-board").count() == 0
+    assert page.locator('.generic-section[data-key="studios"] table.per-seat tr').count() == 3
+    hand = page.evaluate("Greenlight.tablePage.view.observation.hand")
+    assert page.locator(".generic .facts").inner_text().count(hand[0]) == 1
+    wait_for_turn(page)
+    target = legal_actions(page)[0]
+    play_one_action(page, target)
+    page.wait_for_function("Greenlight.tablePage.view.log.includes('P0 has made their offer choice.')")
+    # Every seat has offered, so the folder P0 sent is now in its view, drawn by the generic renderer too.
+    page.wait_for_selector('.generic-section[data-key="folder_sent"]')
+    assert page.locator('.generic-section[data-key="folder_sent"]').inner_text().count(target.split()[1]) == 1
+    screenshot(page, "generic-renderer")

@@ -10,7 +10,9 @@
   const tableId = boot.table_id;
   const game = boot.game;
   const token = G.tokenFromHash();
-  let renderer = G.renderers[game.id] || G.genericRenderer;
+  // ?view=generic shows the raw observation through the generic renderer (the view every new game gets).
+  const forceGeneric = new URLSearchParams(window.location.search).get("view") === "generic";
+  let renderer = (!forceGeneric && G.renderers[game.id]) || G.genericRenderer;
   const ctx = { game, api: G.api, tableId, token };
   const dom = {
     connection: document.getElementById("connection"),
