@@ -73,7 +73,7 @@ def gain_cards(state: MovieEmpireState, seat: int, cards: list[str], public: boo
     state.hands[seat].extend(cards)
     if public:
         state.known[seat].extend(cards)
-    if len(state.hands[seat]) > HAND_LIMIT:
+    if len(state.hands[seat]) > HAND_LIMIT and (Q_DISCARD, seat) not in state.queue:
         state.queue.append((Q_DISCARD, seat))  # R2: discard at once
 
 

@@ -308,6 +308,7 @@ def upkeep_board(state: MovieEmpireState, events: list[Event]) -> None:
     state.spent = [0] * n
     state.trend_hit = False
     state.markets_used = []
+    state.premieres = []
     state.prem_pos = 0
     state.net_items = []
     state.net_pos = 0

@@ -203,7 +203,7 @@ class MovieEmpireState(GameState):
         self.markets_used: list[str] = []
         self.net_items: list[tuple[int, int]] = []
         self.net_pos = 0
-        #: Every premiere of the game, in order (public).
+        #: This round's premieres, in order (public; the event log keeps the whole game).
         self.premieres: list[Premiere] = []
 
     def clone(self) -> MovieEmpireState:

@@ -472,7 +472,7 @@ def render_text(observation: Observation) -> str:
             out.append("Dealt scripts: " + "; ".join(_card_text(table, card) for card in obs["dealt"]))
         if obs.get("drawn"):
             out.append("Drawn (Sabotage): " + "; ".join(_card_text(table, card) for card in obs["drawn"]))
-    recent = [item for item in obs["premieres"] if item["round"] == obs["round"]]
+    recent = obs["premieres"]
     if recent:
         out.append("[bold]Premieres this round[/bold]")
         for item in recent:
