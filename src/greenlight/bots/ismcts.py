@@ -144,6 +144,11 @@ class _Search:
         self.evaluator: Evaluator | None = find_evaluator(game) if config.rollout_depth is not None else None
         self.root = _Node()
 
+    def root_statistics(self) -> dict[Action, tuple[int, float]]:
+        """Our seat's root arms: action -> (visits, mean value)."""
+        arms = self.root.arms.get(self.seat, {})
+        return {action: (arm.visits, arm.value / arm.visits if arm.visits else 0.0) for action, arm in arms.items()}
+
     def run(self, view: SeatView, legal: list[Action]) -> tuple[Action, SearchStats]:
         """Search within the budget and return the most visited root action of our seat."""
         config = self.config
@@ -269,6 +274,8 @@ class ISMCTSBot(Bot):
         self.last_stats = SearchStats()
         #: Cost of every search so far.
         self.stats = SearchStats()
+        #: The last search's root statistics of our seat: action -> (visits, mean win share).
+        self.last_root: dict[Action, tuple[int, float]] = {}
 
     def choose(self, view: SeatView) -> Action:
         """Search from determinizations of ``view`` and return the most visited action."""
@@ -277,7 +284,9 @@ class ISMCTSBot(Bot):
             return legal[0]
         # A fresh stream per move, drawn from the bot's own generator: moves stay reproducible.
         rng = random.Random(self.rng.getrandbits(64))
-        action, stats = _Search(view.game, view.seat, self.config, rng).run(view, legal)
+        search = _Search(view.game, view.seat, self.config, rng)
+        action, stats = search.run(view, legal)
+        self.last_root = search.root_statistics()
         self.last_stats = stats
         self.stats.add(stats)
         return action
