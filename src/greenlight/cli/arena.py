@@ -6,6 +6,7 @@ import json
 from typing import Annotated
 
 import typer
+from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -107,6 +108,8 @@ def register(app: typer.Typer) -> None:
         if as_json:
             print(json.dumps(report.to_json(), indent=1))
             return
-        console.print(report_table(report))
-        console.print(breakdown_table(report))
+        # The report is wide: keep its columns readable on a narrow terminal (or a pipe) rather than squeezing them.
+        wide = Console(highlight=False, width=max(console.width, 130))
+        wide.print(report_table(report))
+        wide.print(breakdown_table(report))
         console.print(f"{report.games} games in {report.seconds:.1f} s on {pool} worker(s); mean length {report.mean_length:.1f} actions")
