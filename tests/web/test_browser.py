@@ -211,3 +211,20 @@ def test_the_generic_renderer_draws_a_game_readably_and_it_can_be_played(page: A
     page.wait_for_selector('.generic-section[data-key="folder_sent"]')
     assert page.locator('.generic-section[data-key="folder_sent"]').inner_text().count(target.split()[1]) == 1
     screenshot(page, "generic-renderer")
+
+
+@pytest.mark.parametrize("game_id", [game_id for game_id in all_games() if game_id != "cinecitta"])
+def test_a_person_plays_a_whole_game_of_every_other_title_against_bots(page: Any, server: Server, game_id: str) -> None:
+    """As a new user would: lobby, seat link, random legal choices by clicking, until the final scores."""
+    game = all_games()[game_id]
+    create_in_lobby(page, server, game_id, game.spec.min_players, "Eve")
+    rng = random.Random(1)
+    moves = 0
+    while wait_for_turn(page):
+        play_one_action(page, rng.choice(legal_actions(page)))
+        moves += 1
+        assert moves < MAX_CLICKS
+    assert moves >= 5
+    assert page.locator("#final-scores table.scores tbody tr").count() == game.spec.min_players
+    assert page.locator("#final-scores .winner-line").inner_text().startswith("Winner: ")
+    screenshot(page, f"{game_id}-final")

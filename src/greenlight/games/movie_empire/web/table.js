@@ -97,8 +97,15 @@
       ),
       (p.known_cards || []).length ? el("div", { class: "me-row" }, el("span", { class: "muted", text: "Known in hand: " }), p.known_cards.map((c) => card(c, { class: "small" }))) : null,
       el("div", { class: "me-lines" }, (p.lines || []).map((item) => line(view, item))),
-      (p.released || []).length ? el("p", { class: "muted", text: `Released: ${p.released.map((m) => m.join(" ")).join("; ")}` }) : null
+      (p.released || []).length ? el("p", { class: "muted", text: `Released: ${p.released.map(releasedText).join("; ")}` }) : null
     );
+  }
+
+  /** A released movie ([script, genre, market]) in words. */
+  function releasedText(movie) {
+    const [script, genre, market] = movie;
+    const title = data.script[script] ? `“${data.script[script].title}”` : script;
+    return [title, GENRE[genre] || genre, market].filter(Boolean).join(", ");
   }
 
   function stat(name, value) {
@@ -156,7 +163,7 @@
           "section",
           { class: "me-top" },
           el("div", {}, el("h3", { text: "Annual plan" }), plan.active ? card(plan.active) : el("span", { class: "muted", text: "none" }), plan.next ? el("p", { class: "muted" }, "Next: ", card(plan.next, { class: "small" })) : null),
-          el("div", {}, el("h3", { text: "Trends" }), el("div", { class: "me-row" }, (trends.row || []).map((t) => card(t, { class: t === trends.active ? "active" : "small" }))), trends.hit ? el("p", { class: "muted", text: "The active trend has been hit." }) : null),
+          el("div", {}, el("h3", { text: "Trends" }), el("div", { class: "me-row" }, (trends.row || []).map((t) => (t ? card(t, { class: t === trends.active ? "active" : "small" }) : el("span", { class: "me-card empty", text: "no trend" })))), trends.hit ? el("p", { class: "muted", text: "The active trend has been hit." }) : null),
           el("div", {}, el("h3", { text: "Decks" }), el("p", { class: "muted", text: Object.entries(obs.piles || {}).map(([k, n]) => `${k} ${n}`).join(" · ") }))
         )
       );
