@@ -75,7 +75,8 @@ def test_no_message_to_a_seat_or_a_spectator_holds_hidden_information(server: Se
         watcher.close()
 
     checked_views = 0
-    for seat, texts in ((0, ann.raw + http_to_ann), (None, watcher.raw)):
+    audiences: list[tuple[int | None, list[str]]] = [(0, ann.raw + http_to_ann), (None, watcher.raw)]
+    for viewer, texts in audiences:
         for text in texts:
             message = json.loads(text)
             if message.get("type") == "presence":
@@ -83,17 +84,21 @@ def test_no_message_to_a_seat_or_a_spectator_holds_hidden_information(server: Se
             for view in views_in(message):
                 version = view["version"]
                 state = states[version]
-                hidden = GAME.secrets(state, seat)
+                hidden = GAME.secrets(state, viewer)
                 assert hidden, "every move of this game hides some card from every seat"
-                assert not words(text) & hidden, f"seat {seat} received hidden cards {words(text) & hidden} at move {version}"
-                assert view["seat"] == seat
-                assert view["observation"] == GAME.observe(state, seat)
-                assert view["legal_actions"] == ([] if seat is None else [str(a) for a in GAME.legal_actions(state, seat)])
-                assert view["log"] == [GAME.describe_event(e) for e in events_for(local.events[: events_seen[version]], seat)]
+                assert not words(text) & hidden, f"seat {viewer} received hidden cards {words(text) & hidden} at move {version}"
+                assert view["seat"] == viewer
+                assert view["observation"] == GAME.observe(state, viewer)
+                assert view["legal_actions"] == ([] if viewer is None else [str(a) for a in GAME.legal_actions(state, viewer)])
+                assert view["log"] == [GAME.describe_event(e) for e in events_for(local.events[: events_seen[version]], viewer)]
                 assert view["decision"] == GAME.decision(state).to_json()
                 checked_views += 1
     # Ann and the spectator each got a view after every one of the 72 moves (and a first one).
     assert checked_views >= 2 * (3 * 3 * 8 + 1)
+
+
+def world_socket(world: tuple[str, list[str], Socket, Socket], index: int) -> Socket:
+    return world[2] if index == 2 else world[3]
 
 
 def game_part(view: dict[str, Any]) -> dict[str, Any]:
@@ -107,7 +112,7 @@ def test_another_seats_uncommitted_choice_never_changes_what_a_seat_or_spectator
     even after), seat 0 and the spectator must receive exactly the same views
     in both worlds.
     """
-    worlds = []
+    worlds: list[tuple[str, list[str], Socket, Socket]] = []
     for _ in range(2):
         answer = create_table(api, "cinecitta", HUMANS, seed=52)
         table_id = answer["table"]["id"]
@@ -121,8 +126,8 @@ def test_another_seats_uncommitted_choice_never_changes_what_a_seat_or_spectator
             assert response.status_code == 200, response.text
 
         def assert_same_for_seat_0_and_spectator(version: int) -> None:
-            for who in (2, 3):
-                first, second = (game_part(world[who].view_at(version)) for world in worlds)
+            for socket in (2, 3):  # seat 0, then the spectator
+                first, second = (game_part(world_socket(world, socket).view_at(version)) for world in worlds)
                 assert first == second
 
         offers = api.get(f"/api/tables/{worlds[0][0]}/view", headers=bearer(worlds[0][1][1])).json()["legal_actions"]
