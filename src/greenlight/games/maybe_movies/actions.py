@@ -45,6 +45,9 @@ class Add(Action):
     verb: ClassVar[str] = "add"
     card: str
 
+    def __hash__(self) -> int:
+        return hash(self.card)  # legal-action lists are hashed on every step; equality still compares the class
+
     def __str__(self) -> str:
         return "add " + self.card
 
@@ -78,6 +81,9 @@ class Vote(Action):
     verb: ClassVar[str] = "vote"
     card: str
 
+    def __hash__(self) -> int:
+        return hash(self.card)  # legal-action lists are hashed on every step; equality still compares the class
+
     def __str__(self) -> str:
         return "vote " + self.card
 
@@ -93,6 +99,9 @@ class Remove(Action):
 
     verb: ClassVar[str] = "remove"
     card: str
+
+    def __hash__(self) -> int:
+        return hash(self.card)  # legal-action lists are hashed on every step; equality still compares the class
 
     def __str__(self) -> str:
         return "remove " + self.card
@@ -110,6 +119,9 @@ class Slot(Action):
     verb: ClassVar[str] = "slot"
     index: int
 
+    def __hash__(self) -> int:
+        return hash(self.index)  # legal-action lists are hashed on every step; equality still compares the class
+
     def __str__(self) -> str:
         return "slot " + str(self.index)
 
@@ -125,6 +137,9 @@ class Copy(Action):
 
     verb: ClassVar[str] = "copy"
     card: str
+
+    def __hash__(self) -> int:
+        return hash(self.card)  # legal-action lists are hashed on every step; equality still compares the class
 
     def __str__(self) -> str:
         return "copy " + self.card
@@ -142,6 +157,9 @@ class Icon(Action):
     verb: ClassVar[str] = "icon"
     icon: str
 
+    def __hash__(self) -> int:
+        return hash(self.icon)  # legal-action lists are hashed on every step; equality still compares the class
+
     def __str__(self) -> str:
         return "icon " + self.icon
 
@@ -158,6 +176,9 @@ class Profit(Action):
     verb: ClassVar[str] = "profit"
     amount: int
 
+    def __hash__(self) -> int:
+        return hash(self.amount)  # legal-action lists are hashed on every step; equality still compares the class
+
     def __str__(self) -> str:
         return "profit " + str(self.amount)
 
@@ -173,6 +194,9 @@ class Pick(Action):
 
     verb: ClassVar[str] = "pick"
     card: str
+
+    def __hash__(self) -> int:
+        return hash(self.card)  # legal-action lists are hashed on every step; equality still compares the class
 
     def __str__(self) -> str:
         return "pick " + self.card

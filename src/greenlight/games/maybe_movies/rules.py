@@ -754,9 +754,11 @@ def decision(state: MaybeMoviesState) -> Decision:
         return GAME_OVER
     if phase == VOTE:
         votes = state.votes
-        waiting = tuple(seat for seat in state.voters if votes[seat] is None)
-        committed = tuple(seat for seat in state.voters if votes[seat] is not None)
-        key: tuple[Any, ...] = (VOTE, waiting, committed)
+        committed = 0
+        for seat in state.voters:
+            if votes[seat] is not None:
+                committed |= 1 << seat
+        key: tuple[Any, ...] = (VOTE, state.voters, committed)
     elif phase == CHANGE_EDIT:
         key = (CHANGE_EDIT, state.change_queue[0][0], state.edit_step)
     else:
@@ -770,7 +772,10 @@ def decision(state: MaybeMoviesState) -> Decision:
 def _make_decision(key: tuple[Any, ...]) -> Decision:
     phase = key[0]
     if phase == VOTE:
-        return Decision(players=key[1], kind=VOTE, simultaneous=True, committed=key[2], prompt=PROMPTS[VOTE])
+        voters, mask = key[1], key[2]
+        waiting = tuple(seat for seat in voters if not mask >> seat & 1)
+        committed = tuple(seat for seat in voters if mask >> seat & 1)
+        return Decision(players=waiting, kind=VOTE, simultaneous=True, committed=committed, prompt=PROMPTS[VOTE])
     if phase == CHANGE_EDIT:
         return Decision(players=(key[1],), kind=CHANGE_EDIT, prompt=EDIT_PROMPTS[key[2]])
     if phase == MOVIE_PICK and key[2]:

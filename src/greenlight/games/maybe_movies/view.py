@@ -267,23 +267,21 @@ def determinize(state: MaybeMoviesState, viewer: int | None, rng: random.Random)
     order, and the play stream itself (so future chance is unknown).
     """
     world = state.clone()
-    unknown: list[str] = []
-    places: list[tuple[int, int]] = []
-    for seat, hand in enumerate(world.hands):
-        if seat == viewer:
-            continue
-        known = world.known[seat]
-        for index, card in enumerate(hand):
-            if card not in known:
-                unknown.append(card)
-                places.append((seat, index))
+    # Start every redraw from a canonical (sorted) order, so the result depends only on what the viewer
+    # knows and on ``rng``: two states the viewer cannot tell apart give the same worlds.
+    others = [seat for seat in range(world.num_players) if seat != viewer]
+    unknown = sorted(card for seat in others for card in state.hands[seat] if card not in state.known[seat])
     rng.shuffle(unknown)
-    for (seat, index), card in zip(places, unknown, strict=True):
-        world.hands[seat][index] = card
+    for seat in others:
+        known = list(state.known[seat])
+        missing = len(state.hands[seat]) - len(known)
+        world.hands[seat] = known + unknown[:missing]
+        del unknown[:missing]
     if world.phase == VOTE:
         for seat in world.voters:
             if seat != viewer and world.votes[seat] is not None:
                 world.votes[seat] = rng.choice(world.hands[seat])
+    world.draw_pile = sorted(state.draw_pile)
     rng.shuffle(world.draw_pile)
     world.rng = random.Random(rng.getrandbits(64))
     return world
