@@ -15,10 +15,11 @@ import re
 from typing import Any
 
 import httpx
+import pytest
 
 from greenlight.core.events import events_for
 from greenlight.core.match import Match
-from greenlight.core.registry import get_game
+from greenlight.core.registry import all_games, get_game
 from greenlight.core.state import GameState
 from greenlight.games.cinecitta.cards import load_cards
 from tests.web.conftest import Server, Socket, bearer, create_table
@@ -154,3 +155,33 @@ def test_another_seats_uncommitted_choice_never_changes_what_a_seat_or_spectator
         for _, _, ann, watcher in worlds:
             ann.close()
             watcher.close()
+
+
+@pytest.mark.parametrize("game_id", list(all_games()))
+def test_every_game_sends_each_seat_exactly_its_own_view(api: httpx.Client, game_id: str) -> None:
+    """For every registered game: after each of up to 120 moves, seat 0's and the spectator's views are exactly
+    what the engine gives them (observation, legal actions, filtered log), and hold none of their secrets."""
+    game = all_games()[game_id]
+    n = game.spec.min_players
+    answer = create_table(api, game_id, [{"kind": "human"}] * n, seed=53)
+    table_id = answer["table"]["id"]
+    tokens = [seat["token"] for seat in answer["seats"]]
+    local = Match.start(game, n, 53)
+    rng = random.Random(53)
+    for _ in range(120):
+        for viewer in (0, None):
+            headers = bearer(tokens[0]) if viewer == 0 else {}
+            view = api.get(f"/api/tables/{table_id}/view", headers=headers).json()
+            assert view["version"] == len(local.record.actions)
+            assert view["observation"] == local.observe(viewer)
+            assert view["legal_actions"] == ([] if viewer is None else [str(a) for a in local.legal_actions(viewer)])
+            assert view["log"] == local.log(viewer)
+            assert view["decision"] == local.decision().to_json()
+            assert not words(json.dumps(view["observation"])) & game.secrets(local.state, viewer)
+        if local.is_over():
+            break
+        seat = local.decision().players[0]
+        action = str(rng.choice(local.legal_actions(seat)))
+        response = api.post(f"/api/tables/{table_id}/actions", json={"action": action}, headers=bearer(tokens[seat]))
+        assert response.status_code == 200, response.text
+        local.play(seat, action)
