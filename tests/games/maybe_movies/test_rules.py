@@ -323,4 +323,13 @@ def test_outcome_shares_the_win_on_ties() -> None:
     assert outcome.scores == (1.0, 1.0, 0.0)
     assert outcome.ranks == (1, 1, 3)
     assert outcome.winners == (0, 1)
-    assert outcome.breakdown[2]["won_cards_by_icon"]["camera"] == 1 and outcome.breakdown[2]["score"] == 0
+    assert outcome.breakdown[2] == {
+        "won_cards": 1,
+        "money": 0,
+        "actors": 0,
+        "script": 0,
+        "setting": 0,
+        "camera": 0,
+        "microphone": 0,
+    }
+    assert outcome.breakdown[0]["money"] == 1

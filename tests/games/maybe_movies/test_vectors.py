@@ -296,6 +296,5 @@ def test_scoring_example() -> None:
     )
     assert rules.icon_counts(state) == list(need_of(money=2, actors=1, camera=1))
     breakdown = rules.score_breakdown(state, 0)
-    assert breakdown["score"] == 5
-    assert breakdown["points_by_icon"] == {"money": 4, "actors": 0, "script": 0, "setting": 0, "camera": 1, "microphone": 0}
+    assert breakdown == {"won_cards": 4, "money": 4, "actors": 0, "script": 0, "setting": 0, "camera": 1, "microphone": 0}
     assert rules.scores(state) == [5, 0, 0]

@@ -959,20 +959,14 @@ def icon_counts(state: MaybeMoviesState) -> list[int]:
 
 
 def score_breakdown(state: MaybeMoviesState, seat: int, counts: Sequence[int] | None = None) -> dict[str, Any]:
-    """Points per icon for one seat: each won card scores MM[its icon], whatever its value (R11)."""
+    """The number of won cards and the points per icon (won cards of that icon x MM[icon]; R11). The score is their sum."""
     counts = counts if counts is not None else icon_counts(state)
     table = state.table
     cards_by_icon = [0] * NUM_ICONS
     for card in state.won[seat]:
         cards_by_icon[table.vote(card).icon] += 1
-    points = {ICONS[i]: cards_by_icon[i] * counts[i] for i in range(NUM_ICONS)}
-    return {
-        "score": sum(points.values()),
-        "points_by_icon": points,
-        "won_cards_by_icon": {ICONS[i]: cards_by_icon[i] for i in range(NUM_ICONS)},
-        "won_cards": len(state.won[seat]),
-        "movies_made_icons": {ICONS[i]: counts[i] for i in range(NUM_ICONS)},
-    }
+    points = [cards_by_icon[i] * counts[i] for i in range(NUM_ICONS)]
+    return {"won_cards": len(state.won[seat]), **{ICONS[i]: points[i] for i in range(NUM_ICONS)}}
 
 
 def scores(state: MaybeMoviesState) -> list[int]:
@@ -986,5 +980,5 @@ def outcome(state: MaybeMoviesState) -> Outcome:
     """Scores, competition ranking, and shared wins on ties (R18)."""
     counts = icon_counts(state)
     breakdowns = [score_breakdown(state, seat, counts) for seat in range(state.num_players)]
-    points = [item["score"] for item in breakdowns]
+    points = [sum(item[icon] for icon in ICONS) for item in breakdowns]
     return outcome_from_keys(points, [(score,) for score in points], breakdowns)

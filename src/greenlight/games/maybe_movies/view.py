@@ -489,8 +489,8 @@ def render_text(observation: Observation) -> str:
         lines.append("[bold]Final scores[/bold]")
         for seat, item in enumerate(final["breakdown"]):
             win = " [green]WINNER[/green]" if seat in final["winners"] else ""
-            per_icon = _counts_text(item["points_by_icon"])
-            lines.append(f"P{seat}: {item['score']} points ({per_icon}; {item['won_cards']} won cards){win}")
+            per_icon = _counts_text({icon: item[icon] for icon in ICONS})
+            lines.append(f"P{seat}: {final['scores'][seat]:g} points ({per_icon}; {item['won_cards']} won cards){win}")
     return "\n".join(lines)
 
 
