@@ -615,7 +615,7 @@ def _load_plans(file: str, names: set[str]) -> dict[str, AnnualPlan]:
     plans: dict[str, AnnualPlan] = {}
     for index, row in enumerate(rows):
         card, effect, parameters = row["id"], row["effect"], row["parameters"].strip()
-        require(PLAN_EFFECTS[effect] == row["kind"], file, card, "kind", f"effect {effect} is a {PLAN_EFFECTS[effect]} effect")
+        require(PLAN_EFFECTS[effect] == row["kind"], file, card, "kind", f"effect {effect} belongs to kind {PLAN_EFFECTS[effect]}")
         requirement: Requirement = ()
         stage, tasks, amount = NO_STAGE, frozenset[int](), 0
         if effect == "release_requirement":

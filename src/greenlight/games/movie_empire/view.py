@@ -371,7 +371,8 @@ def _card_text(table: Tables, card: str | None) -> str:
     if card in table.stars:
         star = table.stars[card]
         banned = f", bans {''.join(sorted(star.banned))}" if star.banned else ""
-        return f"★ {star.name} {card} ({star.cost}$, {star.pp}PP{banned}, needs {requirement_text(star.requirement)})"
+        needs = f", needs {requirement_text(star.requirement)}" if star.requirement else ""
+        return f"★ {star.name} {card} ({star.cost}$, {star.pp}PP{banned}{needs})"
     if card in table.scripts:
         script = table.scripts[card]
         needs = "/".join(str(count) for count in script.needs)

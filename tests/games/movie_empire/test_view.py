@@ -1,0 +1,164 @@
+"""Information (§8): observations, determinization, secrets; text forms, action codes, log and board text."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from greenlight.games.movie_empire import GAME, rounds
+from greenlight.games.movie_empire.actions import ACTION_TYPES
+from greenlight.games.movie_empire.flow import advance
+from greenlight.games.movie_empire.positions import position
+from greenlight.games.movie_empire.state import MovieEmpireState
+from tests.games.movie_empire.helpers import line, play
+
+
+def random_state(players: int, seed: int, steps: int) -> MovieEmpireState:
+    state = GAME.new_state(players, seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        decision = GAME.decision(state)
+        if decision.is_terminal:
+            break
+        seat = rng.choice(decision.players)
+        GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+    return state
+
+
+def test_observation_shows_own_hand_only_and_public_counts() -> None:
+    state = position(2, hands=[["PB01", "SA01", "ST04"], ["PY01", "PY02"]])
+    mine, spectator = GAME.observe(state, 0), GAME.observe(state, None)
+    assert mine["hand"] == ["PB01", "SA01", "ST04"] and "hand" not in spectator
+    assert mine["players"][1]["hand_size"] == 2 and mine["players"][1]["hand_counts"] == {"production": 2, "star": 0, "script": 0}
+    text = json.dumps(mine)
+    assert "PY01" not in text and "PY02" not in text
+
+
+def test_cards_taken_face_up_stay_known_until_they_leave_the_hand() -> None:
+    state = position(2, money=[5, 5], slots={"PS1": "PB05"}, lines=[[line("SA01", ["PB02"])], []])
+    play(state, 0, "place PS1")
+    assert GAME.observe(state, 1)["players"][0]["known_cards"] == ["PB05"]
+    play(state, 0, "produce 1", "lay PB05 right")
+    assert GAME.observe(state, 1)["players"][0]["known_cards"] == []
+
+
+def test_determinize_keeps_what_the_viewer_knows_and_redraws_the_rest() -> None:
+    state = random_state(3, seed=4, steps=60)
+    for viewer in (0, 1, 2, None):
+        before = json.dumps(GAME.observe(state, viewer), sort_keys=True)
+        changed = False
+        for sample in range(5):
+            world = GAME.determinize(state, viewer, random.Random(sample))
+            assert json.dumps(GAME.observe(world, viewer), sort_keys=True) == before
+            changed |= world.production_pile != state.production_pile
+            for seat in range(3):
+                assert len(world.hands[seat]) == len(state.hands[seat])
+        assert changed
+
+
+def test_determinize_keeps_ap12_gifts_the_viewer_gave() -> None:
+    hands = [["PB01", "PB02", "SA01"], ["PY01", "PY02", "PY03"]]
+    state = position(2, round=2, phase="grumpy", hands=hands, plan_pile=["AP12", "AP13"], trend_row=["TR01", "TR02", "TR03"], production_pile=["PR01"] * 20)
+    rounds.begin_round(state, [])
+    advance(state, [])
+    play(state, 0, "exempt decline")
+    play(state, 1, "exempt decline")
+    play(state, 0, "give PB02,SA01")
+    play(state, 1, "give PY01,PY02")
+    assert state.gifted[0] == ["PB02", "SA01"]
+    for sample in range(10):
+        world = GAME.determinize(state, 0, random.Random(sample))
+        assert {"PB02", "SA01"} <= set(world.hands[1])
+    assert "PB02" not in GAME.secrets(state, 0) and "PY03" in GAME.secrets(state, 0)
+
+
+def test_uncommitted_and_committed_choices_of_others_are_redrawn() -> None:
+    state = GAME.new_state(2, seed=3)
+    play(state, 1, f"keep {state.dealt[1][0]}")
+    worlds = [GAME.determinize(state, 0, random.Random(sample)) for sample in range(8)]
+    assert all(world.dealt[0] == state.dealt[0] for world in worlds)
+    assert any(world.dealt[1] != state.dealt[1] for world in worlds)
+    assert all(world.commit[1] is not None and world.commit[1][0] in world.dealt[1] for world in worlds)
+
+
+def test_secrets_never_appear_in_observations() -> None:
+    for seed in range(3):
+        state = random_state(4, seed, steps=120)
+        for viewer in (0, 1, 2, 3, None):
+            observation = json.dumps(GAME.observe(state, viewer))
+            secrets = GAME.secrets(state, viewer)
+            assert secrets
+            assert not any(f'"{secret}"' in observation for secret in secrets)
+
+
+def test_removed_trends_are_secret_forever() -> None:
+    state = GAME.new_state(3, seed=1)
+    for viewer in (0, 1, 2, None):
+        assert set(state.trend_removed) <= GAME.secrets(state, viewer)
+
+
+def test_every_action_text_round_trips_and_codes_are_unique_when_legal_together() -> None:
+    seen: dict[str, int] = {}
+    for seed in range(6):
+        state = GAME.new_state(2 + seed % 3, seed)
+        rng = random.Random(seed)
+        while not GAME.is_terminal(state):
+            seat = rng.choice(GAME.decision(state).players)
+            actions = GAME.legal_actions(state, seat)
+            codes = [GAME.action_code(state, action) for action in actions]
+            assert len(set(codes)) == len(codes) and all(0 <= c < GAME.num_distinct_actions for c in codes)
+            for action, code in zip(actions, codes, strict=True):
+                assert GAME.parse_action(str(action)) == action
+                assert seen.setdefault(str(action), code) == code  # stable across states
+            GAME.apply(state, seat, rng.choice(actions))
+    verbs = {text.split()[0] for text in seen}
+    assert verbs >= {"keep", "exempt", "pass", "place", "produce", "lay", "done", "end", "discard", "market"}
+    assert len(ACTION_TYPES) == 23
+
+
+def test_premiere_log_line_has_a_breakdown_per_source() -> None:
+    state = position(2, phase="premiere", lines=[[line("SA01", ["PB03", "PB02"], ["ST06"], locked=True)], [line("SC02", ["PB01"], locked=True)]], assistants={"RL1": 0, "RL2": 1}, trend_row=[None, None, "TR10"])
+    from greenlight.games.movie_empire.cards import load_tables
+
+    table = load_tables()
+    state.release_line[table.space_by_id["RL1"].index] = 0
+    state.release_line[table.space_by_id["RL2"].index] = 0
+    advance(state, [])
+    events = play(state, 0, "market CHN")
+    text = GAME.describe_event(next(e for e in events if e.kind == "premiere"))
+    assert text == (
+        "P0 premieres Concrete Fist in China, hit Effects Spectacle: market 0, trend 3, script 3, stars 2, period 0, production 2 = 10 PP"
+        " (golden statue; sympathy +1)."
+    )
+    board = GAME.render_text(GAME.observe(state, 1))
+    assert "Premieres this round" in board and "P0 Concrete Fist in CHN" in board and "= 10 PP + golden statue" in board
+
+
+def test_board_text_shows_spaces_prices_trends_tableaus_and_hand() -> None:
+    state = position(
+        3,
+        money=[7, 0, 0],
+        sympathy=[2, 0, -1],
+        hands=[["PB01", "ST04"], [], []],
+        lines=[[line("SA09", ["PG04", "PB03", "PY04", "+PY05", "PJ01:R"])], [], []],
+        slots={"PS1": "PB02", "PS4": "PY07", "SS1": "SC01", "SR2": "ST10"},
+        assistants={"CC1": 1},
+        trend_row=["TR05", "TR06", "TR03"],
+        plan="AP05",
+        plan_pile=["AP09"],
+    )
+    board = GAME.render_text(GAME.observe(state, 0))
+    for expected in (
+        "round 1/10",
+        "Annual plan: AP05 No script cards   next: AP09 No credit card",
+        "TS3* Popcorn Action [genre=A; USA 3/1]",
+        "PS1: [blue]Extras[/blue] PB02 (B, 1$, 1PP) price 1",
+        "PS4: [yellow]Visual Effects[/yellow] PY07 (Y, 4$, 3PP) price 6",
+        "CC1 (+5): P1",
+        "P0 (you)",
+        "sympathy +2 (budget 6, lines 2)",
+        "line 1: Alien Huntress (A 1/2/1/1, 9PP, not met)",
+        "[green]G Script Doctor[/green] → [blue]B Stunts[/blue] → [yellow]Y Soundtrack+Soundtrack*[/yellow] → [red]R Director[/red]",
+        "Your hand:[/bold] [blue]Catering[/blue] PB01 (B, 1$, 1PP); ★ Marta Quill ST04 (2$, 1PP)",
+    ):
+        assert expected in board, expected
