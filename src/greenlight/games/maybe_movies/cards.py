@@ -201,8 +201,11 @@ class Catalogue(StaticData):
     def title(self, card_id: str) -> str:
         """The cosmetic title of a movie card (no rule effect)."""
         if self._titles is None:
-            flavour = _Flavour(self._flavour_seed or 0)
-            self._titles = {card.id: flavour.title() for card in (*self.movies, *self.blockbusters)}
+            if self._flavour_seed is None:
+                self._titles = {}
+            else:
+                flavour = _Flavour(self._flavour_seed)
+                self._titles = {card.id: flavour.title() for card in (*self.movies, *self.blockbusters)}
         return self._titles.get(card_id, "")
 
     def vote(self, card_id: str) -> VoteCard:

@@ -1,0 +1,180 @@
+"""Observations (§8), determinization, secrets, event text and the terminal view."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+from greenlight.core.match import Match
+from greenlight.games.maybe_movies import GAME, rules, view
+from greenlight.games.maybe_movies.state import OVER
+from tests.games.maybe_movies.support import cast_votes, fillers, play, table, vote_position
+
+ALL_OPTIONS = {"trendsetter_tricks": True, "breaking_changes": True, "blockbuster_budgets": True}
+
+
+def played_match(n: int, seed: int, options: dict[str, object], steps: int | None = None) -> Match:
+    match = Match.start(GAME, n, seed, options)
+    rng = random.Random(seed)
+    while not match.is_over() and (steps is None or len(match.record.actions) < steps):
+        seat = rng.choice(match.decision().players)
+        match.play(seat, rng.choice(match.legal_actions(seat)))
+    return match
+
+
+def test_every_event_has_its_own_words() -> None:
+    kinds: Counter[str] = Counter()
+    for seed in range(12):
+        match = played_match(4 + seed % 3, seed, ALL_OPTIONS if seed % 2 else {})
+        for event in match.events:
+            kinds[event.kind] += 1
+            text = GAME.describe_event(event)
+            assert text and text != event.kind.replace("_", " "), event.kind
+            json.dumps(event.to_json())
+    expected = {
+        "turn_started",
+        "market_refilled",
+        "pitch_added",
+        "pitched",
+        "vote_started",
+        "vote_committed",
+        "vote_chosen",
+        "votes_revealed",
+        "change_round",
+        "row_card_removed",
+        "row_edited",
+        "personal_drawn",
+        "cards_back",
+        "replacement_drawn",
+        "budget",
+        "checked",
+        "cost_choice",
+        "profit_choice",
+        "profit",
+        "payout",
+        "failed",
+        "discarded",
+        "movie_made",
+        "stack_made",
+        "game_over",
+    }
+    assert expected <= set(kinds)
+
+
+def test_a_vote_choice_is_told_only_to_its_voter() -> None:
+    match = played_match(4, 3, {}, steps=0)
+    while match.decision().kind != "vote":
+        seat = match.decision().players[0]
+        match.play(seat, match.legal_actions(seat)[0])
+    events = match.play(2, match.legal_actions(2)[0])
+    chosen = [event for event in events if event.kind == "vote_chosen"]
+    assert len(chosen) == 1 and chosen[0].audience == (2,)
+    assert not any("vote_chosen" in line or "You (P2) vote" in line for line in match.log(1))
+    assert any("You (P2) vote" in line for line in match.log(2))
+
+
+def test_observation_shows_the_check_worked_out_and_the_payout() -> None:
+    cards = table(
+        {"a0": "YES camera 3", "a1": "YES actors 2", "a2": "NO script 1", "a3": "NO camera 1", **fillers(8)},
+        {"Ma": (["camera", "actors"], 2), "Mb": (["camera"], 1)},
+    )
+    state = vote_position(cards, ["Ma", "Mb"], ["a0", "a1", "a2", "a3"])
+    cast_votes(state, ["a0", "a1", "a2", "a3"])
+    observation = GAME.observe(state, 3)
+    assert observation["reveals"] == [["a0", "a1", "a2", "a3"]]
+    check = observation["check"]
+    assert check["need"] == [0, 1, 0, 0, 2, 0] and check["net"] == [0, 2, -1, 0, 2, 0]
+    assert check["shortfall"] == [0] * 6 and check["surplus"] == [0, 1, 0, 0, 0, 0]
+    assert (check["D"], check["S"], check["W"], check["A"], check["result"]) == (0, 1, 0, 0, "SUCCESS")
+    assert observation["evaluation"]["budget"] == {"money": 0, "actors": 1, "script": 0, "setting": 0, "camera": 2, "microphone": 0}
+    assert observation["evaluation"]["profit"] == 3
+    settlement = observation["settlement"]
+    assert [len(cards) for cards in settlement["won"]] == [2, 1, 0, 0] and len(settlement["to_pool"]) == 1
+    assert observation["cards"]["a0"] == {"type": "YES", "icon": "camera", "value": 3}
+    assert observation["cards"]["Ma"] == {"cost": ["camera", "actors"], "profit": 2, "title": ""}
+    text = GAME.render_text(observation)
+    assert "D = 0 (shortfall), S = 1 (surplus), W = 0 (wildcards), A = 0 (any)" in text
+    assert "camera" in text and "SUCCESS" in text
+
+
+def test_the_pitch_preview_shows_budget_per_icon_and_profit() -> None:
+    cards = table({"y0": "YES money 2", **fillers(6)}, {"A": (["money", "camera"], 2), "B": (["money"], 1), "S": (["camera"], 1)})
+    hands = [["y0", "F0"], ["F1", "F2"], ["F3", "F4"]]
+    state = rules.position(
+        3, hands=hands, table=cards, market=["A", "B"], made=[rules.Stack(("S",), "S", False)], options={"trendsetter_tricks": True}
+    )
+    play(state, 0, "add A")
+    preview = GAME.observe(state, 1)["pitch"]
+    # A matches the failed stack topped by S (camera): its cost doubles.
+    assert preview["budget"] == {"money": 2, "actors": 0, "script": 0, "setting": 0, "camera": 2, "microphone": 0}
+    assert preview["profit"] == 2 and preview["cards"][0]["cost_doubles"] and not preview["cards"][0]["profit_doubles"]
+    assert "budget money 2, camera 2; profit 2" in GAME.render_text(GAME.observe(state, 1))
+
+
+def test_determinize_keeps_what_the_viewer_knows() -> None:
+    match = played_match(4, 11, {"breaking_changes": True}, steps=0)
+    rng = random.Random(0)
+    # Play until some hand holds publicly known cards (returned after a CHANGE round or drawn from the pool).
+    while not any(match.state.known) and not match.is_over():
+        seat = rng.choice(match.decision().players)
+        match.play(seat, rng.choice(match.legal_actions(seat)))
+    state = match.state
+    assert any(state.known)
+    for viewer in (0, 1, None):
+        world = GAME.determinize(state, viewer, random.Random(5))
+        for seat in range(4):
+            assert len(world.hands[seat]) == len(state.hands[seat])
+            assert set(state.known[seat]) <= set(world.hands[seat])
+        if viewer is not None:
+            assert world.hands[viewer] == state.hands[viewer]
+        pooled = sorted(card for seat in range(4) if seat != viewer for card in state.hands[seat])
+        assert sorted(card for seat in range(4) if seat != viewer for card in world.hands[seat]) == pooled
+        assert sorted(world.draw_pile) == sorted(state.draw_pile)
+        assert GAME.observe(world, viewer) == GAME.observe(state, viewer)
+        assert world.rng.getstate() != state.rng.getstate()
+
+
+def test_determinize_depends_only_on_what_the_viewer_can_see() -> None:
+    state = GAME.new_state(4, 21)
+    twin = state.clone()
+    twin.hands[2], twin.hands[3] = twin.hands[3], twin.hands[2]  # same sizes, other cards: P0 cannot tell
+    twin.draw_pile.reverse()
+    assert GAME.observe(twin, 0) == GAME.observe(state, 0)
+    first = GAME.determinize(state, 0, random.Random(9))
+    second = GAME.determinize(twin, 0, random.Random(9))
+    assert first.hands == second.hands and first.draw_pile == second.draw_pile
+
+
+def test_secrets_are_the_unknown_cards_of_other_hands() -> None:
+    state = GAME.new_state(3, 4)
+    assert GAME.secrets(state, 0) == frozenset(state.hands[1] + state.hands[2])
+    assert GAME.secrets(state, None) == frozenset(card for hand in state.hands for card in hand)
+    state.known[1].append(state.hands[1][0])
+    assert state.hands[1][0] not in GAME.secrets(state, 0)
+
+
+def test_observations_never_name_hidden_cards() -> None:
+    for seed in range(4):
+        match = played_match(5, seed, ALL_OPTIONS, steps=0)
+        rng = random.Random(seed)
+        while not match.is_over():
+            for viewer in (0, 3, None):
+                hidden = GAME.secrets(match.state, viewer)
+                assert not hidden & set(view.card_details(match.state, viewer))
+                assert not any(card in json.dumps(GAME.observe(match.state, viewer)) for card in hidden)
+            seat = rng.choice(match.decision().players)
+            match.play(seat, rng.choice(match.legal_actions(seat)))
+
+
+def test_final_observation_and_text() -> None:
+    match = played_match(3, 2, {})
+    assert match.state.phase == OVER
+    observation = match.observe(None)
+    final = observation["final"]
+    assert final["winners"] and len(final["breakdown"]) == 3
+    text = GAME.render_text(observation)
+    assert "Final scores" in text and "WINNER" in text
+    assert len(observation["history"]) == 10
+    last = observation["history"][-1]
+    assert set(last) >= {"turn", "active", "pitched", "reveals", "row", "check", "settlement", "movie"}
