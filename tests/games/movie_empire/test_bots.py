@@ -41,7 +41,7 @@ def test_registry_builds_the_heuristic() -> None:
 @pytest.mark.parametrize(("num_players", "options"), list(option_matrix(GAME)))
 def test_heuristic_plays_legal_moves_in_every_mode(num_players: int, options: dict[str, object]) -> None:
     bots: list[Bot] = [HeuristicBot(seat) for seat in range(num_players)]
-    outcome, state = play_match(7, bots, options)
+    _, state = play_match(7, bots, options)
     assert sum(len(movies) for movies in state.released) >= num_players  # type: ignore[attr-defined]
 
 

@@ -71,14 +71,39 @@ def test_a_custom_folder_replaces_only_the_files_it_holds(tmp_path: Path) -> Non
 @pytest.mark.parametrize(
     ("name", "old", "new", "message"),
     [
-        ("stars", 'requirement = "has(Catering)"', 'requirement = "has(Caterer)"', "stars.toml: card ST05, field requirement: has(Caterer) names no base card"),
-        ("stars", 'requirement = "n(Y)>=1"', 'requirement = "n(Y)>1"', "stars.toml: card ST07, field requirement: clause 'n(Y)>1' is not in the grammar"),
-        ("production_cards", 'upgrade_of = "PG07"', 'upgrade_of = "PG99"', "production_cards.toml: card PG08, field upgrade_of: PG99 is not a card"),
-        ("production_cards", "cost = 1\npp = 1\ncopies = 3", "cost = -1\npp = 1\ncopies = 3", "production_cards.toml: card PG01, field cost: must be at least 0"),
+        (
+            "stars",
+            'requirement = "has(Catering)"',
+            'requirement = "has(Caterer)"',
+            "stars.toml: card ST05, field requirement: has(Caterer) names no base card",
+        ),
+        (
+            "stars",
+            'requirement = "n(Y)>=1"',
+            'requirement = "n(Y)>1"',
+            "stars.toml: card ST07, field requirement: clause 'n(Y)>1' is not in the grammar",
+        ),
+        (
+            "production_cards",
+            'upgrade_of = "PG07"',
+            'upgrade_of = "PG99"',
+            "production_cards.toml: card PG08, field upgrade_of: PG99 is not a card",
+        ),
+        (
+            "production_cards",
+            "cost = 1\npp = 1\ncopies = 3",
+            "cost = -1\npp = 1\ncopies = 3",
+            "production_cards.toml: card PG01, field cost: must be at least 0",
+        ),
         ("scripts", 'genre = "A"', 'genre = "X"', "scripts.toml: card SA01, field genre: must be one of A, C, D"),
         ("trends", 'market = "USA"', 'market = "MARS"', "trends.toml: card TR01, field market: must be one of USA, EUR, CHN, none"),
         ("annual_plans", 'parameters = "B"', 'parameters = "Q"', "annual_plans.toml: card AP04, field parameters: must be one stage"),
-        ("annual_plans", 'kind = "instant"', 'kind = "lasting"', "annual_plans.toml: card AP10, field kind: effect lose_money belongs to kind instant"),
+        (
+            "annual_plans",
+            'kind = "instant"',
+            'kind = "lasting"',
+            "annual_plans.toml: card AP10, field kind: effect lose_money belongs to kind instant",
+        ),
         ("sympathy_bar", "level = -5", "level = -6", "sympathy_bar.toml: card -6, field level: must be at least -5"),
         ("board_spaces", 'task = "overtime"', 'task = "nap"', "board_spaces.toml: card OT1, field task: must be one of"),
     ],
@@ -103,7 +128,12 @@ def test_trend_count_must_fit_both_game_lengths(tmp_path: Path) -> None:
 
 def test_odd_blue_count_warns(tmp_path: Path) -> None:
     folder = copy_data(tmp_path)
-    replace_in(folder, "production_cards", 'id = "PB01"\nname = "Catering"\nkind = "base"\nstage = "B"\ncost = 1\npp = 1\ncopies = 3', 'id = "PB01"\nname = "Catering"\nkind = "base"\nstage = "B"\ncost = 1\npp = 1\ncopies = 4')
+    replace_in(
+        folder,
+        "production_cards",
+        'id = "PB01"\nname = "Catering"\nkind = "base"\nstage = "B"\ncost = 1\npp = 1\ncopies = 3',
+        'id = "PB01"\nname = "Catering"\nkind = "base"\nstage = "B"\ncost = 1\npp = 1\ncopies = 4',
+    )
     with pytest.warns(UserWarning, match="21 blue cards cannot split evenly; the top pile gets 10"):
         table = load_tables(str(folder))
     state = GAME.new_state(2, seed=0, options={"data_dir": str(folder)})

@@ -9,7 +9,9 @@ from greenlight.games.movie_empire.state import INTERNET, PREMIERE, MovieEmpireS
 from tests.games.movie_empire.helpers import TABLE, legal, line, play
 
 
-def premiering(players: int, releases: dict[str, tuple[int, int]], lines: list[list], cut: bool = False, **kwargs: object) -> MovieEmpireState:
+def premiering(
+    players: int, releases: dict[str, tuple[int, int]], lines: list[list], cut: bool = False, **kwargs: object
+) -> MovieEmpireState:
     """A position at the start of the premiere phase; ``releases`` maps RL spaces to (seat, line index).
 
     With ``cut`` the caller still has to cover releases and then call ``advance``.

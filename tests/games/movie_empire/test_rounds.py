@@ -38,7 +38,9 @@ def test_setup_split_puts_ten_blue_cards_in_each_half_of_the_pile() -> None:
         state = GAME.new_state(2, seed=seed)
         deck = state.production_pile + [c for c in state.slot_card if c is not None and c in TABLE.production]
         # The slots were drawn from the top: reassemble the pile with the top at the end.
-        order = state.production_pile + [state.slot_card[s.index] for s in reversed(TABLE.spaces) if s.task_name == "production" and s.min_players == 2]
+        order = state.production_pile + [
+            state.slot_card[s.index] for s in reversed(TABLE.spaces) if s.task_name == "production" and s.min_players == 2
+        ]
         top, bottom = order[34:], order[:34]
         blue = TABLE.production["PB01"].stage
         assert len(deck) == 68
@@ -108,7 +110,9 @@ def test_pay_four_to_ignore_the_plan_with_budget_money() -> None:
     assert "place CC1" not in legal(state, 1)
 
 
-@pytest.mark.parametrize(("plan", "genre_ok", "genre_blocked"), [("AP01", "SD01", "SA02"), ("AP02", "SA02", "SD01"), ("AP03", "SC01", "SA02")])
+@pytest.mark.parametrize(
+    ("plan", "genre_ok", "genre_blocked"), [("AP01", "SD01", "SA02"), ("AP02", "SA02", "SD01"), ("AP03", "SC01", "SA02")]
+)
 def test_genre_plans_restrict_releases(plan: str, genre_ok: str, genre_blocked: str) -> None:
     from greenlight.games.movie_empire.working import release_problem
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from greenlight.games.movie_empire import GAME, rounds
-from greenlight.games.movie_empire.actions import Lay, Stack, Star
+from greenlight.games.movie_empire.actions import Lay, Star
 from greenlight.games.movie_empire.flow import advance
 from greenlight.games.movie_empire.lines import apply_lay, lay_actions, metrics, production_pp
 from greenlight.games.movie_empire.positions import position

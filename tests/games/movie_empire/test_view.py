@@ -58,7 +58,15 @@ def test_determinize_keeps_what_the_viewer_knows_and_redraws_the_rest() -> None:
 
 def test_determinize_keeps_ap12_gifts_the_viewer_gave() -> None:
     hands = [["PB01", "PB02", "SA01"], ["PY01", "PY02", "PY03"]]
-    state = position(2, round=2, phase="grumpy", hands=hands, plan_pile=["AP12", "AP13"], trend_row=["TR01", "TR02", "TR03"], production_pile=["PR01"] * 20)
+    state = position(
+        2,
+        round=2,
+        phase="grumpy",
+        hands=hands,
+        plan_pile=["AP12", "AP13"],
+        trend_row=["TR01", "TR02", "TR03"],
+        production_pile=["PR01"] * 20,
+    )
     rounds.begin_round(state, [])
     advance(state, [])
     play(state, 0, "exempt decline")
@@ -117,7 +125,13 @@ def test_every_action_text_round_trips_and_codes_are_unique_when_legal_together(
 
 
 def test_premiere_log_line_has_a_breakdown_per_source() -> None:
-    state = position(2, phase="premiere", lines=[[line("SA01", ["PB03", "PB02"], ["ST06"], locked=True)], [line("SC02", ["PB01"], locked=True)]], assistants={"RL1": 0, "RL2": 1}, trend_row=[None, None, "TR10"])
+    state = position(
+        2,
+        phase="premiere",
+        lines=[[line("SA01", ["PB03", "PB02"], ["ST06"], locked=True)], [line("SC02", ["PB01"], locked=True)]],
+        assistants={"RL1": 0, "RL2": 1},
+        trend_row=[None, None, "TR10"],
+    )
     from greenlight.games.movie_empire.cards import load_tables
 
     table = load_tables()

@@ -117,7 +117,10 @@ def test_pass_is_refused_after_producing() -> None:
     state = position(2, hands=[["PB01"], []], lines=[[line("SA01", ["PB02"])], []])
     play(state, 0, "produce 1", "lay PB01 right")
     assert "pass" not in legal(state, 0)
-    assert GAME.why_illegal(state, 0, GAME.parse_action("pass")) == "you produced or used your dossier this turn, so you must place an assistant"
+    assert (
+        GAME.why_illegal(state, 0, GAME.parse_action("pass"))
+        == "you produced or used your dossier this turn, so you must place an assistant"
+    )
 
 
 def test_pass_ends_the_working_phase_for_that_player() -> None:
@@ -331,7 +334,9 @@ def test_cut_costs_one_sympathy_now_and_the_release_does_not_premiere() -> None:
 
 
 def test_sabotage_dossier_draws_five_keeps_two() -> None:
-    state = position(2, round=2, dossier=[1, None], hands=[["SA01", "ST04", "PB01"], []], production_pile=["PY01", "PY02", "PY03", "PJ01", "PR01"])
+    state = position(
+        2, round=2, dossier=[1, None], hands=[["SA01", "ST04", "PB01"], []], production_pile=["PY01", "PY02", "PY03", "PJ01", "PR01"]
+    )
     play(state, 0, "place SB1 dossier")
     assert GAME.decision(state).kind == "sabotage_keep"
     assert len(GAME.legal_actions(state, 0)) == 10

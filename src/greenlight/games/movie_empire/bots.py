@@ -27,6 +27,8 @@ from greenlight.games.movie_empire.actions import (
     Done,
     End,
     Exempt,
+    Give,
+    Keep,
     Lay,
     Market,
     Net,
@@ -256,7 +258,7 @@ class HeuristicBot(Bot):
         seat = view.seat
         kind = view.decision().kind
         handler = getattr(self, f"_on_{kind}", None)
-        choice = handler(world, seat, actions) if handler is not None else None
+        choice: Action | None = handler(world, seat, actions) if handler is not None else None
         if choice is None or choice not in actions:
             return actions[0]
         return choice
@@ -266,11 +268,11 @@ class HeuristicBot(Bot):
     def _on_keep(self, world: MovieEmpireState, seat: int, actions: list[Action]) -> Action:
         table = world.table
         if world.phase == "setup":
-            return max(actions, key=lambda a: sum(script_quality(table, card) for card in a.cards))  # type: ignore[attr-defined]
+            return max(actions, key=lambda a: sum(script_quality(table, card) for card in _cards(a)))
         return self._on_sabotage_keep(world, seat, actions)
 
     def _on_sabotage_keep(self, world: MovieEmpireState, seat: int, actions: list[Action]) -> Action:
-        return max(actions, key=lambda a: sum(card_value(world, seat, card) for card in a.cards))  # type: ignore[attr-defined]
+        return max(actions, key=lambda a: sum(card_value(world, seat, card) for card in _cards(a)))
 
     def _on_exemption(self, world: MovieEmpireState, seat: int, actions: list[Action]) -> Action:
         plan = world.table.plans[world.plan or ""]
@@ -290,7 +292,7 @@ class HeuristicBot(Bot):
         return ways["decline"]
 
     def _on_give(self, world: MovieEmpireState, seat: int, actions: list[Action]) -> Action:
-        return min(actions, key=lambda a: sum(card_value(world, seat, card) for card in a.cards))  # type: ignore[attr-defined]
+        return min(actions, key=lambda a: sum(card_value(world, seat, card) for card in _cards(a)))
 
     # -- the working phase ----------------------------------------------------------------------------
 
@@ -556,6 +558,11 @@ def _ready(world: MovieEmpireState, seat: int, line: Line) -> bool:
     return now >= (0.5 if left <= 4 else 0.75) * complete
 
 
+def _cards(action: Action) -> tuple[str, ...]:
+    assert isinstance(action, (Keep, Give))
+    return action.cards
+
+
 def _dossier_cost(world: MovieEmpireState) -> float:
     """The end bonus given up, plus the Upkeep penalty: your own sympathy at 2 players, the others' at 3-4 (a gain)."""
     if world.num_players == 2:
@@ -579,4 +586,3 @@ def _missing_from_board(world: MovieEmpireState, seat: int) -> bool:
         if any(missing and stage not in offered for stage, missing in enumerate(deficits(table, line))):
             return True
     return False
-

@@ -123,23 +123,29 @@ def requirement_text(requirement: Requirement) -> str:
     """The requirement in the §2.1 notation ("—" when always true)."""
     if not requirement:
         return "—"
-    parts = []
-    for op, a, b in requirement:
-        parts.append(
-            {
-                R_GENRE: lambda: f"genre={a}",
-                R_PERIOD_GE: lambda: f"period>={a}",
-                R_PERIOD_LE: lambda: f"period<={a}",
-                R_N_GE: lambda: f"n({STAGES[a]})>={b}",
-                R_N_ZERO: lambda: f"n({STAGES[a]})=0",
-                R_EACH: lambda: "n(each)>=1",
-                R_STARS_GE: lambda: f"stars>={a}",
-                R_STARS_ZERO: lambda: "stars=0",
-                R_HAS: lambda: f"has({a})",
-                R_SCRIPT_MET: lambda: "script_met",
-            }[op]()
-        )
-    return " & ".join(parts)
+    return " & ".join(_clause_text(op, a, b) for op, a, b in requirement)
+
+
+def _clause_text(op: int, a: Any, b: int) -> str:
+    if op == R_GENRE:
+        return f"genre={a}"
+    if op == R_PERIOD_GE:
+        return f"period>={a}"
+    if op == R_PERIOD_LE:
+        return f"period<={a}"
+    if op == R_N_GE:
+        return f"n({STAGES[a]})>={b}"
+    if op == R_N_ZERO:
+        return f"n({STAGES[a]})=0"
+    if op == R_EACH:
+        return "n(each)>=1"
+    if op == R_STARS_GE:
+        return f"stars>={a}"
+    if op == R_STARS_ZERO:
+        return "stars=0"
+    if op == R_HAS:
+        return f"has({a})"
+    return "script_met"
 
 
 # -- card records -----------------------------------------------------------------------
@@ -279,16 +285,16 @@ class Tables(StaticData):
     __slots__ = (
         "_spaces_in_use",
         "card_index",
-        "plans",
         "plan_ids",
+        "plans",
         "production",
         "production_deck",
         "production_ids",
-        "scripts",
         "script_ids",
+        "scripts",
         "source",
-        "spaces",
         "space_by_id",
+        "spaces",
         "star_ids",
         "stars",
         "sympathy",
@@ -449,7 +455,16 @@ def _load_spaces(file: str) -> tuple[Space, ...]:
     rows = _rows(file, "space", SPACE_FIELDS, what="space")
     require(len(rows) <= MAX_SPACES, file, None, None, f"at most {MAX_SPACES} spaces are supported, found {len(rows)}")
     spaces = tuple(
-        Space(row["id"], TASKS.index(row["task"]), row["money"], row["surcharge"], row["min_players"], row["dossier_space"], row["order"], index)
+        Space(
+            row["id"],
+            TASKS.index(row["task"]),
+            row["money"],
+            row["surcharge"],
+            row["min_players"],
+            row["dossier_space"],
+            row["order"],
+            index,
+        )
         for index, row in enumerate(rows)
     )
     for task in TASKS:
@@ -508,7 +523,9 @@ def _load_production(file: str) -> dict[str, ProductionCard]:
             require(upgrade_of is None, file, card, "upgrade_of", "only an upgrade names a base card")
         stage = STAGE_INDEX.get(row["stage"], NO_STAGE)
         has_name = None if kind == "upgrade" else row["name"]
-        cards[card] = ProductionCard(card, row["name"], kind, stage, row["cost"], row["pp"], row["copies"], upgrade_of, base_name, has_name, index)
+        cards[card] = ProductionCard(
+            card, row["name"], kind, stage, row["cost"], row["pp"], row["copies"], upgrade_of, base_name, has_name, index
+        )
     names = [card.name for card in cards.values() if card.kind != "upgrade"]
     for card in cards.values():
         require(names.count(card.name) <= 1 or card.kind == "upgrade", file, card.id, "name", f"two cards are named {card.name}")
@@ -563,7 +580,9 @@ def _load_scripts(file: str) -> dict[str, ScriptCard]:
     rows = _rows(file, "card", SCRIPT_FIELDS)
     require(len(rows) <= MAX_SCRIPTS, file, None, None, f"at most {MAX_SCRIPTS} scripts are supported, found {len(rows)}")
     return {
-        row["id"]: ScriptCard(row["id"], row["title"], row["genre"], (row["req_G"], row["req_B"], row["req_Y"], row["req_R"]), row["pp"], index)
+        row["id"]: ScriptCard(
+            row["id"], row["title"], row["genre"], (row["req_G"], row["req_B"], row["req_Y"], row["req_R"]), row["pp"], index
+        )
         for index, row in enumerate(rows)
     }
 
@@ -584,7 +603,13 @@ def _load_trends(file: str, names: set[str]) -> dict[str, TrendCard]:
     for removed, rounds, mode in ((FULL_REMOVED_TRENDS, FULL_ROUNDS, "a full game"), (SHORT_REMOVED_TRENDS, SHORT_ROUNDS, "Shoot a Short")):
         needed = removed + TREND_ROW + (rounds - TREND_ROW)
         # §2.10: removed + 3 + (rounds - 3), so exactly one trend is left on the board in the last round.
-        require(len(rows) == needed, file, None, None, f"{mode} needs exactly {needed} trends ({removed} removed + {rounds} rounds), found {len(rows)}")
+        require(
+            len(rows) == needed,
+            file,
+            None,
+            None,
+            f"{mode} needs exactly {needed} trends ({removed} removed + {rounds} rounds), found {len(rows)}",
+        )
     return {
         row["id"]: TrendCard(
             row["id"],
@@ -611,7 +636,13 @@ PLAN_FIELDS = (
 def _load_plans(file: str, names: set[str]) -> dict[str, AnnualPlan]:
     rows = _rows(file, "card", PLAN_FIELDS)
     # §4.11: the plans never run out (one per round from round 2).
-    require(FULL_ROUNDS - 1 <= len(rows) <= MAX_PLANS, file, None, None, f"between {FULL_ROUNDS - 1} and {MAX_PLANS} plans are needed, found {len(rows)}")
+    require(
+        FULL_ROUNDS - 1 <= len(rows) <= MAX_PLANS,
+        file,
+        None,
+        None,
+        f"between {FULL_ROUNDS - 1} and {MAX_PLANS} plans are needed, found {len(rows)}",
+    )
     plans: dict[str, AnnualPlan] = {}
     for index, row in enumerate(rows):
         card, effect, parameters = row["id"], row["effect"], row["parameters"].strip()
@@ -631,7 +662,9 @@ def _load_plans(file: str, names: set[str]) -> dict[str, AnnualPlan]:
             require(bool(words), file, card, "parameters", "name at least one task")
             tasks = frozenset(TASKS.index(word) for word in words)
         elif effect in ("lose_money", "gain_money", "give_cards"):
-            require(parameters.isdigit() and int(parameters) > 0, file, card, "parameters", f"must be a whole number > 0, got {parameters!r}")
+            require(
+                parameters.isdigit() and int(parameters) > 0, file, card, "parameters", f"must be a whole number > 0, got {parameters!r}"
+            )
             amount = int(parameters)
         else:
             require(parameters == "", file, card, "parameters", "an effect of none takes no parameters")

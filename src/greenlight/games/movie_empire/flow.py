@@ -17,7 +17,6 @@ from greenlight.games.movie_empire.premiere import build_net_items, free_markets
 from greenlight.games.movie_empire.rounds import (
     begin_upkeep,
     exemption_actions,
-    gift_chooser,
     instant_effect,
     resolve_gifts,
     resolve_setup,
@@ -77,9 +76,8 @@ def advance(state: MovieEmpireState, events: list[Event]) -> None:
     while True:
         if state.queue:
             kind, seat = state.queue[0]
-            if kind == Q_CHECK:
-                if run_check(state, seat, events):
-                    continue
+            if kind == Q_CHECK and run_check(state, seat, events):
+                continue
             return
         phase = state.phase
         if phase == WORKING:

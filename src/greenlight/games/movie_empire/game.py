@@ -41,7 +41,16 @@ from greenlight.games.movie_empire.actions import (
     Swap,
     Take,
 )
-from greenlight.games.movie_empire.cards import BOARD_MARKETS, MAX_CARD_INDEX, MAX_PRODUCTION, MAX_SCRIPTS, MAX_SPACES, MAX_STARS, STAGES, Tables
+from greenlight.games.movie_empire.cards import (
+    BOARD_MARKETS,
+    MAX_CARD_INDEX,
+    MAX_PRODUCTION,
+    MAX_SCRIPTS,
+    MAX_SPACES,
+    MAX_STARS,
+    STAGES,
+    Tables,
+)
 from greenlight.games.movie_empire.spec import SPEC
 from greenlight.games.movie_empire.state import MovieEmpireState
 

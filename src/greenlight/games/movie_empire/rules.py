@@ -45,7 +45,6 @@ from greenlight.games.movie_empire.effects import HAND_LIMIT, level, open_lines,
 from greenlight.games.movie_empire.flow import advance, end_turn
 from greenlight.games.movie_empire.lines import lay_problem
 from greenlight.games.movie_empire.state import (
-    GIFT,
     GRUMPY,
     INTERNET,
     NO_SEAT,
@@ -301,8 +300,8 @@ def why_illegal(state: MovieEmpireState, seat: int, action: Action) -> str:
             return "you already produced this turn (one produce step per turn)"
         if action.line == NEW_LINE:
             if working.new_line_slot(state, seat) == NO_SEAT:
-                allowed = level(state, seat).lines
-                return f"a new line needs an empty line slot and fewer open lines than your level allows ({open_lines(state, seat)} open, {allowed} allowed)"
+                allowed, opened = level(state, seat).lines, open_lines(state, seat)
+                return f"a new line needs an empty line slot and fewer open lines than your level allows ({opened} open, {allowed} allowed)"
             return "a new line needs a script and a production card in your hand"
         index = int(action.line) - 1 if action.line.isdigit() else -1
         line = state.lines[seat][index] if index in (0, 1) else None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from greenlight.core.events import Event
@@ -29,7 +29,8 @@ def line_json(table: Tables, index: int, line: Line | None) -> dict[str, Any] | 
         "script": line.script,
         "genre": m.genre,
         "cards": [
-            {"card": card, "stage": STAGES[stage], "stacked": stacked} for card, stage, stacked in zip(line.cards, line.stages, line.stacked, strict=True)
+            {"card": card, "stage": STAGES[stage], "stacked": stacked}
+            for card, stage, stacked in zip(line.cards, line.stages, line.stacked, strict=True)
         ],
         "stars": list(line.stars),
         "shut": line.shut,
@@ -209,7 +210,11 @@ def determinize(state: MovieEmpireState, viewer: int | None, rng: random.Random)
     table = state.table
     n = state.num_players
     others = [seat for seat in range(n) if seat != viewer]
-    pools: dict[str, list[str]] = {"production": list(state.production_pile), "star": list(state.star_pile), "script": list(state.script_pile)}
+    pools: dict[str, list[str]] = {
+        "production": list(state.production_pile),
+        "star": list(state.star_pile),
+        "script": list(state.script_pile),
+    }
     shapes: dict[int, tuple[list[str], list[str]]] = {}
     for seat in others:
         known, hidden = _split_hand(state.hands[seat], _fixed_cards(state, viewer, seat))
@@ -310,25 +315,38 @@ def describe_event(event: Event, table: Tables | None = None) -> str:
         tail = f" ({'; '.join(extras)})" if extras else ""
         trend = f", hit {table.card_name(data['trend'])}" if data["hit"] and data["trend"] else ""
         return f"{who} premieres {title} in {_MARKET_WORDS[data['market']]}{trend}: {parts} = {data['total']} PP{tail}."
-    texts = {
-        "round_started": lambda: f"Round {data['round']} begins; P{data['first_player']} is first player"
-        + (f"; annual plan {data['plan']}: {table.card_name(data['plan'])}" if data["plan"] else "")
-        + ".",
+    texts: dict[str, Callable[[], str]] = {
+        "round_started": lambda: (
+            f"Round {data['round']} begins; P{data['first_player']} is first player"
+            + (f"; annual plan {data['plan']}: {table.card_name(data['plan'])}" if data["plan"] else "")
+            + "."
+        ),
         "budget": lambda: f"{who} receives a budget of {data['money']}.",
-        "exemption": lambda: f"{who} "
-        + {"decline": "accepts the annual plan.", "free": "ignores the plan (top of the sympathy bar).", "dossier": "ignores the plan with a dossier.", "pay": "pays 4 to ignore the plan."}[data["way"]],
+        "exemption": lambda: (
+            f"{who} "
+            + {
+                "decline": "accepts the annual plan.",
+                "free": "ignores the plan (top of the sympathy bar).",
+                "dossier": "ignores the plan with a dossier.",
+                "pay": "pays 4 to ignore the plan.",
+            }[data["way"]]
+        ),
         "plan_money": lambda: f"{who} {'gains' if data['change'] >= 0 else 'loses'} {abs(data['change'])} money from the annual plan.",
         "gift": lambda: f"{who} gives {_names(table, data['cards'])} to P{data['to']}.",
         "gift_count": lambda: f"{who} gives {data['count']} card(s) to P{data['to']}.",
         "committed": lambda: f"{who} has made their {data['step']} choice.",
         "setup_done": lambda: f"Setup done; P{data['first_player']} starts.",
         "working_started": lambda: "The working phase begins.",
-        "placed": lambda: f"{who} places an assistant on {data['space']}"
-        + (" with a dossier" if data["dossier"] else "")
-        + (f", hiring for {data['fee']}" if data["fee"] else "")
-        + (f", {'receiving' if data['money'] > 0 else 'paying'} {abs(data['money'])}" if data["money"] else "")
-        + ".",
-        "card_taken": lambda: f"{who} takes {_names(table, [data['card']])} from {data['space']}" + (f" for {data['price']}" if data["price"] else "") + ".",
+        "placed": lambda: (
+            f"{who} places an assistant on {data['space']}"
+            + (" with a dossier" if data["dossier"] else "")
+            + (f", hiring for {data['fee']}" if data["fee"] else "")
+            + (f", {'receiving' if data['money'] > 0 else 'paying'} {abs(data['money'])}" if data["money"] else "")
+            + "."
+        ),
+        "card_taken": lambda: (
+            f"{who} takes {_names(table, [data['card']])} from {data['space']}" + (f" for {data['price']}" if data["price"] else "") + "."
+        ),
         "drew": lambda: f"{who} draws {_names(table, data['cards'])} ({data['source']}).",
         "drew_count": lambda: f"{who} draws {data['count']} production card(s) blind ({data['source']}).",
         "sabotage_discarded": lambda: f"{who} discards {_names(table, data['cards'])} from the Sabotage draw.",
@@ -405,7 +423,9 @@ def render_text(observation: Observation) -> str:
     out: list[str] = []
     decision = obs["decision"]
     waiting = ", ".join(f"P{seat}" for seat in decision["players"]) or "—"
-    out.append(f"[bold]Movie Empire[/bold]  round {obs['round']}/{obs['last_round']}  phase: {obs['phase']}  first player: P{obs['first_player']}")
+    out.append(
+        f"[bold]Movie Empire[/bold]  round {obs['round']}/{obs['last_round']}  phase: {obs['phase']}  first player: P{obs['first_player']}"
+    )
     out.append(f"Waiting for {waiting} ({decision['kind']})")
     plan = obs["plan"]
     if plan["active"] or plan["next"]:
@@ -486,12 +506,8 @@ def render_text(observation: Observation) -> str:
         for seat, item in enumerate(final["breakdown"]):
             win = " [green]WINNER[/green]" if seat in final["winners"] else ""
             out.append(
-                f"  P{seat}: premieres {item['premieres']}  sympathy {item['sympathy']:+d}  money {item['money']}  dossier {item['dossier']}  "
-                f"awards {item['awards']}  = {item['total']}{win}"
+                f"  P{seat}: premieres {item['premieres']}  sympathy {item['sympathy']:+d}  money {item['money']}  "
+                f"dossier {item['dossier']}  awards {item['awards']}  = {item['total']}{win}"
             )
     return "\n".join(out)
 
-
-def hand_kinds(state: MovieEmpireState, seat: int) -> Counter[str]:
-    """Counts of card kinds in a hand (public)."""
-    return Counter(state.table.kind_of(card) for card in state.hands[seat])

@@ -12,7 +12,24 @@ from itertools import combinations
 
 from greenlight.core.actions import Action
 from greenlight.core.events import Event
-from greenlight.games.movie_empire.actions import DONE, END, NEW_LINE, PASS, PURGE, Block, Cut, Keep, Lay, Place, Release, Script, Stack, Star, Swap, Take
+from greenlight.games.movie_empire.actions import (
+    DONE,
+    END,
+    NEW_LINE,
+    PASS,
+    PURGE,
+    Block,
+    Cut,
+    Keep,
+    Lay,
+    Place,
+    Release,
+    Script,
+    Stack,
+    Star,
+    Swap,
+    Take,
+)
 from greenlight.games.movie_empire.cards import (
     T_CREDIT,
     T_DENOUNCE,
@@ -209,12 +226,10 @@ def place_problem(state: MovieEmpireState, seat: int, space: Space, dossier: boo
                 return "a swap needs a production card in your hand"
             if not takeable_slots(state, seat):
                 return "no production slot holds a card you may take"
-    elif task == T_REVEAL:
-        if state.dossier[seat] != NO_SEAT:
-            return "you already hold a dossier (at most one at any time)"
-    elif task == T_RELEASE:
-        if not releasable(state, seat):
-            return "none of your lines may be released now (open, not yet designated, with a blue card, allowed by the plan)"
+    elif task == T_REVEAL and state.dossier[seat] != NO_SEAT:
+        return "you already hold a dossier (at most one at any time)"
+    elif task == T_RELEASE and not releasable(state, seat):
+        return "none of your lines may be released now (open, not yet designated, with a blue card, allowed by the plan)"
     return None
 
 
@@ -303,7 +318,8 @@ def new_line_scripts(state: MovieEmpireState, seat: int, index: int, lookahead: 
             rest = list(hand)
             rest.remove(card)
             if not any(
-                _placement_survives(state, seat, index, apply_lay(table, line, lay), [card, lay.card]) for lay in lay_actions(table, line, rest)
+                _placement_survives(state, seat, index, apply_lay(table, line, lay), [card, lay.card])
+                for lay in lay_actions(table, line, rest)
             ):
                 continue
         scripts.append(Script(card))
