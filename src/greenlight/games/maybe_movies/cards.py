@@ -163,6 +163,7 @@ class Catalogue(StaticData):
         "_movie_index",
         "_titles",
         "_vote_index",
+        "action_codes",
         "blockbusters",
         "changes",
         "movies",
@@ -194,6 +195,8 @@ class Catalogue(StaticData):
         self._movie_index = {card.id: index for index, card in enumerate(movie_cards)}
         self._digest: str | None = None
         self._details: dict[str, dict[str, Any]] = {}
+        #: Integer action codes, filled in by the game as actions are coded (a cache; not part of the contents).
+        self.action_codes: dict[Any, int] = {}
         #: Cosmetic titles: given (data file), or drawn from the flavour stream of ``flavour_seed`` when first needed.
         self._titles: dict[str, str] | None = dict(titles) if titles is not None else None
         self._flavour_seed = flavour_seed

@@ -14,7 +14,7 @@ from greenlight.core.outcome import Outcome
 from greenlight.core.spec import OptionValue
 from greenlight.games.maybe_movies import rules, view
 from greenlight.games.maybe_movies.actions import ACTION_TYPES, Add, Copy, Finish, Icon, Pick, Profit, Remove, Slot, Vote
-from greenlight.games.maybe_movies.cards import ICON_INDEX, NUM_BLOCKBUSTERS, NUM_CHANGE, NUM_ICONS, NUM_MOVIES, NUM_VOTES
+from greenlight.games.maybe_movies.cards import ICON_INDEX, NUM_BLOCKBUSTERS, NUM_CHANGE, NUM_ICONS, NUM_MOVIES, NUM_VOTES, Catalogue
 from greenlight.games.maybe_movies.spec import SPEC
 from greenlight.games.maybe_movies.state import MaybeMoviesState
 
@@ -90,32 +90,40 @@ class MaybeMoviesGame(Game[MaybeMoviesState]):
 
     def action_code(self, state: MaybeMoviesState, action: Action) -> int:
         """Cards by catalogue position (movies 0-59, hand cards 0-71), slots, icons and profit values by number."""
-        table = state.table
-        if isinstance(action, Vote):
-            return VOTE_BASE + table.vote_index(action.card)
-        if isinstance(action, Add):
-            return ADD_BASE + table.movie_index(action.card)
-        if isinstance(action, Finish):
-            return FINISH_CODE
-        if isinstance(action, Remove):
-            return REMOVE_BASE + table.movie_index(action.card)
-        if isinstance(action, Slot):
-            return SLOT_BASE + action.index
-        if isinstance(action, Copy):
-            return COPY_BASE + table.movie_index(action.card)
-        if isinstance(action, Icon):
-            return ICON_BASE + ICON_INDEX[action.icon]
-        if isinstance(action, Profit):
-            return PROFIT_BASE + action.amount
-        if isinstance(action, Pick):
-            return PICK_BASE + table.movie_index(action.card)
-        raise ValueError(f"{action!r} is not a Maybe Movies action")
+        codes = state.table.action_codes
+        code = codes.get(action)
+        if code is None:
+            code = codes[action] = _code(state.table, action)
+        return code
 
     def bots(self) -> Mapping[str, Callable[[int], Bot]]:
         """The ``heuristic`` level."""
         from greenlight.games.maybe_movies.bots import HeuristicBot
 
         return {"heuristic": lambda seed: HeuristicBot(seed)}
+
+
+def _code(table: Catalogue, action: Action) -> int:
+    """The code of ``action`` from the catalogue positions of the cards it names."""
+    if isinstance(action, Vote):
+        return VOTE_BASE + table.vote_index(action.card)
+    if isinstance(action, Add):
+        return ADD_BASE + table.movie_index(action.card)
+    if isinstance(action, Finish):
+        return FINISH_CODE
+    if isinstance(action, Remove):
+        return REMOVE_BASE + table.movie_index(action.card)
+    if isinstance(action, Slot):
+        return SLOT_BASE + action.index
+    if isinstance(action, Copy):
+        return COPY_BASE + table.movie_index(action.card)
+    if isinstance(action, Icon):
+        return ICON_BASE + ICON_INDEX[action.icon]
+    if isinstance(action, Profit):
+        return PROFIT_BASE + action.amount
+    if isinstance(action, Pick):
+        return PICK_BASE + table.movie_index(action.card)
+    raise ValueError(f"{action!r} is not a Maybe Movies action")
 
 
 GAME = MaybeMoviesGame()

@@ -131,6 +131,7 @@ def _icon(name: str) -> Icon:
 def setup(num_players: int, seed: int, options: dict[str, Any]) -> MaybeMoviesState:
     """Generate (or load) the catalogue, then §3 steps 1-9 on the play stream, then start turn 1."""
     table = catalogue_for(options.get("deck"), seed)
+    _prepare_actions(table)
     state = MaybeMoviesState(table, num_players, dict(options), play_stream(seed))
     deal(state)
     start_turn(state, [])
@@ -171,6 +172,13 @@ def deal(state: MaybeMoviesState) -> None:
             refill_personal(state, seat, [])
 
 
+def _prepare_actions(table: Catalogue) -> None:
+    """Build the vote actions of every hand card once, so a legal-vote list is a plain lookup."""
+    if table.votes and table.votes[0].id not in _VOTE:
+        for card in (*table.votes, *table.changes):
+            _vote(card.id)
+
+
 def _has_both(table: Catalogue, hand: Sequence[str]) -> bool:
     kinds = {table.vote(card).kind for card in hand}
     return YES in kinds and NO in kinds
@@ -202,7 +210,9 @@ def position(
     unless ``table`` is given.
     """
     resolved = {"trendsetter_tricks": False, "breaking_changes": False, "blockbuster_budgets": False, "deck": None, **(options or {})}
-    state = MaybeMoviesState(table or catalogue_for(resolved.get("deck"), seed), num_players, resolved, play_stream(seed))
+    table = table or catalogue_for(resolved.get("deck"), seed)
+    _prepare_actions(table)
+    state = MaybeMoviesState(table, num_players, resolved, play_stream(seed))
     state.hands = [list(hand) for hand in hands]
     state.market = list(market)
     state.pool = list(pool)
@@ -808,8 +818,10 @@ def legal_actions(state: MaybeMoviesState, seat: int) -> list[Action]:
     phase = state.phase
     if phase == VOTE:
         if state.votes[seat] is None and seat in state.voters:
-            vote = _VOTE.get
-            return [vote(card) or _vote(card) for card in state.hands[seat]]
+            try:
+                return list(map(_VOTE.__getitem__, state.hands[seat]))
+            except KeyError:  # a card from outside the catalogue the state was built with (hand-made test positions)
+                return [_vote(card) for card in state.hands[seat]]
         return []
     if phase == OVER or seat != actor(state):
         return []
