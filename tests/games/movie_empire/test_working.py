@@ -369,3 +369,30 @@ def test_clean_hands_has_no_dossier_options(players: int) -> None:
     texts = legal(state, 0)
     assert not {"purge", "place RV1", "place BN2 dossier", "place BN1 dossier", "place SB1 dossier"} & texts
     assert GAME.why_illegal(state, 0, Block("OT1")) == "there are no dossiers in Clean Hands"
+
+
+def test_fast_placement_list_agrees_with_the_rules_text() -> None:
+    """``available_places`` (fast path) and ``place_problem`` (the refusal reasons) never disagree."""
+    import random
+
+    from greenlight.games.movie_empire.working import available_places, in_use, place_problem
+
+    checked = 0
+    for seed in range(12):
+        state = GAME.new_state(2 + seed % 3, seed, {"clean_hands": seed % 4 == 3})
+        rng = random.Random(seed)
+        while not GAME.is_terminal(state):
+            decision = GAME.decision(state)
+            if decision.kind == "turn" and not state.turn_placed:
+                seat = decision.players[0]
+                expected = [
+                    f"place {space.id}" + (" dossier" if dossier else "")
+                    for space in in_use(state)
+                    for dossier in (False, True)
+                    if place_problem(state, seat, space, dossier) is None
+                ]
+                assert [str(a) for a in available_places(state, seat)] == expected
+                checked += 1
+            seat = rng.choice(decision.players)
+            GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+    assert checked > 300

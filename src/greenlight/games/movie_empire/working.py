@@ -23,6 +23,7 @@ from greenlight.games.movie_empire.actions import (
     Keep,
     Lay,
     Place,
+    Produce,
     Release,
     Script,
     Stack,
@@ -233,29 +234,79 @@ def place_problem(state: MovieEmpireState, seat: int, space: Space, dossier: boo
     return None
 
 
-def _dossier_options(state: MovieEmpireState, seat: int, task: int) -> tuple[bool, ...]:
-    if task in (T_NICE, T_SABOTAGE):
-        return (False, True) if usable_dossier(state, seat) else (False,)
-    if task == T_NICE_DOSSIER:
-        return (True,)
-    return (False,)
-
-
 def available_places(state: MovieEmpireState, seat: int, *, skip_hand_dependent: bool = False) -> list[Action]:
-    """Every legal placement; ``skip_hand_dependent`` leaves out the SB1 swap and releases."""
+    """Every legal placement (§4.2 step 3); ``skip_hand_dependent`` leaves out the SB1 swap and releases.
+
+    This is the fast path of ``place_problem`` (same rules, checked once per call
+    where possible); a test checks that the two always agree.
+    """
     places: list[Action] = []
-    if state.placed[seat] >= ASSISTANTS:
+    placed = state.placed[seat]
+    if placed >= ASSISTANTS:
         return places
-    assistant, blocked = state.assistant, state.blocked
+    money = state.money[seat] - HIRE_FEES[placed]
+    if money < 0:
+        return places  # the hire fee alone is too much
+    table = state.table
+    plan = plan_for(state, seat)
+    forbidden_tasks: frozenset[int] = plan.forbidden_tasks if plan is not None and plan.effect == "forbid_task" else frozenset()
+    forbidden_stage = plan.forbidden_stage if plan is not None and plan.effect == "forbid_take_stage" else NO_STAGE_FORBIDDEN
+    usable = usable_dossier(state, seat)
+    assistant, blocked, cards = state.assistant, state.blocked, state.slot_card
     for space in in_use(state):
-        if assistant[space.index] != NO_SEAT or blocked[space.index] != NO_SEAT:
+        index = space.index
+        if assistant[index] != NO_SEAT or blocked[index] != NO_SEAT:
             continue
-        for dossier in _dossier_options(state, seat, space.task):
-            if skip_hand_dependent and (space.task == T_RELEASE or (space.task == T_SABOTAGE and not dossier)):
+        task = space.task
+        if task in forbidden_tasks:
+            continue
+        if space.money < 0 and money < -space.money:
+            continue
+        budget = money + space.money
+        if task == T_PRODUCTION:
+            card_id = cards[index]
+            if card_id is None:
                 continue
-            if place_problem(state, seat, space, dossier) is None:
-                places.append(place_action(space.id, dossier))
+            card = table.production[card_id]
+            if card.stage == forbidden_stage or budget < card.cost + space.surcharge:
+                continue
+        elif task == T_SCRIPT:
+            if cards[index] is None:
+                continue
+        elif task == T_STAR:
+            star_id = cards[index]
+            if star_id is None or budget < table.stars[star_id].cost:
+                continue
+        elif task == T_SABOTAGE:
+            if not skip_hand_dependent and _swap_possible(state, seat):
+                places.append(place_action(space.id, False))
+            if usable:
+                places.append(place_action(space.id, True))
+            continue
+        elif task == T_NICE:
+            if usable:
+                places.append(place_action(space.id, False))
+                places.append(place_action(space.id, True))
+                continue
+        elif task == T_NICE_DOSSIER:
+            if usable:
+                places.append(place_action(space.id, True))
+            continue
+        elif task == T_REVEAL:
+            if state.dossier[seat] != NO_SEAT:
+                continue
+        elif task == T_RELEASE and (skip_hand_dependent or not releasable(state, seat)):
+            continue
+        places.append(place_action(space.id, False))
     return places
+
+
+NO_STAGE_FORBIDDEN = -2
+
+
+def _swap_possible(state: MovieEmpireState, seat: int) -> bool:
+    production = state.table.production
+    return any(card in production for card in state.hands[seat]) and bool(takeable_slots(state, seat))
 
 
 def can_place(state: MovieEmpireState, seat: int) -> bool:
@@ -326,12 +377,11 @@ def new_line_scripts(state: MovieEmpireState, seat: int, index: int, lookahead: 
     return scripts
 
 
-def produce_options(state: MovieEmpireState, seat: int) -> list[Action]:
+def produce_options(state: MovieEmpireState, seat: int, lookahead: bool | None = None) -> list[Action]:
     """``produce 1``/``produce 2``/``produce new`` for each target with at least one legal lay."""
-    from greenlight.games.movie_empire.actions import Produce
-
     options: list[Action] = []
-    lookahead = _needs_lookahead(state, seat)
+    if lookahead is None:
+        lookahead = _needs_lookahead(state, seat)
     for index, line in enumerate(state.lines[seat]):
         if line is not None and not line.shut and not line.locked and line_lays(state, seat, index, lookahead):
             options.append(Produce(str(index + 1)))
@@ -360,14 +410,16 @@ def produce_step_actions(state: MovieEmpireState, seat: int) -> list[Action]:
 def turn_menu(state: MovieEmpireState, seat: int) -> list[Action]:
     """Pass, place, produce, dossier free actions and end, as far as each is allowed now."""
     actions: list[Action] = []
+    lookahead = False
     if not state.turn_placed:
         places = available_places(state, seat)
         # R16/R67: once something was done this turn a placement must follow, unless none is possible.
         if not (state.turn_produced or state.turn_acted) or not places:
             actions.append(PASS)
         actions.extend(places)
+        lookahead = not any(_static_place(state, place) for place in places)
     if not state.turn_produced:
-        actions.extend(produce_options(state, seat))
+        actions.extend(produce_options(state, seat, lookahead))
     if usable_dossier(state, seat):
         actions.append(PURGE)
         for space in in_use(state):
@@ -382,6 +434,13 @@ def turn_menu(state: MovieEmpireState, seat: int) -> list[Action]:
     if state.turn_placed:
         actions.append(END)
     return actions
+
+
+def _static_place(state: MovieEmpireState, place: Action) -> bool:
+    """A placement that no lay can take away (not a release, not the SB1 swap)."""
+    assert isinstance(place, Place)
+    task = state.table.space_by_id[place.space].task
+    return not (task == T_RELEASE or (task == T_SABOTAGE and not place.dossier))
 
 
 def sub_actions(state: MovieEmpireState, seat: int) -> list[Action]:
