@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
 from greenlight.sim.runner import GameResult, GameTask, play_game
@@ -43,17 +43,28 @@ def chunk_size(num_tasks: int, workers: int) -> int:
 
 def run_games(tasks: Sequence[GameTask], workers: int = 1, progress: Progress | None = None) -> list[GameResult]:
     """Play every task; ``workers`` > 1 uses that many local processes. Rows come back in task order."""
+    by_index: dict[int, GameResult] = {}
+    for position, row in iter_games(tasks, workers):
+        by_index[position] = row
+        if progress is not None:
+            progress(row)
+    return [by_index[position] for position in range(len(tasks))]
+
+
+def iter_games(tasks: Sequence[GameTask], workers: int = 1) -> Iterator[tuple[int, GameResult]]:
+    """Play every task, yielding ``(position in tasks, row)`` as each game finishes (completion order).
+
+    ``workers`` <= 1 plays in this process, in task order. Otherwise tasks go to
+    that many local processes in chunks of :func:`chunk_size`, submitted in task
+    order. Closing the iterator early (or an exception such as
+    KeyboardInterrupt) cancels the chunks not started yet.
+    """
     if workers <= 1 or len(tasks) <= 1:
-        rows = []
-        for task in tasks:
-            row = play_game(task)
-            rows.append(row)
-            if progress is not None:
-                progress(row)
-        return rows
+        for position, task in enumerate(tasks):
+            yield position, play_game(task)
+        return
     size = chunk_size(len(tasks), workers)
     chunks = [tasks[start : start + size] for start in range(0, len(tasks), size)]
-    by_position: dict[int, GameResult] = {}
     # "spawn" starts clean interpreters: forking a process that runs a progress-bar thread can deadlock.
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
@@ -64,11 +75,7 @@ def run_games(tasks: Sequence[GameTask], workers: int = 1, progress: Progress | 
                 for future in finished:
                     number = pending.pop(future)
                     for offset, row in enumerate(future.result()):
-                        by_position[number * size + offset] = row
-                        if progress is not None:
-                            progress(row)
-        except BaseException:
+                        yield number * size + offset, row
+        finally:
             for future in pending:
                 future.cancel()
-            raise
-    return [by_position[position] for position in range(len(tasks))]

@@ -26,6 +26,7 @@ from greenlight.core.match import Match
 from greenlight.core.registry import get_game
 from greenlight.core.rng import make_rng
 from greenlight.core.spec import OptionValue
+from greenlight.sim.gamestats import game_statistics
 
 
 def derive_seed(*parts: object) -> int:
@@ -51,6 +52,8 @@ class GameTask:
     index: int = 0
     #: Keep the full game record (actions) in the result.
     keep_record: bool = False
+    #: Compute the game's own per-game statistics (see :mod:`greenlight.sim.gamestats`) into the result.
+    stats: bool = False
 
     def __post_init__(self) -> None:
         if len(self.bots) != self.num_players or len(self.bot_seeds) != self.num_players:
@@ -99,6 +102,8 @@ class GameResult:
     length: int
     record: dict[str, Any] | None = None
     timing: tuple[SeatTiming, ...] = field(default=(), compare=False)
+    #: The game's per-game statistics (:func:`greenlight.sim.gamestats.game_statistics`), if the task asked for them.
+    stats: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -118,6 +123,7 @@ class GameResult:
             "length": self.length,
             "record": self.record,
             "timing": [item.to_json() for item in self.timing],
+            "stats": self.stats,
         }
 
     @classmethod
@@ -139,6 +145,7 @@ class GameResult:
             length=int(data["length"]),
             record=data.get("record"),
             timing=tuple(SeatTiming(**item) for item in data.get("timing", ())),
+            stats=data.get("stats"),
         )
 
 
@@ -188,4 +195,5 @@ def play_game(task: GameTask) -> GameResult:
         length=len(match.record.actions),
         record=match.record.to_json() if task.keep_record else None,
         timing=tuple(timing),
+        stats=game_statistics(match) if task.stats else None,
     )

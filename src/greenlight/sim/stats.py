@@ -258,3 +258,187 @@ def summarize(rows: Sequence[GameResult], bot: str) -> BotSummary:
         max_seconds=max_seconds,
         iterations_per_second=iterations / search_seconds if search_seconds else 0.0,
     )
+
+
+# -- seat positions and significance tests (used by the simulation lab's report and A/B comparison) --------------
+
+
+@dataclass(slots=True)
+class PositionSummary:
+    """How the seat at one position did over a set of games, whoever held it (first-player advantage)."""
+
+    seat: int
+    games: int
+    win_share: float
+    win_low: float
+    win_high: float
+    #: The win share of a seat with no advantage (1 / players).
+    parity: float
+    #: Two-sided p-value of "this position wins exactly its parity share" (one-sample z-test).
+    p_value: float
+    mean_score: float
+    score_low: float
+    score_high: float
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {
+            "seat": self.seat,
+            "games": self.games,
+            "win_share": self.win_share,
+            "win_share_ci95": [self.win_low, self.win_high],
+            "parity": self.parity,
+            "p_value_vs_parity": self.p_value,
+            "mean_score": self.mean_score,
+            "mean_score_ci95": [self.score_low, self.score_high],
+        }
+
+
+def position_summaries(rows: Sequence[GameResult]) -> list[PositionSummary]:
+    """One :class:`PositionSummary` per seat position (rows with fewer seats simply do not count for the later ones).
+
+    >>> from greenlight.sim.runner import GameResult
+    >>> rows = [GameResult(i, "g", 2, i, {}, ("a", "b"), (1, 2), (3, 1), (1, 2), (0,), (1.0, 0.0), ({}, {}), 9) for i in range(3)]
+    >>> [(item.seat, item.win_share, item.mean_score) for item in position_summaries(rows)]
+    [(0, 1.0, 3.0), (1, 0.0, 1.0)]
+    """
+    seats = max((row.num_players for row in rows), default=0)
+    summaries = []
+    for seat in range(seats):
+        held = [row for row in rows if seat < row.num_players]
+        shares = [row.returns[seat] for row in held]
+        scores = [row.scores[seat] for row in held]
+        low, high = wilson_interval(sum(shares), len(shares))
+        score_low, score_high = normal_interval(scores)
+        parity = mean(1 / row.num_players for row in held)
+        summaries.append(
+            PositionSummary(
+                seat=seat,
+                games=len(held),
+                win_share=mean(shares),
+                win_low=low,
+                win_high=high,
+                parity=parity,
+                p_value=one_proportion_z_test(sum(shares), len(shares), parity),
+                mean_score=mean(scores),
+                score_low=score_low,
+                score_high=score_high,
+            )
+        )
+    return summaries
+
+
+def normal_sf(z: float) -> float:
+    """P(Z > z) for a standard normal Z.
+
+    >>> round(normal_sf(1.959963984540054), 6)
+    0.025
+    """
+    return 0.5 * math.erfc(z / math.sqrt(2))
+
+
+def one_proportion_z_test(successes: float, trials: int, expected: float) -> float:
+    """Two-sided p-value that a proportion equals ``expected`` (normal approximation; 1.0 when untestable).
+
+    >>> round(one_proportion_z_test(60, 100, 0.5), 4)
+    0.0455
+    """
+    if trials <= 0 or not 0 < expected < 1:
+        return 1.0
+    z = (successes / trials - expected) / math.sqrt(expected * (1 - expected) / trials)
+    return min(1.0, 2 * normal_sf(abs(z)))
+
+
+def two_proportion_z_test(successes_a: float, trials_a: int, successes_b: float, trials_b: int) -> float:
+    """Two-sided p-value that two proportions are equal (pooled two-proportion z-test; 1.0 when untestable).
+
+    Split ties count as fractional successes, as in the win shares.
+
+    >>> round(two_proportion_z_test(60, 100, 45, 100), 4)
+    0.0337
+    """
+    if trials_a <= 0 or trials_b <= 0:
+        return 1.0
+    pooled = (successes_a + successes_b) / (trials_a + trials_b)
+    variance = pooled * (1 - pooled) * (1 / trials_a + 1 / trials_b)
+    if variance <= 0:
+        return 1.0
+    z = (successes_a / trials_a - successes_b / trials_b) / math.sqrt(variance)
+    return min(1.0, 2 * normal_sf(abs(z)))
+
+
+def _beta_continued_fraction(a: float, b: float, x: float) -> float:
+    """Continued fraction of the incomplete beta function (modified Lentz's method)."""
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
+    d = 1 / (d if abs(d) > tiny else tiny)
+    result = d
+    for m in range(1, 500):
+        for numerator in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)), -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1 + numerator * d
+            d = 1 / (d if abs(d) > tiny else tiny)
+            c = 1 + numerator / c
+            c = c if abs(c) > tiny else tiny
+            result *= c * d
+        if abs(c * d - 1) < 1e-15:
+            break
+    return result
+
+
+def regularized_beta(a: float, b: float, x: float) -> float:
+    """The regularized incomplete beta function I_x(a, b).
+
+    >>> round(regularized_beta(2, 3, 0.4), 6)
+    0.5248
+    """
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1) / (a + b + 2):
+        return front * _beta_continued_fraction(a, b, x) / a
+    return 1 - front * _beta_continued_fraction(b, a, 1 - x) / b
+
+
+def student_t_sf(t: float, df: float) -> float:
+    """P(T > t) for Student's t with ``df`` degrees of freedom (df may be fractional, as in Welch's test).
+
+    >>> round(student_t_sf(2.228138851986274, 10), 6)
+    0.025
+    """
+    tail = 0.5 * regularized_beta(df / 2, 0.5, df / (df + t * t))
+    return tail if t >= 0 else 1 - tail
+
+
+def welch_t_test(a: Sequence[float], b: Sequence[float]) -> float:
+    """Two-sided p-value of Welch's t-test that two samples have the same mean (1.0 when untestable).
+
+    >>> round(welch_t_test([1, 2, 3, 4], [3, 4, 5, 6, 7]), 4)
+    0.0349
+    """
+    if len(a) < 2 or len(b) < 2:
+        return 1.0
+    mean_a, mean_b = mean(a), mean(b)
+    var_a = sum((x - mean_a) ** 2 for x in a) / (len(a) - 1) / len(a)
+    var_b = sum((x - mean_b) ** 2 for x in b) / (len(b) - 1) / len(b)
+    if var_a + var_b <= 0:
+        return 1.0 if mean_a == mean_b else 0.0
+    t = (mean_a - mean_b) / math.sqrt(var_a + var_b)
+    df = (var_a + var_b) ** 2 / (var_a**2 / (len(a) - 1) + var_b**2 / (len(b) - 1))
+    return min(1.0, 2 * student_t_sf(abs(t), df))
+
+
+def holm_adjust(p_values: Sequence[float]) -> list[float]:
+    """Holm-Bonferroni adjusted p-values (same order as given): control the chance of any false alarm among many tests.
+
+    >>> holm_adjust([0.01, 0.04, 0.03])
+    [0.03, 0.06, 0.06]
+    """
+    order = sorted(range(len(p_values)), key=lambda index: p_values[index])
+    adjusted = [0.0] * len(p_values)
+    running = 0.0
+    for rank, index in enumerate(order):
+        running = max(running, min(1.0, (len(p_values) - rank) * p_values[index]))
+        adjusted[index] = running
+    return adjusted

@@ -1,0 +1,92 @@
+"""Cinecitta 1937 statistics for designers, read from a finished match (for ``greenlight simulate``).
+
+Everything comes from what the finished match holds: the spectator's final
+observation (Studios, Offices, options), the event log (every folder and its
+answer: the game is over, so private events may be counted), the outcome's
+breakdown, and this game's own card table for each card's occupation and Pen.
+
+* **game**: ``drop_outs`` (seats that did not finish), ``dropped_incomplete``,
+  ``dropped_wages``, ``headhunts`` and ``secures`` (responses over the game),
+  ``money_offered`` (total put in folders).
+* **seats**: ``finished`` (1 or 0), ``pens`` (Pens in the Office, which waive
+  wages), ``office_cards``, ``quality`` and ``box_office`` (None for a
+  drop-out), ``headhunted`` (cards this seat took from folders),
+  ``cards_lost`` (its cards taken by others), ``money_offered``.
+* **cards** (type = occupation): ``offered`` (put in a folder), ``headhunted``
+  (taken by the recipient), ``returned`` (secured: back to its sender),
+  ``placed`` (into the Studio), ``studio_at_end``, ``office_at_end``.
+
+>>> from greenlight.core.match import Match
+>>> from greenlight.core.registry import get_game
+>>> match = Match.start(get_game("cinecitta"), 3, seed=1)
+>>> for seat in range(3):
+...     _ = match.play(seat, f"offer {match.observe(seat)['hand'][0]} {10 * seat}")
+>>> statistics(match)["game"]["money_offered"], statistics(match)["seats"][2]["money_offered"]
+(30, 20)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from greenlight.core.match import Match
+from greenlight.games.cinecitta.actions import HEADHUNT, SECURE
+from greenlight.games.cinecitta.rules import DROPPED_INCOMPLETE, DROPPED_WAGES, FINISHED, table_for
+
+
+def statistics(match: Match) -> dict[str, Any]:
+    """Per-game, per-seat and per-card statistics of ``match`` (see the module docstring)."""
+    view = match.observe(None)
+    n = match.num_players
+    table = table_for(view["options"])
+    final = view.get("final")
+    breakdown: list[dict[str, Any]] = final["breakdown"] if final else [{} for _ in range(n)]
+    seats: list[dict[str, Any]] = []
+    cards: list[tuple[int, str, str, str]] = []
+    headhunted = [0] * n
+    lost = [0] * n
+    offered = [0] * n
+    responses = {SECURE: 0, HEADHUNT: 0}
+    for event in match.events:
+        data = event.data
+        if event.kind == "folder_passed":
+            offered[data["sender"]] += data["amount"]
+            cards.append((data["sender"], data["card"], table[data["card"]].occupation, "offered"))
+        elif event.kind == "folder_returned":
+            responses[data["response"]] += 1
+            occupation = table[data["card"]].occupation
+            if data["response"] == HEADHUNT:
+                headhunted[data["recipient"]] += 1
+                lost[data["sender"]] += 1
+                cards.append((data["recipient"], data["card"], occupation, "headhunted"))
+            else:
+                cards.append((data["sender"], data["card"], occupation, "returned"))
+        elif event.kind == "placed":
+            cards.append((data["seat"], data["card"], table[data["card"]].occupation, "placed"))
+    for seat in range(n):
+        studio, office = view["studios"][seat], view["offices"][seat]
+        cards.extend((seat, card, table[card].occupation, "studio_at_end") for card in studio)
+        cards.extend((seat, card, table[card].occupation, "office_at_end") for card in office)
+        item = breakdown[seat]
+        seats.append(
+            {
+                "finished": int(item.get("status") == FINISHED),
+                "pens": sum(1 for card in office if table[card].pen),
+                "office_cards": len(office),
+                "quality": item.get("quality"),
+                "box_office": item.get("box_office"),
+                "headhunted": headhunted[seat],
+                "cards_lost": lost[seat],
+                "money_offered": offered[seat],
+            }
+        )
+    statuses = [item.get("status") for item in breakdown]
+    game = {
+        "drop_outs": sum(1 for status in statuses if status in (DROPPED_INCOMPLETE, DROPPED_WAGES)),
+        "dropped_incomplete": statuses.count(DROPPED_INCOMPLETE),
+        "dropped_wages": statuses.count(DROPPED_WAGES),
+        "headhunts": responses[HEADHUNT],
+        "secures": responses[SECURE],
+        "money_offered": sum(offered),
+    }
+    return {"game": game, "seats": seats, "cards": cards}

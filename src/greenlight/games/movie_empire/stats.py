@@ -1,0 +1,100 @@
+"""Movie Empire statistics for designers, read from a finished match (for ``greenlight simulate``).
+
+Everything comes from what the finished match holds: the event log (every
+card taken, laid and premiered, every dossier; the game is over, so private
+events may be counted), the spectator's final observation (the premieres and
+the options) and this game's own card tables for each card's kind.
+
+* **game**: ``premieres`` (movies released), ``net_premieres`` (on the
+  Internet), ``trend_hits``, ``dossiers_taken``, ``dossiers_used``,
+  ``lines_shut``.
+* **seats**: ``movies_released``, ``genre_<G>`` (releases per genre code),
+  ``market_<M>`` (releases per market, NET included), ``trends_hit``,
+  ``statues``, ``premiere_pp``, ``dossiers_taken``, ``dossiers_used``,
+  ``cards_taken`` (from the board), ``cards_laid`` (production cards, upgrades
+  and stars laid into lines), ``lines_started``, ``lines_shut``.
+* **cards** (type = ``production``, ``star``, ``script``, ``trend`` or
+  ``dossier``): ``taken`` (from a board space or by a swap), ``laid``
+  (production cards and stars), ``started`` (a script opening a line),
+  ``released`` (a script premiered), ``hit`` (a trend matched by a premiere),
+  ``used`` (a dossier, named by its use: ``purge``, ``block``, ...).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from greenlight.core.match import Match
+from greenlight.games.movie_empire.cards import BOARD_MARKETS, GENRES, load_tables
+
+#: Premieres on the Internet count for genres but use no board market (R45).
+NET = "NET"
+
+
+def statistics(match: Match) -> dict[str, Any]:
+    """Per-game, per-seat and per-card statistics of ``match`` (see the module docstring)."""
+    view = match.observe(None)
+    n = match.num_players
+    data_dir = view["options"].get("data_dir")
+    table = load_tables(str(data_dir) if data_dir else None)
+    seats: list[dict[str, Any]] = [
+        {
+            "movies_released": 0,
+            **{f"genre_{genre}": 0 for genre in GENRES},
+            **{f"market_{market}": 0 for market in (*BOARD_MARKETS, NET)},
+            "trends_hit": 0,
+            "statues": 0,
+            "premiere_pp": 0,
+            "dossiers_taken": 0,
+            "dossiers_used": 0,
+            "cards_taken": 0,
+            "cards_laid": 0,
+            "lines_started": 0,
+            "lines_shut": 0,
+        }
+        for _ in range(n)
+    ]
+    cards: list[tuple[int, str, str, str]] = []
+    for event in match.events:
+        data = event.data
+        kind = event.kind
+        if kind == "card_taken":
+            seats[data["seat"]]["cards_taken"] += 1
+            cards.append((data["seat"], data["card"], table.kind_of(data["card"]), "taken"))
+        elif kind == "swapped":
+            cards.append((data["seat"], data["taken"], table.kind_of(data["taken"]), "taken"))
+        elif kind == "laid":
+            card = str(data["action"]).split()[1]  # "lay PB01 right", "stack PB01*", "star ST03"
+            seats[data["seat"]]["cards_laid"] += 1
+            cards.append((data["seat"], card, table.kind_of(card), "laid"))
+        elif kind == "line_started":
+            seats[data["seat"]]["lines_started"] += 1
+            cards.append((data["seat"], data["script"], "script", "started"))
+        elif kind == "line_shut":
+            seats[data["seat"]]["lines_shut"] += 1
+        elif kind == "dossier_taken":
+            seats[data["seat"]]["dossiers_taken"] += 1
+        elif kind == "dossier_spent":
+            seats[data["seat"]]["dossiers_used"] += 1
+            cards.append((data["seat"], str(data["use"]), "dossier", "used"))
+    for premiere in view["premieres"]:
+        seat = premiere["seat"]
+        item = seats[seat]
+        item["movies_released"] += 1
+        item[f"genre_{premiere['genre']}"] += 1
+        item[f"market_{premiere['market']}"] += 1
+        item["trends_hit"] += bool(premiere["hit"])
+        item["statues"] += bool(premiere["statue"])
+        item["premiere_pp"] += premiere["total"]
+        cards.append((seat, premiere["script"], "script", "released"))
+        if premiere["hit"] and premiere["trend"] is not None:
+            cards.append((seat, premiere["trend"], "trend", "hit"))
+    game = {
+        "premieres": len(view["premieres"]),
+        "net_premieres": sum(1 for premiere in view["premieres"] if premiere["market"] == NET),
+        "trend_hits": sum(item["trends_hit"] for item in seats),
+        "dossiers_taken": sum(item["dossiers_taken"] for item in seats),
+        "dossiers_used": sum(item["dossiers_used"] for item in seats),
+        "lines_shut": sum(item["lines_shut"] for item in seats),
+    }
+    return {"game": game, "seats": seats, "cards": cards}

@@ -1,0 +1,116 @@
+"""Per-game statistics for designers, computed by each game's own ``stats`` module.
+
+The simulator knows nothing about a game's internals. Each game may ship
+``greenlight/games/<package>/stats.py`` with a function
+
+``statistics(match: Match) -> dict``
+
+called once on the finished :class:`~greenlight.core.match.Match` (its final
+public observation, its event log, the record's actions, the outcome), which
+returns plain data:
+
+* ``"game"``: ``{name: number}`` about the whole game (for Cinecitta 1937 the
+  number of drop-outs; for Maybe Movies the pass rate);
+* ``"seats"``: one ``{name: number}`` per seat, the same names for every seat
+  (movies released, pens in the Office, votes won);
+* ``"cards"``: one ``(seat, card, type, action)`` entry per time a seat did
+  ``action`` with ``card`` (``taken``, ``laid``, ``offered``, ``voted``,
+  ``in_studio_at_end``, ...); ``type`` groups cards (an occupation, a deck).
+
+:func:`game_statistics` checks that data and puts it in the canonical form
+kept in :attr:`GameResult.stats <greenlight.sim.runner.GameResult.stats>`:
+card entries are counted into sorted ``[seat, card, type, action, count]``
+lists, so two runs of the same game give equal results. A game without a
+``stats`` module gets empty statistics. Game packages do not import this
+module (a game depends on ``core`` only); the contract is the plain data.
+
+>>> from greenlight.core.registry import get_game
+>>> from greenlight.core.match import Match
+>>> match = Match.start(get_game("cinecitta"), 3, seed=1)
+>>> sorted(game_statistics(match))
+['cards', 'game', 'seats']
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections import Counter
+from collections.abc import Callable, Mapping
+from functools import cache
+from typing import Any
+
+from greenlight.core.game import Game
+from greenlight.core.match import Match
+
+#: A game's hook: the finished match in, plain statistics out.
+StatisticsHook = Callable[[Match], Mapping[str, Any]]
+
+#: Value types a statistic may have (numbers; a bool counts as a number; None for "not applicable").
+_SCALARS = (bool, int, float, type(None))
+
+
+def _package_of(game: Game[Any]) -> str | None:
+    module = type(game).__module__
+    prefix = "greenlight.games."
+    if not module.startswith(prefix):
+        return None
+    return prefix + module[len(prefix) :].split(".")[0]
+
+
+@cache
+def _hook_for_package(package: str) -> StatisticsHook | None:
+    try:
+        module = importlib.import_module(f"{package}.stats")
+    except ModuleNotFoundError as error:
+        if error.name != f"{package}.stats":
+            raise
+        return None
+    hook = getattr(module, "statistics", None)
+    if not callable(hook):
+        raise LookupError(f"{package}.stats has no statistics(match) function")
+    return hook  # type: ignore[no-any-return]
+
+
+def statistics_hook(game: Game[Any]) -> StatisticsHook | None:
+    """The ``statistics`` function of ``game``'s own ``stats`` module, or None if the game has none."""
+    package = _package_of(game)
+    return _hook_for_package(package) if package is not None else None
+
+
+def _check_numbers(where: str, values: Any) -> dict[str, bool | int | float | None]:
+    if not isinstance(values, Mapping):
+        raise TypeError(f"{where} must be a mapping of name to number, got {type(values).__name__}")
+    checked: dict[str, bool | int | float | None] = {}
+    for name, value in values.items():
+        if not isinstance(name, str) or not isinstance(value, _SCALARS):
+            raise TypeError(f"{where}[{name!r}] must be a number, got {value!r}")
+        checked[name] = value
+    return checked
+
+
+def canonical(raw: Mapping[str, Any], num_players: int) -> dict[str, Any]:
+    """Check a hook's result and put it in canonical form (card entries counted and sorted).
+
+    >>> canonical({"game": {"x": 1}, "seats": [{"y": 2}, {"y": 0}], "cards": [(1, "C1", "A", "taken"), (1, "C1", "A", "taken")]}, 2)
+    {'game': {'x': 1}, 'seats': [{'y': 2}, {'y': 0}], 'cards': [[1, 'C1', 'A', 'taken', 2]]}
+    """
+    game = _check_numbers("game", raw.get("game", {}))
+    seats_raw = raw.get("seats", [{} for _ in range(num_players)])
+    if len(seats_raw) != num_players:
+        raise ValueError(f"seat statistics must have one entry per seat ({num_players}), got {len(seats_raw)}")
+    seats = [_check_numbers(f"seats[{seat}]", values) for seat, values in enumerate(seats_raw)]
+    counts: Counter[tuple[int, str, str, str]] = Counter()
+    for entry in raw.get("cards", ()):
+        seat, card, kind, action = entry
+        if not (isinstance(seat, int) and 0 <= seat < num_players):
+            raise ValueError(f"card entry {entry!r}: the seat must be 0 to {num_players - 1}")
+        counts[(seat, str(card), str(kind), str(action))] += 1
+    cards = [[seat, card, kind, action, count] for (seat, card, kind, action), count in sorted(counts.items())]
+    return {"game": game, "seats": seats, "cards": cards}
+
+
+def game_statistics(match: Match) -> dict[str, Any]:
+    """The canonical per-game statistics of a finished ``match`` (empty ones if its game has no ``stats`` module)."""
+    hook = statistics_hook(match.game)
+    raw: Mapping[str, Any] = hook(match) if hook is not None else {}
+    return canonical(raw, match.num_players)
