@@ -37,7 +37,7 @@ def test_ties_score_the_full_award_for_everyone() -> None:
     released = [[("SA01", "A", "USA")], [("SA02", "A", "USA")]]
     items = score(released, statues=[1, 1])
     for item in items:
-        assert item["hardworking"] == 3 and item["exploitation"]["A"] == 3 and item["patriot"]["USA"] == 3 and item["trendsetter"] == 7
+        assert item["hardworking"] == 3 and item["exploitation_action"] == 3 and item["patriot_USA"] == 3 and item["trendsetter"] == 7
         assert item["awards"] == 16
 
 
@@ -48,7 +48,7 @@ def test_king_and_jack_need_one_of_each() -> None:
     assert (items[0]["king_of_the_world"], items[0]["jack_of_all_trades"]) == (5, 0)
     assert (items[1]["king_of_the_world"], items[1]["jack_of_all_trades"]) == (0, 5)
     # NET counts for movies and genres, not markets (R45).
-    assert items[1]["patriot"] == {"USA": 0, "EUR": 0, "CHN": 0}
+    assert (items[1]["patriot_USA"], items[1]["patriot_EUR"], items[1]["patriot_CHN"]) == (0, 0, 0)
     assert items[0]["hardworking"] == items[1]["hardworking"] == 3
 
 

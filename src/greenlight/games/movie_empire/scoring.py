@@ -17,6 +17,16 @@ PATRIOT_PP = 3
 KING_PP = 5
 JACK_PP = 5
 TRENDSETTER_PP = 7
+GENRE_WORDS = {"A": "action", "C": "comedy", "D": "drama"}
+#: Breakdown keys of the awards (one number each, so tables and averages can read them).
+AWARD_KEYS = (
+    "hardworking",
+    *(f"exploitation_{word}" for word in GENRE_WORDS.values()),
+    *(f"patriot_{market}" for market in BOARD_MARKETS),
+    "king_of_the_world",
+    "jack_of_all_trades",
+    "trendsetter",
+)
 
 
 def _most(values: Sequence[int]) -> list[bool]:
@@ -46,8 +56,8 @@ def final_breakdown(
                 "money": money[seat] // MONEY_PER_PP,
                 "dossier": DOSSIER_PP if dossier[seat] else 0,
                 "hardworking": 0,
-                "exploitation": {genre: 0 for genre in GENRES},
-                "patriot": {market: 0 for market in BOARD_MARKETS},
+                **{f"exploitation_{GENRE_WORDS[genre]}": 0 for genre in GENRES},
+                **{f"patriot_{market}": 0 for market in BOARD_MARKETS},
                 "king_of_the_world": 0,
                 "jack_of_all_trades": 0,
                 "trendsetter": 0,
@@ -62,12 +72,12 @@ def final_breakdown(
         counts = [sum(1 for _, g, _ in items if g == genre) for items in released]
         for seat, holds in enumerate(_most(counts)):
             if holds:
-                breakdown[seat]["exploitation"][genre] = EXPLOITATION_PP
+                breakdown[seat][f"exploitation_{GENRE_WORDS[genre]}"] = EXPLOITATION_PP
     for market in BOARD_MARKETS:  # but not for markets
         counts = [sum(1 for _, _, m in items if m == market) for items in released]
         for seat, holds in enumerate(_most(counts)):
             if holds:
-                breakdown[seat]["patriot"][market] = PATRIOT_PP
+                breakdown[seat][f"patriot_{market}"] = PATRIOT_PP
     for seat, items in enumerate(released):
         if {m for _, _, m in items} >= set(BOARD_MARKETS):
             breakdown[seat]["king_of_the_world"] = KING_PP
@@ -77,14 +87,7 @@ def final_breakdown(
         if holds:
             breakdown[seat]["trendsetter"] = TRENDSETTER_PP
     for item in breakdown:
-        awards = (
-            item["hardworking"]
-            + sum(item["exploitation"].values())
-            + sum(item["patriot"].values())
-            + item["king_of_the_world"]
-            + item["jack_of_all_trades"]
-            + item["trendsetter"]
-        )
+        awards = sum(item[key] for key in AWARD_KEYS)
         item["awards"] = awards
         item["total"] = item["premieres"] + item["sympathy"] + item["money"] + item["dossier"] + awards
     return breakdown

@@ -210,6 +210,8 @@ def determinize(state: MovieEmpireState, viewer: int | None, rng: random.Random)
     table = state.table
     n = state.num_players
     others = [seat for seat in range(n) if seat != viewer]
+    # Canonical: every pool is sorted before it is shuffled, so two states this seat cannot tell
+    # apart give the same world for the same ``rng`` (search bots rely on it).
     pools: dict[str, list[str]] = {
         "production": list(state.production_pile),
         "star": list(state.star_pile),
@@ -218,26 +220,29 @@ def determinize(state: MovieEmpireState, viewer: int | None, rng: random.Random)
     shapes: dict[int, tuple[list[str], list[str]]] = {}
     for seat in others:
         known, hidden = _split_hand(state.hands[seat], _fixed_cards(state, viewer, seat))
-        kinds = [table.kind_of(card) for card in hidden]
-        for card, kind in zip(hidden, kinds, strict=True):
-            pools[kind].append(card)
-        shapes[seat] = (known, kinds)
+        kinds = sorted(table.kind_of(card) for card in hidden)
+        for card in hidden:
+            pools[table.kind_of(card)].append(card)
+        shapes[seat] = (sorted(known), kinds)
         pools["production"].extend(state.drawn[seat])
         pools["script"].extend(state.dealt[seat])
     for pool in pools.values():
+        pool.sort()
         rng.shuffle(pool)
     for seat in others:
         known, kinds = shapes[seat]
         world.hands[seat] = known + [pools[kind].pop() for kind in kinds]
         world.drawn[seat] = [pools["production"].pop() for _ in state.drawn[seat]]
         world.dealt[seat] = [pools["script"].pop() for _ in state.dealt[seat]]
+        world.gifted[seat] = []  # what another seat gave under AP12 is its own secret
+    world.known = [sorted(cards) for cards in state.known]
     world.production_pile, world.star_pile, world.script_pile = pools["production"], pools["star"], pools["script"]
-    trends = state.trend_pile + state.trend_removed
+    trends = sorted(state.trend_pile + state.trend_removed)
     rng.shuffle(trends)
     world.trend_pile = trends[: len(state.trend_pile)]
     world.trend_removed = trends[len(state.trend_pile) :]
     if state.plan_pile:
-        below = state.plan_pile[:-1]
+        below = sorted(state.plan_pile[:-1])
         rng.shuffle(below)
         world.plan_pile = [*below, state.plan_pile[-1]]
     for seat in others:
@@ -510,4 +515,3 @@ def render_text(observation: Observation) -> str:
                 f"dossier {item['dossier']}  awards {item['awards']}  = {item['total']}{win}"
             )
     return "\n".join(out)
-
