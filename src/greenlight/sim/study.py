@@ -1,0 +1,347 @@
+"""Studies: many seeded games written to a folder in chunks, resumable, on a local pool or a Ray cluster.
+
+A :class:`Study` is the game, the player count, the options (with the
+digest of any custom data file), the bot line-up, the seed and the number
+of games. Its tasks are the arena's (:func:`greenlight.sim.arena.arena_tasks`):
+seats rotate so every bot plays every position on the same deal, and every
+game's seeds depend only on the study seed and the game's index, so the rows
+are the same whatever the backend and the number of workers.
+
+**The folder** (``--out DIR``)::
+
+    manifest.json                 the study's parameters (checked on every rerun)
+    chunks/games-000000-000099.parquet, chunks/cards-000000-000099.parquet, ...
+    games.parquet, cards.parquet  all finished games (see greenlight.sim.rows), written at the end
+    summary.json, report.html, *.png
+
+Games are played in chunks of ``chunk_size``; a chunk is written as soon as
+all its games are in (cards table first, games table last, each renamed into
+place), so an interrupted run loses at most the chunks in flight, and
+rerunning the same command plays only the chunks that are missing. Asking
+for more games reuses every finished chunk. A folder holding a study with
+other parameters (or a data file whose contents changed) is refused unless
+``fresh`` is set, which deletes the earlier results first.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Protocol
+
+from greenlight.bots import make_bot
+from greenlight.core.errors import GreenlightError, OptionError
+from greenlight.core.registry import get_game
+from greenlight.core.spec import OptionValue
+from greenlight.sim.arena import arena_tasks, lineup, seat_schedule
+from greenlight.sim.datafiles import data_digests
+from greenlight.sim.pool import default_workers, iter_games
+from greenlight.sim.rows import card_rows, game_row, results_from_tables
+from greenlight.sim.runner import GameResult, GameTask
+from greenlight.sim.storage import CSV, FORMATS, default_format, find_table, read_table, write_table
+
+STUDY_FORMAT = 1
+MANIFEST = "manifest.json"
+CHUNKS = "chunks"
+GAMES = "games"
+CARDS = "cards"
+SUMMARY = "summary.json"
+DEFAULT_CHUNK_SIZE = 100
+
+
+class StudyMismatch(OptionError):
+    """The output folder already holds a study with other parameters."""
+
+
+@dataclass(frozen=True, slots=True)
+class Study:
+    """Everything that decides a study's rows (see the module docstring)."""
+
+    game: str
+    version: str
+    num_players: int
+    lineup: tuple[str, ...]
+    games: int
+    seed: int
+    options: dict[str, OptionValue]
+    #: ``{path option: SHA-256 of the data file or folder}`` for every custom data path.
+    data: dict[str, str] = field(default_factory=dict)
+    chunk_size: int = DEFAULT_CHUNK_SIZE
+
+    def identity(self) -> dict[str, Any]:
+        """What must match for two runs to share a folder: everything but the number of games and the chunk size.
+
+        A data path counts by its contents (digest), not by where the file is.
+        """
+        options = {name: (None if name in self.data else value) for name, value in sorted(self.options.items())}
+        return {
+            "game": self.game,
+            "version": self.version,
+            "num_players": self.num_players,
+            "lineup": list(self.lineup),
+            "seed": self.seed,
+            "options": options,
+            "data": dict(sorted(self.data.items())),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready form (the manifest's ``study`` and the summary's ``study``)."""
+        return {
+            **self.identity(),
+            "options": dict(self.options),
+            "games": self.games,
+            "chunk_size": self.chunk_size,
+            "schedule": [list(order) for order in seat_schedule(self.lineup)],
+        }
+
+    def tasks(self) -> list[GameTask]:
+        """Every game of the study, in index order, asking for the game's own statistics."""
+        tasks = arena_tasks(self.game, self.num_players, self.lineup, self.games, self.seed, self.options)
+        return [replace(task, stats=True) for task in tasks]
+
+    def chunks(self) -> list[range]:
+        """The index ranges of the chunks.
+
+        >>> Study("cinecitta", "1", 3, ("random",) * 3, 250, 0, {}).chunks()
+        [range(0, 100), range(100, 200), range(200, 250)]
+        """
+        return [range(start, min(start + self.chunk_size, self.games)) for start in range(0, self.games, self.chunk_size)]
+
+
+def prepare_study(
+    game_name: str,
+    num_players: int,
+    bots: Sequence[str],
+    games: int,
+    seed: int,
+    options: Mapping[str, OptionValue] | None = None,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+) -> Study:
+    """Check the parameters (player count, options, bots, data files: a broken file fails here) and build the study."""
+    if games < 1:
+        raise OptionError("a study needs at least one game (--games)")
+    if chunk_size < 1:
+        raise OptionError("the chunk size must be at least 1 (--chunk-size)")
+    game = get_game(game_name)
+    resolved = game.spec.resolve_options(num_players, options)
+    seats = lineup(bots, num_players)
+    for name in dict.fromkeys(seats):
+        make_bot(name, game, 0)  # raises OptionError for an unknown bot
+    data = data_digests(game, resolved)
+    game.new_state(num_players, seed, resolved)  # loads and validates the data files now, not in a worker
+    return Study(game.spec.id, game.spec.version, num_players, seats, games, seed, resolved, data, chunk_size)
+
+
+# -- backends ------------------------------------------------------------------------------------
+
+
+class Backend(Protocol):
+    """Plays tasks somewhere and yields ``(position in tasks, row)`` as games finish."""
+
+    name: str
+
+    def describe(self) -> str:
+        """Where the games run, in words (for the progress line and the summary)."""
+        ...
+
+    def run(self, tasks: Sequence[GameTask]) -> Iterator[tuple[int, GameResult]]:
+        """Play every task; rows may come in any order."""
+        ...
+
+
+@dataclass(slots=True)
+class LocalBackend:
+    """A process pool on this machine (:func:`greenlight.sim.pool.iter_games`); 1 worker plays in this process."""
+
+    workers: int = 0
+    name: str = "local"
+
+    def describe(self) -> str:
+        """``local, N worker(s)``."""
+        return f"local, {self.workers or default_workers()} worker(s)"
+
+    def run(self, tasks: Sequence[GameTask]) -> Iterator[tuple[int, GameResult]]:
+        """Play on the local pool."""
+        return iter_games(tasks, self.workers or default_workers())
+
+
+def make_backend(name: str, workers: int = 0, address: str | None = None, ship_code: bool = False) -> Backend:
+    """``local`` (default) or ``ray`` (imported only when asked for)."""
+    if name == "local":
+        if address:
+            raise OptionError("--address is for --backend ray")
+        return LocalBackend(workers)
+    if name == "ray":
+        from greenlight.sim.ray_backend import RayBackend
+
+        return RayBackend(address=address, workers=workers, ship_code=ship_code)
+    raise OptionError(f"unknown backend {name!r}; choose local or ray")
+
+
+# -- running -----------------------------------------------------------------------------------
+
+
+class StudyProgress(Protocol):
+    """Told how many games a run has in all and already done, then about each game as it finishes."""
+
+    def start(self, total: int, done: int) -> None:
+        """Before the first new game."""
+        ...
+
+    def advance(self, row: GameResult) -> None:
+        """After each new game."""
+        ...
+
+
+@dataclass(slots=True)
+class StudyRun:
+    """A finished study: its rows as written (games and cards tables), the rebuilt results, and how this run went."""
+
+    study: Study
+    out: Path
+    games: list[dict[str, Any]]
+    cards: list[dict[str, Any]]
+    results: list[GameResult]
+    played: int
+    reused: int
+    seconds: float
+    backend: str
+
+    def run_info(self) -> dict[str, Any]:
+        """What this run did (not a function of the rows: it differs between runs)."""
+        return {
+            "backend": self.backend,
+            "games_played": self.played,
+            "games_reused": self.reused,
+            "seconds": self.seconds,
+            "games_per_second": self.played / self.seconds if self.seconds > 0 else None,
+        }
+
+
+def _chunk_name(kind: str, chunk: range) -> str:
+    return f"{kind}-{chunk.start:06d}-{chunk.stop - 1:06d}"
+
+
+_OUTPUT_NAMES = (MANIFEST, SUMMARY, *(f"{table}.{suffix}" for table in (GAMES, CARDS) for suffix in (*FORMATS, f"{CSV}.schema.json")))
+
+
+def clear_study(out: Path) -> None:
+    """Delete the results a study wrote into ``out`` (its chunks, tables, manifest and summary); nothing else."""
+    shutil.rmtree(out / CHUNKS, ignore_errors=True)
+    for name in _OUTPUT_NAMES:
+        (out / name).unlink(missing_ok=True)
+
+
+def read_manifest(out: Path) -> dict[str, Any] | None:
+    """The manifest of the study in ``out``, or None if there is none."""
+    file = out / MANIFEST
+    if not file.exists():
+        return None
+    data: dict[str, Any] = json.loads(file.read_text(encoding="utf-8"))
+    return data
+
+
+def _differences(mine: Mapping[str, Any], theirs: Mapping[str, Any]) -> list[str]:
+    words = []
+    for key in mine:
+        if mine[key] != theirs.get(key):
+            if key == "data":
+                words.append("the contents of the data file(s) " + ", ".join(sorted(set(mine[key]) | set(theirs.get(key, {})))))
+            else:
+                words.append(f"{key} {json.dumps(theirs.get(key))} there, {json.dumps(mine[key])} here")
+    return words
+
+
+def _open_folder(study: Study, out: Path, fresh: bool) -> str:
+    """Check (or reset) the folder and write the manifest; return the table format to use."""
+    out.mkdir(parents=True, exist_ok=True)
+    manifest = read_manifest(out)
+    if manifest is not None and fresh:
+        clear_study(out)
+        manifest = None
+    if manifest is not None:
+        theirs = manifest.get("identity", {})
+        differences = _differences(study.identity(), theirs)
+        if differences:
+            raise StudyMismatch(
+                f"{out} holds a different study ({'; '.join(differences)}); rerun with --fresh to replace it, or choose another --out"
+            )
+        fmt = str(manifest.get("storage", default_format()))
+    else:
+        fmt = default_format()
+    data = {"format": STUDY_FORMAT, "identity": study.identity(), "study": study.to_json(), "storage": fmt}
+    (out / MANIFEST).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    return fmt
+
+
+def _write_chunk(out: Path, chunk: range, rows: Sequence[GameResult], fmt: str) -> None:
+    folder = out / CHUNKS
+    folder.mkdir(exist_ok=True)
+    ordered = sorted(rows, key=lambda row: row.index)
+    # Cards first: the games table is the mark of a finished chunk.
+    write_table(folder / _chunk_name(CARDS, chunk), [card for row in ordered for card in card_rows(row)], fmt)
+    write_table(folder / _chunk_name(GAMES, chunk), [game_row(row) for row in ordered], fmt)
+
+
+def run_study(
+    study: Study, out: str | Path, backend: Backend | None = None, progress: StudyProgress | None = None, fresh: bool = False
+) -> StudyRun:
+    """Play the study's missing chunks into ``out``, then write and return all of its rows (see the module docstring).
+
+    Raises :class:`StudyMismatch` if ``out`` holds another study (unless ``fresh``).
+    On KeyboardInterrupt the finished chunks stay on disk for the next run.
+    """
+    folder = Path(out)
+    runner = backend or LocalBackend()
+    fmt = _open_folder(study, folder, fresh)
+    chunks = study.chunks()
+    missing = [chunk for chunk in chunks if find_table(folder / CHUNKS / _chunk_name(GAMES, chunk)) is None]
+    tasks = study.tasks()
+    pending = [task for chunk in missing for task in tasks[chunk.start : chunk.stop]]
+    reused = study.games - len(pending)
+    if progress is not None:
+        progress.start(study.games, reused)
+    chunk_of = {index: chunk for chunk in missing for index in chunk}
+    waiting: dict[range, list[GameResult]] = {chunk: [] for chunk in missing}
+    started = time.perf_counter()
+    for _, row in runner.run(pending):
+        chunk = chunk_of[row.index]
+        waiting[chunk].append(row)
+        if len(waiting[chunk]) == len(chunk):
+            _write_chunk(folder, chunk, waiting.pop(chunk), fmt)
+        if progress is not None:
+            progress.advance(row)
+    seconds = time.perf_counter() - started
+    games, cards = load_chunks(folder, chunks)
+    write_table(folder / GAMES, games, fmt)
+    write_table(folder / CARDS, cards, fmt)
+    describe = runner.describe()
+    return StudyRun(study, folder, games, cards, results_from_tables(games, cards), len(pending), reused, seconds, describe)
+
+
+def load_chunks(out: Path, chunks: Sequence[range]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The games and cards rows of the given chunks, in index order."""
+    games: list[dict[str, Any]] = []
+    cards: list[dict[str, Any]] = []
+    for chunk in chunks:
+        games_file = find_table(out / CHUNKS / _chunk_name(GAMES, chunk))
+        cards_file = find_table(out / CHUNKS / _chunk_name(CARDS, chunk))
+        if games_file is None or cards_file is None:
+            raise GreenlightError(f"chunk {chunk.start}-{chunk.stop - 1} of {out} is missing; rerun the study to play it")
+        games.extend(read_table(games_file))
+        cards.extend(read_table(cards_file))
+    return games, cards
+
+
+def load_study(out: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+    """A finished study folder's manifest, games rows and cards rows (from ``games.*`` and ``cards.*``)."""
+    folder = Path(out)
+    manifest = read_manifest(folder)
+    games_file, cards_file = find_table(folder / GAMES), find_table(folder / CARDS)
+    if manifest is None or games_file is None or cards_file is None:
+        raise OptionError(f"{folder} holds no finished study (no manifest.json and games table); run greenlight simulate into it first")
+    return manifest, read_table(games_file), read_table(cards_file)
