@@ -105,7 +105,8 @@ def test_a_single_legal_action_is_played_without_search() -> None:
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"iterations": None, "seconds": None}, "needs an iteration budget"),
+        ({"iterations": None, "seconds": None}, "needs an iteration, step or time budget"),
+        ({"steps": 0}, "step budget must be at least 1"),
         ({"iterations": 0}, "at least 1"),
         ({"seconds": 0.0}, "positive"),
         ({"rollout": "smart"}, "rollout must be one of"),
@@ -114,3 +115,14 @@ def test_a_single_legal_action_is_played_without_search() -> None:
 def test_bad_configurations_are_refused(changes: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         SearchConfig(**changes)  # type: ignore[arg-type]
+
+
+def test_step_budget_stops_after_the_iteration_that_reaches_it() -> None:
+    game = get_game("cinecitta")
+    bot = ISMCTSBot(3, SearchConfig(iterations=None, steps=2000))
+    bot.choose(SeatView(game, game.new_state(3, seed=1), 0))
+    stats = bot.last_stats
+    # A first-round iteration simulates the whole game: 72 actions at 3 players.
+    assert stats.steps >= 2000
+    assert stats.steps - 72 < 2000
+    assert stats.iterations == stats.steps // 72 == 28

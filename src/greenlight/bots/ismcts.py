@@ -18,8 +18,11 @@ and backs up **one value per seat** (win share, ties split).
 * **Rollouts** follow the game's heuristic level when it has one (random
   otherwise) and may stop after a number of choices, scored by the game's
   evaluation (see :mod:`greenlight.bots.hooks`).
-* **Budgets**: an iteration count (deterministic for a seed), wall-clock
-  seconds, or both (whichever ends first).
+* **Budgets**: iterations, simulated steps (actions applied in the tree and
+  in rollouts; both deterministic for a seed) and wall-clock seconds, in any
+  combination (whichever ends first). A step budget costs about the same time
+  at every stage of a game, and lets late, short positions search more
+  iterations than early ones.
 
 >>> from greenlight.core.bot import SeatView
 >>> from greenlight.core.registry import get_game
@@ -51,8 +54,9 @@ ROLLOUT_KINDS = ("game", "heuristic", "random")
 class SearchConfig:
     """How a search bot spends its budget.
 
-    ``iterations`` and ``seconds`` bound one move (whichever ends first; at
-    least one must be set, and at least one iteration always runs).
+    ``iterations``, ``steps`` (actions simulated) and ``seconds`` bound one
+    move (whichever ends first; at least one must be set, and at least one
+    iteration always runs).
     ``rollout`` is ``game`` (the game's fast rollout policy, else its heuristic
     level, else random), ``heuristic`` (the heuristic level, else random) or
     ``random``; ``rollout_epsilon`` mixes in random moves.
@@ -65,6 +69,7 @@ class SearchConfig:
 
     iterations: int | None = 1000
     seconds: float | None = None
+    steps: int | None = None
     exploration: float = 0.7
     rollout: str = "game"
     rollout_epsilon: float = 0.1
@@ -73,10 +78,12 @@ class SearchConfig:
     widening_power: float = 0.5
 
     def __post_init__(self) -> None:
-        if self.iterations is None and self.seconds is None:
-            raise ValueError("a search needs an iteration budget, a time budget, or both")
+        if self.iterations is None and self.seconds is None and self.steps is None:
+            raise ValueError("a search needs an iteration, step or time budget")
         if self.iterations is not None and self.iterations < 1:
             raise ValueError(f"the iteration budget must be at least 1, not {self.iterations}")
+        if self.steps is not None and self.steps < 1:
+            raise ValueError(f"the step budget must be at least 1, not {self.steps}")
         if self.seconds is not None and self.seconds <= 0:
             raise ValueError(f"the time budget must be positive, not {self.seconds}")
         if self.rollout not in ROLLOUT_KINDS:
@@ -85,17 +92,19 @@ class SearchConfig:
 
 @dataclass(slots=True)
 class SearchStats:
-    """What searching cost: moves searched, iterations run, seconds spent (cumulative or for one move)."""
+    """What searching cost: moves searched, iterations run, actions simulated, seconds spent (cumulative or for one move)."""
 
     searches: int = 0
     iterations: int = 0
     seconds: float = 0.0
+    steps: int = 0
 
     def add(self, other: SearchStats) -> None:
         """Add another record's counts to this one."""
         self.searches += other.searches
         self.iterations += other.iterations
         self.seconds += other.seconds
+        self.steps += other.steps
 
     @property
     def iterations_per_second(self) -> float:
@@ -143,6 +152,8 @@ class _Search:
         self.prior: Policy | None = heuristic_policy(game, rng) if config.widening > 0 and config.rollout != "random" else None
         self.evaluator: Evaluator | None = find_evaluator(game) if config.rollout_depth is not None else None
         self.root = _Node()
+        #: Actions applied so far in this search (tree and rollouts).
+        self.steps = 0
 
     def root_statistics(self) -> dict[Action, tuple[int, float]]:
         """Our seat's root arms: action -> (visits, mean value)."""
@@ -154,8 +165,10 @@ class _Search:
         config = self.config
         start = time.perf_counter()
         deadline = start + config.seconds if config.seconds is not None else math.inf
+        max_iterations = config.iterations if config.iterations is not None else math.inf
+        max_steps = config.steps if config.steps is not None else math.inf
         done = 0
-        while config.iterations is None or done < config.iterations:
+        while done < max_iterations and self.steps < max_steps:
             if done and time.perf_counter() >= deadline:
                 break
             self._iterate(view.determinize(self.rng))
@@ -168,7 +181,7 @@ class _Search:
 
         # max() keeps the first of equal ranks, so ties go to the earliest legal action.
         best = max(legal, key=rank)
-        return best, SearchStats(1, done, time.perf_counter() - start)
+        return best, SearchStats(1, done, time.perf_counter() - start, self.steps)
 
     # -- one iteration ----------------------------------------------------------------------------
 
@@ -196,6 +209,7 @@ class _Search:
                 chose = True
             for mover, action in joint:
                 game.apply_unchecked(world, mover, action)
+            self.steps += len(joint)
             key = tuple(joint)
             child = node.children.get(key)
             if child is None:
@@ -252,6 +266,7 @@ class _Search:
             seat = decision.players[0]
             game.apply_unchecked(world, seat, policy(world, seat))
             moves += 1
+            self.steps += 1
 
     @staticmethod
     def _backup(path: list[tuple[_Arm, int]], values: tuple[float, ...]) -> None:

@@ -5,18 +5,20 @@
   random-rollout search for a game without a heuristic).
 * ``medium``: the game's heuristic level (a 200-iteration search with random
   rollouts for a game without one).
-* ``hard``: ISMCTS with heuristic rollouts, about one second a move on the
-  reference machine (2 shared cores).
+* ``hard``: ISMCTS with the game's rollout policy, about one second a move on
+  the reference machine (one core of a 2-core VM).
 * ``expert``: the same search with four times the budget.
 
-Search levels have an **iteration** budget, calibrated per game to the target
-time, so a seed reproduces every move; a wall-clock **ceiling** (three times
-the target) only stops a search early on a much slower or overloaded machine,
-the one case where a search level is not reproducible.
+Search levels have a **step** budget (actions simulated in the tree and in
+rollouts), calibrated per game to the target time, so a seed reproduces every
+move; a wall-clock **ceiling** (five times the target) only stops a search
+early on a much slower or overloaded machine, the one case where a search
+level is not reproducible.
 
 Searches can also be named directly: ``search:500`` (500 iterations),
-``search:0.5s`` (half a second), with rollout options after a slash:
-``search:500/random`` or ``search:500/depth=8``.
+``search:0.5s`` (half a second), ``search:steps=20000``, with options after a
+slash: ``search:500/random`` or ``search:500/depth=8/c=0.5`` (see
+:func:`parse_search`).
 """
 
 from __future__ import annotations
@@ -34,18 +36,18 @@ from greenlight.core.game import Game
 
 LEVELS = ("random", "easy", "medium", "hard", "expert")
 
-#: Wall-clock ceiling of a search level, as a multiple of its target time.
-CEILING_FACTOR = 3.0
+#: Wall-clock ceiling of a search level, as a multiple of its target time (a guard, not the budget).
+CEILING_FACTOR = 5.0
 #: Target seconds per searched move.
 HARD_SECONDS = 1.0
 EXPERT_SECONDS = 4.0
 
-#: The ``hard`` search per game: settings tuned with the arena, iterations calibrated to about 1 s a move.
+#: The ``hard`` search per game: settings tuned with the arena, steps calibrated to about 1 s (CPU) a move.
 HARD_SEARCH: dict[str, SearchConfig] = {
-    "cinecitta": SearchConfig(iterations=600, rollout_depth=9, exploration=0.5, widening=2.0),
+    "cinecitta": SearchConfig(iterations=None, steps=21_000, exploration=0.5, widening=2.0),
 }
-#: Used for a game that has not been tuned: heuristic rollouts to the end, time-bound only.
-DEFAULT_HARD = SearchConfig(iterations=None, seconds=HARD_SECONDS)
+#: Used for a game that has not been tuned: the game's rollout policy to the end of the game.
+DEFAULT_HARD = SearchConfig(iterations=None, steps=15_000)
 
 
 class NoisyBot(Bot):
@@ -68,18 +70,19 @@ class NoisyBot(Bot):
 def hard_config(game: Game[Any]) -> SearchConfig:
     """The ``hard`` search settings for ``game``, with the wall-clock ceiling filled in."""
     config = HARD_SEARCH.get(game.spec.id, DEFAULT_HARD)
-    if config.iterations is None:
-        return config
     return dataclasses.replace(config, seconds=HARD_SECONDS * CEILING_FACTOR)
 
 
 def expert_config(game: Game[Any]) -> SearchConfig:
-    """Four times the ``hard`` budget."""
+    """Four times the ``hard`` budget (and ceiling)."""
     hard = hard_config(game)
     factor = EXPERT_SECONDS / HARD_SECONDS
-    iterations = int(hard.iterations * factor) if hard.iterations is not None else None
+
+    def scaled(budget: int | None) -> int | None:
+        return int(budget * factor) if budget is not None else None
+
     seconds = hard.seconds * factor if hard.seconds is not None else None
-    return dataclasses.replace(hard, iterations=iterations, seconds=seconds)
+    return dataclasses.replace(hard, iterations=scaled(hard.iterations), steps=scaled(hard.steps), seconds=seconds)
 
 
 def _easy(game: Game[Any], seed: int) -> Bot:
@@ -108,9 +111,10 @@ LEVEL_FACTORIES: dict[str, Callable[[Game[Any], int], Bot]] = {
 
 
 def parse_search(text: str, game: Game[Any]) -> SearchConfig:
-    """Read ``search:BUDGET[/OPTION...]``: BUDGET is iterations (``500``) or seconds (``0.5s``).
+    """Read ``search:BUDGET[/OPTION...]``: BUDGET is iterations (``500``), seconds (``0.5s``) or ``steps=N``.
 
-    Options: ``game``, ``heuristic`` or ``random`` (rollout policy), ``depth=N`` (cut
+    Options: ``steps=N`` (also stop after N simulated actions),
+    ``game``, ``heuristic`` or ``random`` (rollout policy), ``depth=N`` (cut
     rollouts after N choices with the game's evaluation), ``c=X``
     (exploration), ``widen=K`` (progressive widening), ``eps=X``. Unset
     options take the game's ``hard`` settings.
@@ -118,19 +122,27 @@ def parse_search(text: str, game: Game[Any]) -> SearchConfig:
     >>> from greenlight.core.registry import get_game
     >>> parse_search("search:300/random/depth=4", get_game("cinecitta")).rollout
     'random'
+    >>> parse_search("search:steps=9000/c=0.3", get_game("cinecitta")).steps
+    9000
     """
     body = text.partition(":")[2]
     budget, *extras = body.split("/")
     base = HARD_SEARCH.get(game.spec.id, DEFAULT_HARD)
-    changes: dict[str, Any] = {"iterations": None, "seconds": None}
+    changes: dict[str, Any] = {"iterations": None, "seconds": None, "steps": None}
+    if "=" in budget:  # search:steps=40000
+        budget, extras = "", [budget, *extras]
     try:
-        if budget.endswith("s"):
+        if not budget:
+            pass
+        elif budget.endswith("s"):
             changes["seconds"] = float(budget[:-1])
         else:
             changes["iterations"] = int(budget)
         for extra in extras:
             key, _, value = extra.partition("=")
-            if key in ("game", "random", "heuristic") and not value:
+            if key == "steps":
+                changes["steps"] = int(value)
+            elif key in ("game", "random", "heuristic") and not value:
                 changes["rollout"] = key
             elif key == "depth":
                 changes["rollout_depth"] = None if value in ("", "none", "end") else int(value)
