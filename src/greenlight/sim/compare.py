@@ -202,8 +202,8 @@ def _grouped_bars(axis: Any, labels: Sequence[str], items: Sequence[Headline], n
     width = 0.38
     for offset, (label, value, interval, colour) in enumerate(((names[0], "a", "a_ci", "#4c72b0"), (names[1], "b", "b_ci", "#dd8452"))):
         values = [getattr(item, value) for item in items]
-        low = [v - getattr(item, interval)[0] for v, item in zip(values, items, strict=True)]
-        high = [getattr(item, interval)[1] - v for v, item in zip(values, items, strict=True)]
+        low = [max(0.0, v - getattr(item, interval)[0]) for v, item in zip(values, items, strict=True)]
+        high = [max(0.0, getattr(item, interval)[1] - v) for v, item in zip(values, items, strict=True)]
         positions = [index + (offset - 0.5) * width for index in range(len(items))]
         axis.bar(positions, values, width, yerr=[low, high], capsize=3, label=label, color=colour)
     axis.set_xticks(range(len(items)), labels)

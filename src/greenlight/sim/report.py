@@ -71,10 +71,20 @@ def _empty(plt: Any, file: Path, text: str) -> None:
     _save(plt, figure, file)
 
 
+def share_errors(items: Sequence[Mapping[str, Any]]) -> tuple[list[float], list[float]]:
+    """Error-bar lengths below and above each win share (never negative: a share of 0 may sit a rounding error below its interval).
+
+    >>> share_errors([{"win_share": 0.0, "win_share_ci95": [1e-17, 0.4]}])
+    ([0.0], [0.4])
+    """
+    low = [max(0.0, item["win_share"] - item["win_share_ci95"][0]) for item in items]
+    high = [max(0.0, item["win_share_ci95"][1] - item["win_share"]) for item in items]
+    return low, high
+
+
 def _share_bars(axis: Any, labels: Sequence[str], items: Sequence[Mapping[str, Any]], parity: float, colour: str) -> None:
     shares = [item["win_share"] for item in items]
-    low = [item["win_share"] - item["win_share_ci95"][0] for item in items]
-    high = [item["win_share_ci95"][1] - item["win_share"] for item in items]
+    low, high = share_errors(items)
     axis.bar(labels, shares, yerr=[low, high], capsize=4, color=colour)
     axis.axhline(parity, color="black", linestyle="--", linewidth=1, label=f"parity {parity:.3f}")
     axis.set_ylabel("win share (95% CI)")
@@ -90,7 +100,7 @@ def plot_positions(plt: Any, summary: Mapping[str, Any], file: Path) -> None:
     _share_bars(left, labels, positions, positions[0]["parity"], "#4c72b0")
     left.set_title("Win share by seat position")
     means = [item["mean_score"] for item in positions]
-    errors = [[m - item["mean_score_ci95"][0] for m, item in zip(means, positions, strict=True)]] * 2
+    errors = [[max(0.0, m - item["mean_score_ci95"][0]) for m, item in zip(means, positions, strict=True)]] * 2
     right.bar(labels, means, yerr=errors, capsize=4, color="#55a868")
     right.set_title("Mean score by seat position (95% CI)")
     _save(plt, figure, file)
@@ -199,8 +209,7 @@ def plot_cards(plt: Any, items: Sequence[Mapping[str, Any]], parity: float, file
     for axis, (action, entries) in zip(axes.flat, grouped.items(), strict=False):
         x = [item["per_game"] for item in entries]
         y = [item["win_share"] for item in entries]
-        low = [item["win_share"] - item["win_share_ci95"][0] for item in entries]
-        high = [item["win_share_ci95"][1] - item["win_share"] for item in entries]
+        low, high = share_errors(entries)
         axis.errorbar(x, y, yerr=[low, high], fmt="o", markersize=4, color="#c44e52", ecolor="#e8b4b4", elinewidth=1)
         for item, px, py in zip(entries, x, y, strict=True):
             axis.annotate(str(item["card"]), (px, py), fontsize=6, xytext=(3, 2), textcoords="offset points")
@@ -227,8 +236,7 @@ def plot_card_types(plt: Any, items: Sequence[Mapping[str, Any]], parity: float,
         labels = [str(item["type"]) for item in entries][::-1]
         count_axis.barh(labels, [item["per_game"] for item in entries][::-1], color="#4c72b0")
         count_axis.set_title(f"{action}: times per game", fontsize=9)
-        low = [item["win_share"] - item["win_share_ci95"][0] for item in entries][::-1]
-        high = [item["win_share_ci95"][1] - item["win_share"] for item in entries][::-1]
+        low, high = share_errors(entries[::-1])
         share_axis.barh(labels, [item["win_share"] for item in entries][::-1], xerr=[low, high], capsize=3, color="#c44e52")
         share_axis.axvline(parity, color="black", linestyle="--", linewidth=1)
         share_axis.set_title(f"{action}: win share of the seats that did it", fontsize=9)

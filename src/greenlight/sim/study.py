@@ -250,29 +250,36 @@ def _differences(mine: Mapping[str, Any], theirs: Mapping[str, Any]) -> list[str
     for key in mine:
         if mine[key] != theirs.get(key):
             if key == "data":
-                words.append("the contents of the data file(s) " + ", ".join(sorted(set(mine[key]) | set(theirs.get(key, {})))))
+                changed = sorted(
+                    name for name in set(mine[key]) | set(theirs.get(key, {})) if mine[key].get(name) != theirs.get(key, {}).get(name)
+                )
+                words.append("other data file contents for " + ", ".join(changed))
             else:
                 words.append(f"{key} {json.dumps(theirs.get(key))} there, {json.dumps(mine[key])} here")
     return words
 
 
+def check_folder(study: Study, out: str | Path, fresh: bool = False) -> None:
+    """Raise :class:`StudyMismatch` if ``out`` holds a study with other parameters (and ``fresh`` is not set)."""
+    manifest = read_manifest(Path(out))
+    if manifest is None or fresh:
+        return
+    differences = _differences(study.identity(), manifest.get("identity", {}))
+    if differences:
+        raise StudyMismatch(
+            f"{out} holds a different study ({'; '.join(differences)}); rerun with --fresh to replace it, or choose another --out"
+        )
+
+
 def _open_folder(study: Study, out: Path, fresh: bool) -> str:
     """Check (or reset) the folder and write the manifest; return the table format to use."""
+    check_folder(study, out, fresh)
     out.mkdir(parents=True, exist_ok=True)
     manifest = read_manifest(out)
     if manifest is not None and fresh:
         clear_study(out)
         manifest = None
-    if manifest is not None:
-        theirs = manifest.get("identity", {})
-        differences = _differences(study.identity(), theirs)
-        if differences:
-            raise StudyMismatch(
-                f"{out} holds a different study ({'; '.join(differences)}); rerun with --fresh to replace it, or choose another --out"
-            )
-        fmt = str(manifest.get("storage", default_format()))
-    else:
-        fmt = default_format()
+    fmt = str(manifest.get("storage", default_format())) if manifest is not None else default_format()
     data = {"format": STUDY_FORMAT, "identity": study.identity(), "study": study.to_json(), "storage": fmt}
     (out / MANIFEST).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     return fmt

@@ -9,9 +9,9 @@ breakdown, and this game's own card table for each card's occupation and Pen.
   ``dropped_wages``, ``headhunts`` and ``secures`` (responses over the game),
   ``money_offered`` (total put in folders).
 * **seats**: ``finished`` (1 or 0), ``pens`` (Pens in the Office, which waive
-  wages), ``office_cards``, ``quality`` and ``box_office`` (None for a
-  drop-out), ``headhunted`` (cards this seat took from folders),
-  ``cards_lost`` (its cards taken by others), ``money_offered``.
+  wages), ``office_cards``, ``headhunted`` (cards this seat took from
+  folders), ``cards_lost`` (its cards taken by others), ``money_offered``.
+  Quality, reels and box office are in the score breakdown already.
 * **cards** (type = occupation): ``offered`` (put in a folder), ``headhunted``
   (taken by the recipient), ``returned`` (secured: back to its sender),
   ``placed`` (into the Studio), ``studio_at_end``, ``office_at_end``.
@@ -73,8 +73,6 @@ def statistics(match: Match) -> dict[str, Any]:
                 "finished": int(item.get("status") == FINISHED),
                 "pens": sum(1 for card in office if table[card].pen),
                 "office_cards": len(office),
-                "quality": item.get("quality"),
-                "box_office": item.get("box_office"),
                 "headhunted": headhunted[seat],
                 "cards_lost": lost[seat],
                 "money_offered": offered[seat],
