@@ -2,8 +2,8 @@
 
 Everything comes from what the finished match holds: the event log (every
 card taken, laid and premiered, every dossier; the game is over, so private
-events may be counted), the spectator's final observation (the premieres and
-the options) and this game's own card tables for each card's kind.
+events may be counted), the spectator's final observation (the options) and
+this game's own card tables for each card's kind.
 
 * **game**: ``premieres`` (movies released), ``net_premieres`` (on the
   Internet), ``trend_hits``, ``dossiers_taken``, ``dossiers_used``,
@@ -55,6 +55,8 @@ def statistics(match: Match) -> dict[str, Any]:
         for _ in range(n)
     ]
     cards: list[tuple[int, str, str, str]] = []
+    # The observation lists only the last round's premieres, so every premiere is read from its event.
+    premieres: list[dict[str, Any]] = []
     for event in match.events:
         data = event.data
         kind = event.kind
@@ -77,7 +79,9 @@ def statistics(match: Match) -> dict[str, Any]:
         elif kind == "dossier_spent":
             seats[data["seat"]]["dossiers_used"] += 1
             cards.append((data["seat"], str(data["use"]), "dossier", "used"))
-    for premiere in view["premieres"]:
+        elif kind == "premiere":
+            premieres.append(dict(data))
+    for premiere in premieres:
         seat = premiere["seat"]
         item = seats[seat]
         item["movies_released"] += 1
@@ -90,8 +94,8 @@ def statistics(match: Match) -> dict[str, Any]:
         if premiere["hit"] and premiere["trend"] is not None:
             cards.append((seat, premiere["trend"], "trend", "hit"))
     game = {
-        "premieres": len(view["premieres"]),
-        "net_premieres": sum(1 for premiere in view["premieres"] if premiere["market"] == NET),
+        "premieres": len(premieres),
+        "net_premieres": sum(1 for premiere in premieres if premiere["market"] == NET),
         "trend_hits": sum(item["trends_hit"] for item in seats),
         "dossiers_taken": sum(item["dossiers_taken"] for item in seats),
         "dossiers_used": sum(item["dossiers_used"] for item in seats),
