@@ -127,10 +127,10 @@ def main() -> None:
     for row in results:
         serial = next(item for item in results if item["game"] == row["game"] and item["run"] == "1 worker")
         speedup = serial["seconds"] / row["seconds"]
-        cores = "-" if row["cores_obtained"] is None else f"{row['cores_obtained']:.2f}"
+        obtained = "-" if row["cores_obtained"] is None else f"{row['cores_obtained']:.2f}"
         print(
             f"| {row['game']} | {row['players']} | {row['games']} | {row['run']} | {row['seconds']:.1f} | {row['games_per_second']:.1f} "
-            f"| {speedup:.2f}x | {cores} | {row['load_before']:.1f} / {row['load_after']:.1f} |"
+            f"| {speedup:.2f}x | {obtained} | {row['load_before']:.1f} / {row['load_after']:.1f} |"
         )
     print()
     for game, _players, _games in studies:
