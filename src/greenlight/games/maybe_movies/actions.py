@@ -9,6 +9,10 @@
 | PROFIT_CHOICE | ``profit 2`` (the value of ``wildcard_profit`` or of a tied copycat) |
 | MOVIE_PICK | ``pick M12`` (the card for Movies Made, or the stack's top card) |
 
+Legal-action lists are built, hashed and printed on every step, so the
+one-field actions hash their value (equality still compares the class) and
+format and parse themselves without the generic field machinery.
+
 >>> str(Vote("Y05")), str(Finish()), str(Slot(2))
 ('vote Y05', 'finish', 'slot 2')
 """
@@ -46,7 +50,10 @@ class Add(Action):
     card: str
 
     def __hash__(self) -> int:
-        return hash(self.card)  # legal-action lists are hashed on every step; equality still compares the class
+        return hash(self.card)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (type(other) is type(self) and other.card == self.card)  # type: ignore[attr-defined]
 
     def __str__(self) -> str:
         return "add " + self.card
@@ -82,7 +89,10 @@ class Vote(Action):
     card: str
 
     def __hash__(self) -> int:
-        return hash(self.card)  # legal-action lists are hashed on every step; equality still compares the class
+        return hash(self.card)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (type(other) is type(self) and other.card == self.card)  # type: ignore[attr-defined]
 
     def __str__(self) -> str:
         return "vote " + self.card
@@ -101,7 +111,10 @@ class Remove(Action):
     card: str
 
     def __hash__(self) -> int:
-        return hash(self.card)  # legal-action lists are hashed on every step; equality still compares the class
+        return hash(self.card)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (type(other) is type(self) and other.card == self.card)  # type: ignore[attr-defined]
 
     def __str__(self) -> str:
         return "remove " + self.card
@@ -120,7 +133,10 @@ class Slot(Action):
     index: int
 
     def __hash__(self) -> int:
-        return hash(self.index)  # legal-action lists are hashed on every step; equality still compares the class
+        return hash(self.index)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (type(other) is type(self) and other.index == self.index)  # type: ignore[attr-defined]
 
     def __str__(self) -> str:
         return "slot " + str(self.index)
@@ -139,7 +155,10 @@ class Copy(Action):
     card: str
 
     def __hash__(self) -> int:
-        return hash(self.card)  # legal-action lists are hashed on every step; equality still compares the class
+        return hash(self.card)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (type(other) is type(self) and other.card == self.card)  # type: ignore[attr-defined]
 
     def __str__(self) -> str:
         return "copy " + self.card
@@ -158,7 +177,10 @@ class Icon(Action):
     icon: str
 
     def __hash__(self) -> int:
-        return hash(self.icon)  # legal-action lists are hashed on every step; equality still compares the class
+        return hash(self.icon)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (type(other) is type(self) and other.icon == self.icon)  # type: ignore[attr-defined]
 
     def __str__(self) -> str:
         return "icon " + self.icon
@@ -177,7 +199,10 @@ class Profit(Action):
     amount: int
 
     def __hash__(self) -> int:
-        return hash(self.amount)  # legal-action lists are hashed on every step; equality still compares the class
+        return hash(self.amount)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (type(other) is type(self) and other.amount == self.amount)  # type: ignore[attr-defined]
 
     def __str__(self) -> str:
         return "profit " + str(self.amount)
@@ -196,7 +221,10 @@ class Pick(Action):
     card: str
 
     def __hash__(self) -> int:
-        return hash(self.card)  # legal-action lists are hashed on every step; equality still compares the class
+        return hash(self.card)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (type(other) is type(self) and other.card == self.card)  # type: ignore[attr-defined]
 
     def __str__(self) -> str:
         return "pick " + self.card

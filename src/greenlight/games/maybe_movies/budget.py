@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from greenlight.games.maybe_movies.cards import ICONS, NO, NUM_ICONS, YES, MovieCard, VoteCard
 
@@ -53,8 +53,7 @@ def cost_json(cost: Cost) -> dict[str, Any]:
 # -- the success check (§4.4) -------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class CheckResult:
+class CheckResult(NamedTuple):
     """The success check worked out: needs, net, shortfall D, surplus S, wildcards W and any-units A."""
 
     need: tuple[int, ...]
@@ -173,8 +172,7 @@ class PitchFacts:
 # -- choices made by the active player (R38) ---------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class ChoicePoint:
+class ChoicePoint(NamedTuple):
     """A tie the active player must decide: which card's cost to copy, which icon, or which profit."""
 
     kind: str  # "copy", "icon" or "profit"
@@ -368,8 +366,7 @@ def final_profits(facts: PitchFacts, base: Sequence[int]) -> list[int]:
 # -- whole evaluations -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Evaluation:
+class Evaluation(NamedTuple):
     """Costs and Budget of a final row (and Profit once evaluated)."""
 
     base_costs: tuple[Cost, ...]

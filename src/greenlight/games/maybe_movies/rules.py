@@ -15,7 +15,6 @@ by :func:`settle`, so a caller only ever sees real choices.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 from typing import Any
 
 from greenlight.core.actions import Action
@@ -483,7 +482,7 @@ def end_change_round(state: MaybeMoviesState, events: list[Event]) -> None:
         drawn = state.pool.pop(random_index(state.rng, len(state.pool)))
         state.hands[record.seat].append(drawn)
         state.known[record.seat].append(drawn)
-        state.change_records[index] = replace(record, replacement=drawn)
+        state.change_records[index] = record._replace(replacement=drawn)
         events.append(Event("replacement_drawn", {"seat": record.seat, "card": drawn}))
     start_vote_round(state, events)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from greenlight.core.state import GameState, StaticData
 from greenlight.games.maybe_movies.budget import CheckResult, ChoicePoint, Evaluation
@@ -31,8 +31,7 @@ EDIT_ADD = "add"
 EDIT_SLOT = "slot"
 
 
-@dataclass(frozen=True, slots=True)
-class Stack:
+class Stack(NamedTuple):
     """One entry of Movies Made: the base game's single card, or a Trendsetter stack (§6.1)."""
 
     cards: tuple[str, ...]
@@ -40,8 +39,7 @@ class Stack:
     success: bool
 
 
-@dataclass(frozen=True, slots=True)
-class ChangeRecord:
+class ChangeRecord(NamedTuple):
     """How one revealed CHANGE card was resolved (§6.2): the edit, the personal refill and the replacement draw."""
 
     seat: int
@@ -59,8 +57,7 @@ class ChangeRecord:
         return self.removed is not None or self.added is not None
 
 
-@dataclass(frozen=True, slots=True)
-class Settlement:
+class Settlement(NamedTuple):
     """Where the final vote's cards went (§4.5, §4.6): collected and shared out, won back, or pooled."""
 
     success: bool
@@ -210,7 +207,7 @@ class MaybeMoviesState(GameState):
         copy.trendsetter = self.trendsetter
         copy.breaking = self.breaking
         copy.blockbuster = self.blockbuster
-        rng = random.Random()
+        rng = random.Random.__new__(random.Random)  # no reseeding from the OS: setstate replaces everything
         rng.setstate(self.rng.getstate())
         copy.rng = rng
         copy.hands = [list(hand) for hand in self.hands]
