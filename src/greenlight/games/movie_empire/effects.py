@@ -28,7 +28,7 @@ def draw_production(state: MovieEmpireState) -> str | None:
             return None
         state.production_pile = state.production_discard
         state.production_discard = []
-        state.rng.shuffle(state.production_pile)
+        state.shuffle(state.production_pile)
     return state.production_pile.pop()
 
 
@@ -39,7 +39,7 @@ def draw_star(state: MovieEmpireState) -> str | None:
             return None
         state.star_pile = state.star_discard
         state.star_discard = []
-        state.rng.shuffle(state.star_pile)
+        state.shuffle(state.star_pile)
     return state.star_pile.pop()
 
 
@@ -50,7 +50,7 @@ def draw_script(state: MovieEmpireState) -> str | None:
             return None
         state.script_pile = state.script_discard
         state.script_discard = []
-        state.rng.shuffle(state.script_pile)
+        state.shuffle(state.script_pile)
     return state.script_pile.pop()
 
 

@@ -59,7 +59,7 @@ def setup(num_players: int, seed: int, options: dict[str, OptionValue]) -> Movie
     data_dir = options.get("data_dir")
     table = load_tables(str(data_dir) if data_dir else None)
     state = MovieEmpireState(table, num_players, seed, options)
-    rng = state.rng = make_rng("movie-empire", seed)
+    rng = make_rng("movie-empire", seed)
     state.first_player = rng.randrange(num_players)  # R62
     # Step 3: two piles, each half of the blue and half of the non-blue cards.
     blue_stage = STAGE_INDEX["B"]
@@ -97,6 +97,7 @@ def setup(num_players: int, seed: int, options: dict[str, OptionValue]) -> Movie
     if not state.short:
         state.plan_pile = list(table.plan_ids)
         rng.shuffle(state.plan_pile)
+    state.rng_seed = rng.getrandbits(64)  # later shuffles (reshuffles, returned scripts) continue from here
     state.phase = SETUP
     return state
 
@@ -131,7 +132,7 @@ def resolve_setup(state: MovieEmpireState, events: list[Event]) -> None:
                 state.script_pile.append(card)
         state.dealt[seat] = []
     state.commit = [None] * state.num_players
-    state.rng.shuffle(state.script_pile)
+    state.shuffle(state.script_pile)
     fill_slots(state, T_SCRIPT)
     events.append(Event("setup_done", {"first_player": state.first_player}))
     begin_round(state, events)
