@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
@@ -333,3 +334,39 @@ def test_outcome_shares_the_win_on_ties() -> None:
         "microphone": 0,
     }
     assert outcome.breakdown[0]["money"] == 1
+
+
+def assert_cards_conserved(state: rules.MaybeMoviesState) -> None:
+    """Every card in play is in exactly one place (the final vote is on the table until it is settled)."""
+    table = state.table
+    votes: Counter[str] = Counter()
+    for cards in (*state.hands, state.pool, *state.won, state.out_of_play):
+        votes.update(cards)
+    if state.phase in (CHANGE_EDIT, COST_CHOICE, PROFIT_CHOICE):
+        votes.update(card for card in state.rounds[-1] if card is not None)
+    expected = [card.id for card in table.votes]
+    if state.breaking:
+        expected += [card.id for card in table.changes if card.number <= 2 * state.num_players]
+    assert sorted(votes.elements()) == sorted(expected)
+    movies: Counter[str] = Counter()
+    for cards in (state.draw_pile, state.market, state.row, state.discard, *state.personal, *(s.cards for s in state.made)):
+        movies.update(cards)
+    if state.phase == CHANGE_EDIT and state.edit_added is not None and state.edit_added not in state.row:
+        movies[state.edit_added] += 1  # added, waiting for its slot
+    expected = [card.id for card in table.movies] + ([card.id for card in table.blockbusters] if state.blockbuster else [])
+    assert sorted(movies.elements()) == sorted(expected)
+    for seat in range(state.num_players):
+        assert set(state.known[seat]) <= set(state.hands[seat])
+
+
+def test_every_card_is_always_in_exactly_one_place() -> None:
+    for game in range(48):
+        n = 3 + game % 4
+        options = {"trendsetter_tricks": bool(game & 1), "breaking_changes": bool(game & 2), "blockbuster_budgets": bool(game & 4)}
+        state = GAME.new_state(n, game, options)
+        rng = random.Random(game)
+        assert_cards_conserved(state)
+        while not GAME.is_terminal(state):
+            seat = rng.choice(GAME.decision(state).players)
+            GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+            assert_cards_conserved(state)
