@@ -249,3 +249,26 @@ def test_both_variants_together_play_to_round_seven() -> None:
         rounds_seen.add(state.round)
         assert state.plan is None
     assert max(rounds_seen) == 7 and GAME.outcome(state).breakdown[0]["dossier"] == 0
+
+
+def test_ap13_nothing_happens_but_exemptions_are_still_declared() -> None:
+    state = grumpy(2, "AP13", money=[0, 0])
+    assert legal(state, 0) == {"exempt decline", "exempt pay"}
+    decline_all(state)
+    assert state.phase == WORKING and state.money == [5, 5] and state.exempt == [False, False]
+
+
+def test_determinism_same_seed_same_game() -> None:
+    def run(seed: int) -> list[str]:
+        state = GAME.new_state(3, seed)
+        rng = random.Random(99)
+        trail = []
+        while not GAME.is_terminal(state):
+            seat = rng.choice(GAME.decision(state).players)
+            action = rng.choice(GAME.legal_actions(state, seat))
+            trail.append(str(action))
+            GAME.apply(state, seat, action)
+        return trail
+
+    assert run(12) == run(12)
+    assert run(12) != run(13)

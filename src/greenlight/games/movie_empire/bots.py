@@ -67,10 +67,19 @@ from greenlight.games.movie_empire.working import HIRE_FEES, releasable
 
 #: What one money is worth in PP while it can still buy cards (at the end it is worth 1/3).
 MONEY = 0.4
+
+
+def money_worth(money: int) -> float:
+    """The worth of one more money: less when plenty is held, never below the 1/3 it scores at the end."""
+    return MONEY if money <= 8 else 0.36 if money <= 14 else 1 / 3
+
+
 #: An unused dossier scores 3 PP at the end; spending one must be worth more.
 DOSSIER = 3.0
 #: Share of a script's PP credited for each card it needs, before the script is met.
-SHARE = 0.8
+SHARE = 1.0
+#: What each needed card adds beyond the script: its part of the premiere's market and trend.
+PREMIERE_SHARE = 0.6
 
 
 # -- line and card values -----------------------------------------------------------------------------
@@ -113,10 +122,11 @@ def line_potential(state: MovieEmpireState, line: Line) -> float:
     table = state.table
     script = table.scripts[line.script]
     estimate = premiere_estimate(state, line, market_bonus=0.0)
-    if metrics(table, line).script_met or not feasible(table, line):
-        return estimate
     needed = sum(script.needs)
     done = needed - sum(deficits(table, line))
+    estimate += PREMIERE_SHARE * done  # each needed card brings the premiere's market and trend nearer
+    if metrics(table, line).script_met or not feasible(table, line):
+        return estimate
     return estimate + SHARE * script.pp * done / max(1, needed)
 
 
@@ -141,19 +151,22 @@ def _targets(state: MovieEmpireState, seat: int, hand: Sequence[str]) -> list[tu
     if any(line is None or line.locked for line in state.lines[seat]):
         for card in dict.fromkeys(hand):
             if card in table.scripts:
-                targets.append((Line(card), 0.7))
+                targets.append((Line(card), 0.85))
     return targets
 
 
-def card_value(state: MovieEmpireState, seat: int, card: str, hand: Sequence[str] | None = None) -> float:
-    """What a card is worth to ``seat`` next to the rest of ``hand``: its best use in a line (now or later)."""
+def card_value(state: MovieEmpireState, seat: int, card: str, hand: Sequence[str] | None = None, exclude: Line | None = None) -> float:
+    """What a card is worth to ``seat`` next to the rest of ``hand``: its best use in a line (now or later).
+
+    ``exclude`` leaves one line out (to ask what a card is worth elsewhere).
+    """
     table = state.table
     hand = list(state.hands[seat] if hand is None else hand)
     if card in hand:
         hand.remove(card)
     if card in table.scripts:
         return _script_card_value(state, seat, card, hand)
-    targets = _targets(state, seat, hand)
+    targets = [(line, weight) for line, weight in _targets(state, seat, hand) if line is not exclude]
     if card in table.stars:
         star = table.stars[card]
         best = 0.0
@@ -172,7 +185,7 @@ def card_value(state: MovieEmpireState, seat: int, card: str, hand: Sequence[str
             spare[stage] += 1
     for line, weight in targets:
         script = table.scripts[line.script]
-        share = SHARE * script.pp / max(1, sum(script.needs))
+        share = SHARE * script.pp / max(1, sum(script.needs)) + PREMIERE_SHARE
         if info.is_upgrade and any(c == info.upgrade_of and s is None for c, s in zip(line.cards, line.stacked, strict=True)):
             best = max(best, weight * info.pp)
             continue
@@ -355,16 +368,17 @@ class HeuristicBot(Bot):
         return best
 
     def _net_gain(self, world: MovieEmpireState, seat: int, line: Line, lay: Lay | Stack | Star) -> float:
-        """A lay's gain, less what keeping the card for a better line later would be worth."""
-        keep = card_value(world, seat, lay.card) / max(_time_factor(world), 0.01)
-        return lay_gain(world, line, lay) - 0.8 * keep + (0.5 if len(world.hands[seat]) >= HAND_LIMIT else 0.0)
+        """A lay's gain, less what keeping the card for another line would be worth."""
+        elsewhere = card_value(world, seat, lay.card, exclude=line) / max(_time_factor(world), 0.01)
+        return lay_gain(world, line, lay) - 0.9 * elsewhere + (0.5 if len(world.hands[seat]) >= HAND_LIMIT else 0.0)
 
     def _score_place(self, world: MovieEmpireState, seat: int, action: Place) -> _Choice:
         table = world.table
         space = table.space_by_id[action.space]
         fee = HIRE_FEES[world.placed[seat]]
         money = world.money[seat]
-        score = -fee * MONEY
+        worth = money_worth(money)
+        score = -fee * worth
         task = space.task
         hand = world.hands[seat]
         worst = min((card_value(world, seat, card) for card in hand), default=0.0)
@@ -374,7 +388,7 @@ class HeuristicBot(Bot):
             gain = card_value(world, seat, card, [*hand, card])
             if len(hand) >= HAND_LIMIT:
                 gain -= max(worst, 0.0) if gain > worst else gain
-            score += gain - price * MONEY
+            score += gain - price * worth
             if money - fee - price < 2 and gain < 3:
                 score -= 1.0
         elif task == T_SCRIPT:
@@ -383,14 +397,14 @@ class HeuristicBot(Bot):
         elif task == T_STAR:
             card = world.slot_card[space.index] or ""
             star = table.stars[card]
-            score += card_value(world, seat, card) - star.cost * MONEY - (worst if len(hand) >= HAND_LIMIT else 0.0)
+            score += card_value(world, seat, card) - star.cost * worth - (worst if len(hand) >= HAND_LIMIT else 0.0)
         elif task == T_CREDIT:
-            score += space.money * MONEY * (1.6 if money < 5 else 1.0) - 0.3
+            score += space.money * money_worth(money + space.money) * (1.6 if money < 5 else 1.0) - 0.3
         elif task == T_FIRST_PLAYER:
-            score += space.money * MONEY + 0.2
+            score += space.money * money_worth(money + space.money) + 0.2
         elif task == T_OVERTIME:
             digging = 1.2 if _missing_from_board(world, seat) else 0.0  # draw for a stage no slot offers
-            score += (1.0 + digging if len(hand) <= 2 else 0.2 + digging / 2 if len(hand) == 3 else -2.0) + space.money * MONEY
+            score += (1.0 + digging if len(hand) <= 2 else 0.2 + digging / 2 if len(hand) == 3 else -2.0) + space.money * worth
         elif task == T_RELEASE:
             score += self._release_value(world, seat)
         elif task in (T_NICE, T_NICE_DOSSIER):
@@ -398,9 +412,9 @@ class HeuristicBot(Bot):
         elif task == T_DENOUNCE:
             others = [other for other in range(world.num_players) if other != seat]
             hurt = sum(1.0 if world.sympathy[o] in (2, 3) else 0.3 for o in others)
-            score += hurt - MONEY - 0.2
+            score += hurt - worth - 0.2
         elif task == T_REVEAL:  # +3 PP at the end for 4 money, and the dossier's uses meanwhile
-            score += DOSSIER + 0.5 - (-space.money) * MONEY if money - fee >= 10 else -1.0
+            score += DOSSIER + 0.5 - (-space.money) * worth if money - fee >= 10 else -1.0
         elif task == T_SABOTAGE:
             if action.dossier:  # draw 5, keep the 2 best
                 digging = 2.5 if _missing_from_board(world, seat) else 1.2
@@ -414,7 +428,7 @@ class HeuristicBot(Bot):
         table = world.table
         after = min(5, level_now + steps)
         value = (table.sympathy[after].end_pp - table.sympathy[level_now].end_pp) * 0.6
-        value += (table.sympathy[after].budget - table.sympathy[level_now].budget) * MONEY * (world.last_round - world.round)
+        value += (table.sympathy[after].budget - table.sympathy[level_now].budget) * MONEY * min(4, world.last_round - world.round)
         if table.sympathy[after].lines > table.sympathy[level_now].lines and world.round < world.last_round - 1:
             value += 2.5
         return value
@@ -553,9 +567,8 @@ def _ready(world: MovieEmpireState, seat: int, line: Line) -> bool:
     now = premiere_estimate(world, line)
     if not feasible(table, line):
         return now >= 4.0
-    script = table.scripts[line.script]
-    complete = now + script.pp + 1.5 * sum(deficits(table, line))
-    return now >= (0.5 if left <= 4 else 0.75) * complete
+    # About two needed cards can be found per round: release what cannot be finished in time.
+    return sum(deficits(table, line)) > 2 * left and now >= 4.0
 
 
 def _cards(action: Action) -> tuple[str, ...]:
