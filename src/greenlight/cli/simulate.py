@@ -210,9 +210,9 @@ def register(app: typer.Typer) -> None:
                 descriptions = (describe_study(read_manifest(folder) or {}), describe_study(read_manifest(folder / VARIANT) or {}))
             else:
                 assert compare is not None
-                manifest, rows, card_rows = load_study(compare)
+                manifest, rows = load_study(compare)
                 names = (str(compare), str(folder))
-                a, b = results_from_tables(rows, card_rows), run.results
+                a, b = results_from_tables(rows, ()), run.results
                 descriptions = (describe_study(manifest), describe_study(read_manifest(folder) or {}))
             try:
                 headlines, _ = write_comparison(folder, a, b, names, descriptions)

@@ -53,7 +53,8 @@ Cell = bool | int | float | str | None
 SEAT_PREFIX = "seat"
 BREAKDOWN = "breakdown"
 STAT = "stat"
-CARD_COLUMNS = ("index", "seat", "bot", "share", "card", "type", "action", "count")
+#: The cards table's columns and their kinds (fixed, so the table can be written chunk by chunk).
+CARD_KINDS = {"index": "int", "seat": "int", "bot": "str", "share": "float", "card": "str", "type": "str", "action": "str", "count": "int"}
 
 
 def flatten(prefix: str, values: Mapping[str, Any], into: dict[str, Cell]) -> None:

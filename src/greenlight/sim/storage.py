@@ -83,40 +83,80 @@ def _convert(value: Cell, kind: str) -> Cell:
 
 
 def write_table(path: Path, rows: Sequence[Mapping[str, Cell]], fmt: str) -> Path:
-    """Write ``rows`` to ``path`` plus the format's suffix; return the file written."""
-    if fmt not in FORMATS:
-        raise ValueError(f"unknown table format {fmt!r}; use one of {', '.join(FORMATS)}")
-    kinds = column_kinds(rows)
-    target = path.with_name(f"{path.name}.{fmt}")
-    temporary = path.with_name(f".{path.name}.{fmt}.tmp")
-    if fmt == PARQUET:
-        _write_parquet(temporary, rows, kinds)
-    else:
-        _write_csv(temporary, target, rows, kinds)
-    os.replace(temporary, target)
-    return target
+    """Write ``rows`` to ``path`` plus the format's suffix (column kinds taken from the rows); return the file written."""
+    with TableWriter(path, fmt, column_kinds(rows)) as writer:
+        writer.write(rows)
+    return writer.target
 
 
-def _write_parquet(file: Path, rows: Sequence[Mapping[str, Cell]], kinds: Mapping[str, str]) -> None:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
+class TableWriter:
+    """Writes a table batch by batch (so a large table never has to be in memory at once) with fixed column kinds.
 
-    types = {"null": pa.null(), "bool": pa.bool_(), "int": pa.int64(), "float": pa.float64(), "str": pa.string()}
-    arrays = [pa.array([_convert(row.get(name), kind) for row in rows], type=types[kind]) for name, kind in kinds.items()]
-    pq.write_table(pa.Table.from_arrays(arrays, names=list(kinds)), file)
+    The file appears under its final name only when the writer is closed
+    without an error (use it as a context manager).
+    """
 
+    def __init__(self, path: Path, fmt: str, kinds: Mapping[str, str]) -> None:
+        if fmt not in FORMATS:
+            raise ValueError(f"unknown table format {fmt!r}; use one of {', '.join(FORMATS)}")
+        self.fmt = fmt
+        self.kinds = dict(kinds)
+        self.target = path.with_name(f"{path.name}.{fmt}")
+        self.temporary = path.with_name(f".{path.name}.{fmt}.tmp")
+        self._parquet: Any = None
+        self._csv: Any = None
+        if fmt == PARQUET:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
 
-def _write_csv(file: Path, target: Path, rows: Sequence[Mapping[str, Cell]], kinds: Mapping[str, str]) -> None:
-    # The typed schema goes beside the final table first, so a table that exists always has its schema.
-    schema = target.with_name(target.name + ".schema.json")
-    schema_temporary = schema.with_name(f".{schema.name}.tmp")
-    schema_temporary.write_text(json.dumps({"columns": dict(kinds)}), encoding="utf-8")
-    os.replace(schema_temporary, schema)
-    with file.open("w", encoding="utf-8", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(kinds)
+            types = {"null": pa.null(), "bool": pa.bool_(), "int": pa.int64(), "float": pa.float64(), "str": pa.string()}
+            self._schema = pa.schema([(name, types[kind]) for name, kind in self.kinds.items()])
+            self._parquet = pq.ParquetWriter(self.temporary, self._schema)
+        else:
+            self._handle = self.temporary.open("w", encoding="utf-8", newline="")
+            self._csv = csv.writer(self._handle)
+            self._csv.writerow(self.kinds)
+
+    def write(self, rows: Sequence[Mapping[str, Cell]]) -> None:
+        """Append rows (a column the kinds do not name is an error; a missing one is an empty cell)."""
         for row in rows:
-            writer.writerow(_csv_cell(_convert(row.get(name), kind)) for name, kind in kinds.items())
+            extra = set(row) - set(self.kinds)
+            if extra:
+                raise KeyError(f"columns {sorted(extra)} are not in this table")
+        if self._parquet is not None:
+            import pyarrow as pa
+
+            columns = [
+                pa.array([_convert(row.get(name), kind) for row in rows], type=self._schema.field(name).type)
+                for name, kind in self.kinds.items()
+            ]
+            self._parquet.write_table(pa.Table.from_arrays(columns, schema=self._schema))
+        else:
+            for row in rows:
+                self._csv.writerow(_csv_cell(_convert(row.get(name), kind)) for name, kind in self.kinds.items())
+
+    def close(self, keep: bool = True) -> None:
+        """Finish the file and move it into place (or delete it if ``keep`` is false)."""
+        if self._parquet is not None:
+            self._parquet.close()
+        else:
+            self._handle.close()
+        if not keep:
+            self.temporary.unlink(missing_ok=True)
+            return
+        if self.fmt == CSV:
+            # The typed schema goes beside the final table first, so a table that exists always has its schema.
+            schema = self.target.with_name(self.target.name + ".schema.json")
+            schema_temporary = schema.with_name(f".{schema.name}.tmp")
+            schema_temporary.write_text(json.dumps({"columns": self.kinds}), encoding="utf-8")
+            os.replace(schema_temporary, schema)
+        os.replace(self.temporary, self.target)
+
+    def __enter__(self) -> TableWriter:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        self.close(keep=kind is None)
 
 
 def _csv_cell(value: Cell) -> str:

@@ -40,9 +40,10 @@ from greenlight.core.spec import OptionValue
 from greenlight.sim.arena import arena_tasks, lineup, seat_schedule
 from greenlight.sim.datafiles import data_digests
 from greenlight.sim.pool import default_workers, iter_games
-from greenlight.sim.rows import card_rows, game_row, results_from_tables
+from greenlight.sim.rows import CARD_KINDS, card_rows, game_row, results_from_tables
 from greenlight.sim.runner import GameResult, GameTask
-from greenlight.sim.storage import CSV, FORMATS, default_format, find_table, read_table, write_table
+from greenlight.sim.storage import CSV, FORMATS, TableWriter, default_format, find_table, read_table, write_table
+from greenlight.sim.summary import CardTally
 
 STUDY_FORMAT = 1
 MANIFEST = "manifest.json"
@@ -199,17 +200,28 @@ class StudyProgress(Protocol):
 
 @dataclass(slots=True)
 class StudyRun:
-    """A finished study: its rows as written (games and cards tables), the rebuilt results, and how this run went."""
+    """A finished study: its games rows as written, the rebuilt results, the card tally, and how this run went.
+
+    The cards table can be large (one row per game, seat, card and action), so
+    it stays on disk: :meth:`read_cards` loads it when it is wanted.
+    """
 
     study: Study
     out: Path
     games: list[dict[str, Any]]
-    cards: list[dict[str, Any]]
+    #: One result per game, rebuilt from the games table (their statistics hold no card entries).
     results: list[GameResult]
+    cards: CardTally
     played: int
     reused: int
     seconds: float
     backend: str
+
+    def read_cards(self) -> list[dict[str, Any]]:
+        """Every row of the study's cards table."""
+        file = find_table(self.out / CARDS)
+        assert file is not None
+        return read_table(file)
 
     def run_info(self) -> dict[str, Any]:
         """What this run did (not a function of the rows: it differs between runs)."""
@@ -323,32 +335,37 @@ def run_study(
         if progress is not None:
             progress.advance(row)
     seconds = time.perf_counter() - started
-    games, cards = load_chunks(folder, chunks)
+    games, cards = merge_chunks(folder, chunks, fmt)
     write_table(folder / GAMES, games, fmt)
-    write_table(folder / CARDS, cards, fmt)
     describe = runner.describe()
-    return StudyRun(study, folder, games, cards, results_from_tables(games, cards), len(pending), reused, seconds, describe)
+    return StudyRun(study, folder, games, results_from_tables(games, ()), cards, len(pending), reused, seconds, describe)
 
 
-def load_chunks(out: Path, chunks: Sequence[range]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The games and cards rows of the given chunks, in index order."""
+def merge_chunks(out: Path, chunks: Sequence[range], fmt: str) -> tuple[list[dict[str, Any]], CardTally]:
+    """The games rows of the given chunks in index order, and their card tally; writes the merged cards table on the way.
+
+    Card rows are read one chunk at a time and never held all at once.
+    """
     games: list[dict[str, Any]] = []
-    cards: list[dict[str, Any]] = []
-    for chunk in chunks:
-        games_file = find_table(out / CHUNKS / _chunk_name(GAMES, chunk))
-        cards_file = find_table(out / CHUNKS / _chunk_name(CARDS, chunk))
-        if games_file is None or cards_file is None:
-            raise GreenlightError(f"chunk {chunk.start}-{chunk.stop - 1} of {out} is missing; rerun the study to play it")
-        games.extend(read_table(games_file))
-        cards.extend(read_table(cards_file))
-    return games, cards
+    tally = CardTally()
+    with TableWriter(out / CARDS, fmt, CARD_KINDS) as writer:
+        for chunk in chunks:
+            games_file = find_table(out / CHUNKS / _chunk_name(GAMES, chunk))
+            cards_file = find_table(out / CHUNKS / _chunk_name(CARDS, chunk))
+            if games_file is None or cards_file is None:
+                raise GreenlightError(f"chunk {chunk.start}-{chunk.stop - 1} of {out} is missing; rerun the study to play it")
+            games.extend(read_table(games_file))
+            cards = read_table(cards_file)
+            tally.add(cards)
+            writer.write(cards)
+    return games, tally
 
 
-def load_study(out: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
-    """A finished study folder's manifest, games rows and cards rows (from ``games.*`` and ``cards.*``)."""
+def load_study(out: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A finished study folder's manifest and games rows (from ``games.*``)."""
     folder = Path(out)
     manifest = read_manifest(folder)
-    games_file, cards_file = find_table(folder / GAMES), find_table(folder / CARDS)
-    if manifest is None or games_file is None or cards_file is None:
+    games_file = find_table(folder / GAMES)
+    if manifest is None or games_file is None:
         raise OptionError(f"{folder} holds no finished study (no manifest.json and games table); run greenlight simulate into it first")
-    return manifest, read_table(games_file), read_table(cards_file)
+    return manifest, read_table(games_file)

@@ -100,6 +100,72 @@ def statistics_summary(results: Sequence[GameResult]) -> dict[str, Any]:
     }
 
 
+class CardTally:
+    """Card statistics added up one chunk of card rows at a time, in memory proportional to the distinct cards.
+
+    For each (action, card) and (action, type): how many times, in how many
+    games, by how many (game, seat) pairs, and their summed win shares. Every
+    game must come in a single :meth:`add` call (a chunk holds whole games), so
+    counts of distinct games and seats simply add up across calls.
+    """
+
+    def __init__(self) -> None:
+        #: ``(by, action, name) -> [times, games, seat_games, share_sum]``
+        self.totals: dict[tuple[str, str, str], list[float]] = {}
+        #: ``(action, card) -> type``
+        self.types: dict[tuple[str, str], str] = {}
+
+    @classmethod
+    def of(cls, cards: Iterable[Mapping[str, Any]]) -> CardTally:
+        """The tally of a whole cards table."""
+        tally = cls()
+        tally.add(cards)
+        return tally
+
+    def add(self, cards: Iterable[Mapping[str, Any]]) -> None:
+        """Add the card rows of some whole games."""
+        times: dict[tuple[str, str, str], int] = defaultdict(int)
+        shares: dict[tuple[str, str, str], dict[tuple[int, int], float]] = defaultdict(dict)
+        for row in cards:
+            action = str(row["action"])
+            self.types.setdefault((action, str(row["card"])), str(row["type"]))
+            for by in ("card", "type"):
+                key = (by, action, str(row[by]))
+                times[key] += int(row["count"])
+                shares[key][(int(row["index"]), int(row["seat"]))] = float(row["share"])
+        for key, count in times.items():
+            seats = shares[key]
+            total = self.totals.setdefault(key, [0, 0, 0, 0.0])
+            total[0] += count
+            total[1] += len({index for index, _ in seats})
+            total[2] += len(seats)
+            total[3] += sum(seats.values())
+
+    def summaries(self, games: int, parity: float, by: str = "card") -> list[dict[str, Any]]:
+        """Per (action, card or type), sorted by action then by how often: see :func:`card_summaries`."""
+        keys = [key for key in self.totals if key[0] == by]
+        keys.sort(key=lambda key: (key[1], -self.totals[key][0], key[2]))
+        summaries = []
+        for key in keys:
+            times, seen, seat_games, share_sum = self.totals[key]
+            low, high = wilson_interval(share_sum, int(seat_games))
+            win_share = share_sum / seat_games if seat_games else 0.0
+            entry: dict[str, Any] = {"action": key[1], by: key[2]}
+            if by == "card":
+                entry["type"] = self.types[(key[1], key[2])]
+            entry.update(
+                times=int(times),
+                games=int(seen),
+                per_game=times / games if games else 0.0,
+                seat_games=int(seat_games),
+                win_share=win_share,
+                win_share_ci95=[low, high],
+                lift=win_share / parity if parity else None,
+            )
+            summaries.append(entry)
+        return summaries
+
+
 def card_summaries(cards: Iterable[Mapping[str, Any]], games: int, parity: float, by: str = "card") -> list[dict[str, Any]]:
     """Per (action, card) or (action, type): times, games, per game, seats, win share with interval, lift over parity.
 
@@ -113,39 +179,20 @@ def card_summaries(cards: Iterable[Mapping[str, Any]], games: int, parity: float
     >>> item["card"], item["times"], item["per_game"], item["seat_games"], item["win_share"], item["lift"]
     ('D2', 2, 0.5, 1, 1.0, 2.0)
     """
-    times: dict[tuple[str, str], int] = defaultdict(int)
-    types: dict[tuple[str, str], str] = {}
-    seat_share: dict[tuple[str, str], dict[tuple[int, int], float]] = defaultdict(dict)
-    for row in cards:
-        key = (str(row["action"]), str(row[by]))
-        times[key] += int(row["count"])
-        types.setdefault(key, str(row["type"]))
-        seat_share[key][(int(row["index"]), int(row["seat"]))] = float(row["share"])
-    summaries = []
-    for key in sorted(times, key=lambda item: (item[0], -times[item], item[1])):
-        shares = seat_share[key]
-        low, high = wilson_interval(sum(shares.values()), len(shares))
-        win_share = mean(shares.values())
-        entry: dict[str, Any] = {"action": key[0], by: key[1]}
-        if by == "card":
-            entry["type"] = types[key]
-        entry.update(
-            times=times[key],
-            games=len({index for index, _ in shares}),
-            per_game=times[key] / games if games else 0.0,
-            seat_games=len(shares),
-            win_share=win_share,
-            win_share_ci95=[low, high],
-            lift=win_share / parity if parity else None,
-        )
-        summaries.append(entry)
-    return summaries
+    return CardTally.of(cards).summaries(games, parity, by)
 
 
 def summarize_study(
-    study: Mapping[str, Any], results: Sequence[GameResult], cards: Sequence[Mapping[str, Any]], run: Mapping[str, Any] | None = None
+    study: Mapping[str, Any],
+    results: Sequence[GameResult],
+    cards: CardTally | Iterable[Mapping[str, Any]],
+    run: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The whole ``summary.json`` of a study: its parameters, every section listed in the module docstring, and ``run``."""
+    """The whole ``summary.json`` of a study: its parameters, every section listed in the module docstring, and ``run``.
+
+    ``cards`` is the study's :class:`CardTally`, or its card rows.
+    """
+    tally = cards if isinstance(cards, CardTally) else CardTally.of(cards)
     if not results:
         raise ValueError("a study summary needs at least one game")
     flat = [replace(result, breakdown=tuple(flat_breakdown(item) for item in result.breakdown)) for result in results]
@@ -167,8 +214,8 @@ def summarize_study(
         "breakdown": breakdown_means(results),
         "statistics": statistics_summary(results),
         "cards": {
-            "by_card": card_summaries(cards, len(results), parity, "card"),
-            "by_type": card_summaries(cards, len(results), parity, "type"),
+            "by_card": tally.summaries(len(results), parity, "card"),
+            "by_type": tally.summaries(len(results), parity, "type"),
         },
         "run": dict(run or {}),
     }
