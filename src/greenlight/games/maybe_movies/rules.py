@@ -15,7 +15,7 @@ by :func:`settle`, so a caller only ever sees real choices.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from greenlight.core.actions import Action
 from greenlight.core.decision import GAME_OVER, Decision
@@ -56,71 +56,55 @@ MARKET_SIZE = 6
 HAND_SIZE = 10
 PERSONAL_SIZE = 2
 
-# -- cached action objects (legal-action lists are built on every step) ------------------------
+# -- shared action objects (legal-action lists are built on every step, so each action is made once) --------
 
-_ADD: dict[str, Add] = {}
+A = TypeVar("A", bound=Action)
+_INTERNED: dict[tuple[type[Action], object], Action] = {}
+#: Vote actions by card id: the hottest list of all, so it gets its own plain lookup.
 _VOTE: dict[str, Vote] = {}
-_REMOVE: dict[str, Remove] = {}
-_PICK: dict[str, Pick] = {}
-_COPY: dict[str, Copy] = {}
-_SLOT: dict[int, Slot] = {}
-_PROFIT: dict[int, Profit] = {}
-_ICON: dict[str, Icon] = {}
+
+
+def _interned(kind: type[A], value: object) -> A:
+    """The one ``kind(value)`` action object."""
+    key = (kind, value)
+    action = _INTERNED.get(key)
+    if action is None:
+        action = _INTERNED[key] = kind(value)  # type: ignore[call-arg]
+    return action  # type: ignore[return-value]
 
 
 def _add(card: str) -> Add:
-    action = _ADD.get(card)
-    if action is None:
-        action = _ADD[card] = Add(card)
-    return action
+    return _interned(Add, card)
+
+
+def _remove(card: str) -> Remove:
+    return _interned(Remove, card)
+
+
+def _pick(card: str) -> Pick:
+    return _interned(Pick, card)
+
+
+def _copy(card: str) -> Copy:
+    return _interned(Copy, card)
+
+
+def _slot(index: int) -> Slot:
+    return _interned(Slot, index)
+
+
+def _profit(amount: int) -> Profit:
+    return _interned(Profit, amount)
+
+
+def _icon(name: str) -> Icon:
+    return _interned(Icon, name)
 
 
 def _vote(card: str) -> Vote:
     action = _VOTE.get(card)
     if action is None:
         action = _VOTE[card] = Vote(card)
-    return action
-
-
-def _remove(card: str) -> Remove:
-    action = _REMOVE.get(card)
-    if action is None:
-        action = _REMOVE[card] = Remove(card)
-    return action
-
-
-def _pick(card: str) -> Pick:
-    action = _PICK.get(card)
-    if action is None:
-        action = _PICK[card] = Pick(card)
-    return action
-
-
-def _copy(card: str) -> Copy:
-    action = _COPY.get(card)
-    if action is None:
-        action = _COPY[card] = Copy(card)
-    return action
-
-
-def _slot(index: int) -> Slot:
-    action = _SLOT.get(index)
-    if action is None:
-        action = _SLOT[index] = Slot(index)
-    return action
-
-
-def _profit(amount: int) -> Profit:
-    action = _PROFIT.get(amount)
-    if action is None:
-        action = _PROFIT[amount] = Profit(amount)
-    return action
-
-
-def _icon(name: str) -> Icon:
-    action = _ICON.get(name)
-    if action is None:
-        action = _ICON[name] = Icon(name)
     return action
 
 
