@@ -396,3 +396,14 @@ def test_fast_placement_list_agrees_with_the_rules_text() -> None:
             seat = rng.choice(decision.players)
             GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
     assert checked > 300
+
+
+def test_cut_needs_a_turn_with_a_placement() -> None:
+    victim_line = line("SA01", ["PB01"], locked=True)
+    busy = {"CC1": 1, "BN1": 1, "BN2": 1, "SB1": 1, "FP1": 1, "RL1": 1}
+    state = position(2, money=[0, 0], round=3, dossier=[2, None], lines=[[], [victim_line]], assistants=busy, placed=[0, 4])
+    state.release_line[TABLE.space_by_id["RL1"].index] = 0
+    # No space seat 0 can afford or use: Purge may still come first (R67), Cut! may not (R53).
+    assert legal(state, 0) == {"pass", "purge"}
+    state.money[0] = 2
+    assert legal(state, 0) == {"pass", "purge", "place OT1", "place DN1", "cut RL1"}

@@ -411,6 +411,7 @@ def turn_menu(state: MovieEmpireState, seat: int) -> list[Action]:
     """Pass, place, produce, dossier free actions and end, as far as each is allowed now."""
     actions: list[Action] = []
     lookahead = False
+    places: list[Action] = []
     if not state.turn_placed:
         places = available_places(state, seat)
         # R16/R67: once something was done this turn a placement must follow, unless none is possible.
@@ -421,8 +422,10 @@ def turn_menu(state: MovieEmpireState, seat: int) -> list[Action]:
     if not state.turn_produced:
         actions.extend(produce_options(state, seat, lookahead))
     if usable_dossier(state, seat):
-        actions.append(PURGE)
-        for space in in_use(state):
+        actions.append(PURGE)  # may come first: it can open a placement (R67)
+        # R53: Cut! only in a turn with a placement, so before it only if a placement is possible.
+        cuts_allowed = state.turn_placed or bool(places)
+        for space in in_use(state) if cuts_allowed else ():
             if space.task == T_RELEASE:
                 owner = state.assistant[space.index]
                 if owner != NO_SEAT and owner != seat and state.cut_by[space.index] == NO_SEAT:
