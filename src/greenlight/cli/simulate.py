@@ -167,7 +167,9 @@ def register(app: typer.Typer) -> None:
         compare_cards: Annotated[
             str | None, typer.Option(help="Also run this study with these card data (into OUT/variant) and compare (A = this, B = it)")
         ] = None,
-        ship_code: Annotated[bool, typer.Option(help="Ray: upload this greenlight package to the cluster with the job")] = False,
+        ship_code: Annotated[
+            bool, typer.Option("--ship-code", help="Ray: upload this greenlight package to the cluster with the job")
+        ] = False,
         report: Annotated[bool, typer.Option(help="Write report.html and its plots")] = True,
         as_json: Annotated[bool, typer.Option("--json", help="Print summary.json instead of tables")] = False,
     ) -> None:
