@@ -107,7 +107,11 @@ class RayBackend:
             import greenlight
 
             arguments["runtime_env"] = {"py_modules": [greenlight]}
-        ray.init(**arguments)
+        try:
+            ray.init(**arguments)
+        except (ConnectionError, RuntimeError, ValueError) as error:
+            where = f"at {self.address}" if self.address else "on this machine"
+            raise OptionError(f"cannot start or reach Ray {where}: {error}") from None
         return True
 
     def run(self, tasks: Sequence[GameTask]) -> Iterator[tuple[int, GameResult]]:
