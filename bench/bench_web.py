@@ -1,0 +1,120 @@
+"""Web server latency: a real ``greenlight serve`` process on a temporary SQLite file.
+
+Measures (one JSON line):
+- HTTP action latency: stored (committed) and answered with the seat's new view,
+  for random legal actions of three human seats in Cinecitta 1937 games;
+- a bots-only 5-player game with no bot delay, created to finished;
+- restart after SIGKILL until the server answers again.
+
+Run: ``python bench/bench_web.py --actions 360``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "greenlight.cli.main", "serve", "--port", str(port), "--db", str(db), "--bot-delay", "0"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ})
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
+                return process
+        except httpx.HTTPError:
+            time.sleep(0.05)
+    raise RuntimeError("server did not start")
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def http_actions(client: httpx.Client, count: int, rng: random.Random) -> list[float]:
+    """Latencies (ms) of ``count`` random legal actions played over HTTP by three human seats."""
+    latencies: list[float] = []
+    while len(latencies) < count:
+        created = client.post("/api/tables", json={"game": "cinecitta", "seats": [{"kind": "human"}] * 3, "seed": len(latencies)}).json()
+        tokens = [seat["token"] for seat in created["seats"]]
+        table = created["table"]["id"]
+        views = [client.get(f"/api/tables/{table}/view", headers={"Authorization": f"Bearer {t}"}).json() for t in tokens]
+        while len(latencies) < count and views[0]["decision"]["players"]:
+            seat = views[0]["decision"]["players"][0]
+            view = client.get(f"/api/tables/{table}/view", headers={"Authorization": f"Bearer {tokens[seat]}"}).json()
+            action = rng.choice(view["legal_actions"])
+            start = time.perf_counter()
+            headers = {"Authorization": f"Bearer {tokens[seat]}"}
+            answer = client.post(f"/api/tables/{table}/actions", json={"action": action}, headers=headers)
+            latencies.append((time.perf_counter() - start) * 1000)
+            assert answer.status_code == 200, answer.text
+            views[0] = client.get(f"/api/tables/{table}/view", headers={"Authorization": f"Bearer {tokens[0]}"}).json()
+    return latencies
+
+
+def bot_game(client: httpx.Client) -> float:
+    """Seconds from creating a 5-bot table to its end."""
+    start = time.perf_counter()
+    table = client.post("/api/tables", json={"game": "cinecitta", "seats": [{"kind": "bot", "bot": "random"}] * 5, "seed": 1}).json()
+    table_id = table["table"]["id"]
+    while client.get(f"/api/tables/{table_id}").json()["status"] != "finished":
+        time.sleep(0.01)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--actions", type=int, default=360)
+    args = parser.parse_args()
+    rng = random.Random(0)
+    with tempfile.TemporaryDirectory() as folder:
+        db = Path(folder) / "bench.db"
+        port = free_port()
+        process = start_server(db, port)
+        try:
+            with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+                latencies = http_actions(client, args.actions, rng)
+                bots_seconds = bot_game(client)
+                tables = client.get("/api/health").json()["tables"]
+            process.send_signal(signal.SIGKILL)
+            process.wait()
+            start = time.perf_counter()
+            process = start_server(db, port)
+            restart_seconds = time.perf_counter() - start
+        finally:
+            process.terminate()
+            process.wait()
+    row: dict[str, Any] = {
+        "http_action_ms_median": round(statistics.median(latencies), 2),
+        "http_action_ms_p95": round(percentile(latencies, 0.95), 2),
+        "actions": len(latencies),
+        "bots_only_5p_game_s": round(bots_seconds, 3),
+        "restart_after_sigkill_s": round(restart_seconds, 3),
+        "tables_restored": tables,
+    }
+    print(json.dumps(row))
+
+
+if __name__ == "__main__":
+    main()
