@@ -374,7 +374,10 @@ def describe_event(event: Event) -> str:
 
 
 def card_text(cards: dict[str, Any], card_id: str) -> str:
-    """A short readable card: ``Y05 YES money 3``, ``M12 [money, actors] p2``, ``B03 {num_yes_votes X=camera / pitch_size}``."""
+    """A short readable card: ``Y05 YES money 3``, ``M12 (money, actors) p2``, ``B03 {num_yes_votes X=camera / pitch_size}``.
+
+    No square brackets: the terminal prints this text as rich markup.
+    """
     info = cards.get(card_id)
     if info is None:
         return card_id
@@ -383,7 +386,7 @@ def card_text(cards: dict[str, Any], card_id: str) -> str:
             return f"{card_id} CHANGE #{info['number']}"
         return f"{card_id} {info['type']} {info['icon']} {info['value']}"
     if "cost" in info:
-        return f"{card_id} [{', '.join(info['cost'])}] p{info['profit']}"
+        return f"{card_id} ({', '.join(info['cost'])}) p{info['profit']}"
     param = f" X={info['x']}" if info["x"] else f" N={info['n']}" if info["n"] else ""
     return f"{card_id} {{{info['cost_key']}{param} / {info['profit_key']}}}"
 
@@ -455,7 +458,7 @@ def render_text(observation: Observation) -> str:
         if obs["personal"][seat]:
             line += f"  personal: {many(obs['personal'][seat])}"
         if obs["known_in_hand"][seat] and seat != obs["viewer"]:
-            line += f"  known in hand: {', '.join(obs['known_in_hand'][seat])}"
+            line += f"  known in hand: {many(obs['known_in_hand'][seat])}"
         lines.append(line)
     if obs.get("hand") is not None:
         lines.append(f"[bold]Your hand:[/bold] {many(obs['hand'])}")
@@ -472,7 +475,8 @@ def render_text(observation: Observation) -> str:
         lines.append(f"[bold]CHANGE edit by P{edit['seat']}[/bold] ({edit['change']}), step {edit['step']}; K = {obs['K']}")
     if obs["choice"]:
         choice = obs["choice"]
-        lines.append(f"[bold]Choice for {text(choice['card'])}:[/bold] {choice['kind']} one of {choice['options']}")
+        options = ", ".join(str(option) for option in choice["options"])
+        lines.append(f"[bold]Choice for {text(choice['card'])}:[/bold] {choice['kind']} one of {options}")
     last = obs["history"][-1] if obs["history"] else None
     if obs["check"] is not None:
         lines.append("[bold]This pitch's check:[/bold]")
