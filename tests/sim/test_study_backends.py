@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import shutil
 from collections import defaultdict
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,16 +25,6 @@ STUDIES = [
     ("movie-empire", 2, ["heuristic", "random"], 8, {}),
 ]
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-
-
-@pytest.fixture(scope="module")
-def local_ray() -> Iterator[None]:
-    """Ray started here with 2 CPUs, as a designer's laptop would; shut down after the module."""
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    try:
-        yield
-    finally:
-        ray.shutdown()
 
 
 def _custom_cards(folder: Path) -> str:
@@ -102,10 +91,18 @@ def _check_summary_matches_rows(summary: dict[str, Any], games: list[dict[str, A
     assert {(item["action"], item["type"]): item["times"] for item in summary["cards"]["by_type"]} == by_type
 
 
-@pytest.mark.parametrize(("game", "players", "bots", "games", "options"), STUDIES, ids=[study[0] for study in STUDIES])
-def test_a_study_gives_the_same_rows_on_every_backend(
-    local_ray: None, tmp_path: Path, game: str, players: int, bots: list[str], games: int, options: dict[str, Any]
-) -> None:
+def test_a_study_gives_the_same_rows_on_every_backend(tmp_path: Path) -> None:
+    # One test for all games, so that under pytest-xdist a single worker starts a single Ray.
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        for game, players, bots, games, options in STUDIES:
+            check_one_game(tmp_path / game, game, players, bots, games, options)
+    finally:
+        ray.shutdown()
+
+
+def check_one_game(tmp_path: Path, game: str, players: int, bots: list[str], games: int, options: dict[str, Any]) -> None:
+    tmp_path.mkdir()
     if game == "cinecitta":  # also checks that a custom data file reaches Ray workers and rows keep its path
         options = {**options, "cards": _custom_cards(tmp_path)}
     study = prepare_study(game, players, bots, games, seed=11, options=options, chunk_size=4)
@@ -116,10 +113,10 @@ def test_a_study_gives_the_same_rows_on_every_backend(
     reference_cards = reference.read_cards()
     assert reference_cards, "every game records card statistics"
     for name in ("local2", "ray"):
-        assert runs[name].games == reference.games, name
-        assert runs[name].read_cards() == reference_cards, name
-        assert runs[name].cards.totals == reference.cards.totals, name
-        assert runs[name].results == reference.results, name
+        assert runs[name].games == reference.games, (game, name)
+        assert runs[name].read_cards() == reference_cards, (game, name)
+        assert runs[name].cards.totals == reference.cards.totals, (game, name)
+        assert runs[name].results == reference.results, (game, name)
     # Seats rotate: every bot sits at every position.
     for seat in range(players):
         assert {row[f"seat{seat}.bot"] for row in reference.games} == set(bots)
