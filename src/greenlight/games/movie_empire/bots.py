@@ -268,9 +268,18 @@ class HeuristicBot(Bot):
             return actions[0]
         world = view.determinize(random.Random(self.rng.getrandbits(32)))
         assert isinstance(world, MovieEmpireState)
-        seat = view.seat
-        kind = view.decision().kind
-        handler = getattr(self, f"_on_{kind}", None)
+        return self.decide(world, view.seat, actions)
+
+    def decide(self, world: MovieEmpireState, seat: int, actions: list[Action]) -> Action:
+        """The heuristic's choice among ``actions`` on a state whose hidden parts are already drawn (search rollouts).
+
+        Deterministic in (world, seat, actions); reads only what ``seat`` knows.
+        """
+        if len(actions) == 1:
+            return actions[0]
+        from greenlight.games.movie_empire.rules import decision
+
+        handler = getattr(self, f"_on_{decision(world).kind}", None)
         choice: Action | None = handler(world, seat, actions) if handler is not None else None
         if choice is None or choice not in actions:
             return actions[0]
