@@ -17,19 +17,8 @@ from greenlight.core.registry import all_games
 from greenlight.core.state import GameState, state_digest
 from greenlight.sim.runner import GameTask, play_game
 
-#: Games whose ``determinize`` is not yet canonical (see test_determinize_depends_only_on_what_the_seat_sees).
-NON_CANONICAL_DETERMINIZE = {
-    "maybe-movies": "determinize shuffles hidden pools in the real state's order (sort each pool before shuffling)",
-    "movie-empire": "determinize shuffles hidden pools in the real state's order (sort each pool before shuffling)",
-}
 GAMES = list(all_games().values())
 GAME_IDS = [game.spec.id for game in GAMES]
-CANONICAL = [
-    pytest.param(game, id=game.spec.id, marks=pytest.mark.xfail(strict=True, reason=NON_CANONICAL_DETERMINIZE[game.spec.id]))
-    if game.spec.id in NON_CANONICAL_DETERMINIZE
-    else pytest.param(game, id=game.spec.id)
-    for game in GAMES
-]
 #: Cheap bots: every level but the two slow search levels, plus small searches with the game's settings.
 CHEAP_BOTS = ("random", "easy", "medium", "search:12", "search:12/random")
 
@@ -109,7 +98,7 @@ def choice_and_trace(name: str, game: Game[Any], state: GameState, seat: int) ->
     return (action, dict(bot.last_root)) if isinstance(bot, ISMCTSBot) else (action,)
 
 
-@pytest.mark.parametrize("game", CANONICAL)
+@pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
 def test_determinize_depends_only_on_what_the_seat_sees(game: Game[Any]) -> None:
     """What the search bots rely on: two look-alike states determinize to the same world for the same rng state.
 
@@ -124,7 +113,7 @@ def test_determinize_depends_only_on_what_the_seat_sees(game: Game[Any]) -> None
             assert state_digest(worlds[0]) == state_digest(worlds[1]), (num_players, position)
 
 
-@pytest.mark.parametrize("game", CANONICAL)
+@pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
 def test_bots_never_read_hidden_information(game: Game[Any]) -> None:
     """Two real states that look the same to the bot's seat give the same choice for the same seed."""
     names = [*CHEAP_BOTS, *game.bots()]

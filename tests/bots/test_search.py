@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 
 import pytest
@@ -117,12 +118,13 @@ def test_bad_configurations_are_refused(changes: dict[str, object], message: str
         SearchConfig(**changes)  # type: ignore[arg-type]
 
 
-def test_step_budget_stops_after_the_iteration_that_reaches_it() -> None:
+@pytest.mark.parametrize(("iteration_cost", "iterations"), [(0.0, 28), (1.0, 28), (8.0, 25)])
+def test_step_budget_stops_after_the_iteration_that_reaches_it(iteration_cost: float, iterations: int) -> None:
     game = get_game("cinecitta")
-    bot = ISMCTSBot(3, SearchConfig(iterations=None, steps=2000))
+    bot = ISMCTSBot(3, SearchConfig(iterations=None, steps=2000, iteration_cost=iteration_cost))
     bot.choose(SeatView(game, game.new_state(3, seed=1), 0))
     stats = bot.last_stats
-    # A first-round iteration simulates the whole game: 72 actions at 3 players.
-    assert stats.steps >= 2000
-    assert stats.steps - 72 < 2000
-    assert stats.iterations == stats.steps // 72 == 28
+    # A first-round iteration simulates the whole game (72 actions at 3 players) and costs iteration_cost more.
+    per_iteration = 72 + iteration_cost
+    assert stats.iterations == iterations == math.ceil(2000 / per_iteration)
+    assert stats.steps == math.ceil(iterations * per_iteration)

@@ -54,9 +54,12 @@ ROLLOUT_KINDS = ("game", "heuristic", "random")
 class SearchConfig:
     """How a search bot spends its budget.
 
-    ``iterations``, ``steps`` (actions simulated) and ``seconds`` bound one
-    move (whichever ends first; at least one must be set, and at least one
-    iteration always runs).
+    ``iterations``, ``steps`` and ``seconds`` bound one move (whichever ends
+    first; at least one must be set, and at least one iteration always runs).
+    ``steps`` counts the actions simulated in the tree and in rollouts, plus
+    ``iteration_cost`` per iteration for the determinization and the
+    evaluation, so that a step costs about the same time at every stage of
+    the game (late iterations are short but still pay the determinization).
     ``rollout`` is ``game`` (the game's fast rollout policy, else its heuristic
     level, else random), ``heuristic`` (the heuristic level, else random) or
     ``random``; ``rollout_epsilon`` mixes in random moves.
@@ -70,6 +73,7 @@ class SearchConfig:
     iterations: int | None = 1000
     seconds: float | None = None
     steps: int | None = None
+    iteration_cost: float = 1.0
     exploration: float = 0.7
     rollout: str = "game"
     rollout_epsilon: float = 0.1
@@ -167,8 +171,9 @@ class _Search:
         deadline = start + config.seconds if config.seconds is not None else math.inf
         max_iterations = config.iterations if config.iterations is not None else math.inf
         max_steps = config.steps if config.steps is not None else math.inf
+        overhead = config.iteration_cost
         done = 0
-        while done < max_iterations and self.steps < max_steps:
+        while done < max_iterations and self.steps + overhead * done < max_steps:
             if done and time.perf_counter() >= deadline:
                 break
             self._iterate(view.determinize(self.rng))
@@ -181,7 +186,7 @@ class _Search:
 
         # max() keeps the first of equal ranks, so ties go to the earliest legal action.
         best = max(legal, key=rank)
-        return best, SearchStats(1, done, time.perf_counter() - start, self.steps)
+        return best, SearchStats(1, done, time.perf_counter() - start, self.steps + math.ceil(overhead * done))
 
     # -- one iteration ----------------------------------------------------------------------------
 

@@ -44,7 +44,12 @@ EXPERT_SECONDS = 4.0
 
 #: The ``hard`` search per game: settings tuned with the arena, steps calibrated to about 1 s (CPU) a move.
 HARD_SEARCH: dict[str, SearchConfig] = {
-    "cinecitta": SearchConfig(iterations=None, steps=21_000, exploration=0.5, widening=2.0),
+    # Rollouts to the end with the game's fast policy; widening tries the heuristic's offer first.
+    "cinecitta": SearchConfig(iterations=None, steps=21_000, iteration_cost=3, exploration=0.5, widening=2.0),
+    # Random rollouts cut after 8 moves by the evaluation (the heuristic samples 8 worlds a move: too slow to roll out).
+    "maybe-movies": SearchConfig(iterations=None, steps=45_000, iteration_cost=4, rollout="random", rollout_depth=8),
+    # Heuristic rollouts cut after 10 moves by the evaluation.
+    "movie-empire": SearchConfig(iterations=None, steps=8_000, iteration_cost=2, rollout_depth=10),
 }
 #: Used for a game that has not been tuned: the game's rollout policy to the end of the game.
 DEFAULT_HARD = SearchConfig(iterations=None, steps=15_000)
@@ -113,7 +118,8 @@ LEVEL_FACTORIES: dict[str, Callable[[Game[Any], int], Bot]] = {
 def parse_search(text: str, game: Game[Any]) -> SearchConfig:
     """Read ``search:BUDGET[/OPTION...]``: BUDGET is iterations (``500``), seconds (``0.5s``) or ``steps=N``.
 
-    Options: ``steps=N`` (also stop after N simulated actions),
+    Options: ``steps=N`` (also stop after N simulated actions), ``cost=X``
+    (steps counted per iteration on top of its actions),
     ``game``, ``heuristic`` or ``random`` (rollout policy), ``depth=N`` (cut
     rollouts after N choices with the game's evaluation), ``c=X``
     (exploration), ``widen=K`` (progressive widening), ``eps=X``. Unset
@@ -142,6 +148,8 @@ def parse_search(text: str, game: Game[Any]) -> SearchConfig:
             key, _, value = extra.partition("=")
             if key == "steps":
                 changes["steps"] = int(value)
+            elif key == "cost":
+                changes["iteration_cost"] = float(value)
             elif key in ("game", "random", "heuristic") and not value:
                 changes["rollout"] = key
             elif key == "depth":
