@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -11,7 +12,7 @@ from greenlight.cli.main import app
 from greenlight.core.errors import IllegalActionError, OptionError
 from greenlight.core.match import Match
 from greenlight.core.record import Record
-from greenlight.sim.arena import arena_tasks, lineup, run_arena, seat_schedule
+from greenlight.sim.arena import arena_tasks, lineup, load_rows, pooled_report, run_arena, seat_schedule
 from greenlight.sim.pool import run_games
 from greenlight.sim.runner import GameResult, GameTask, play_game
 
@@ -140,3 +141,25 @@ def test_arena_command_tables_and_errors() -> None:
     bad = runner.invoke(app, ["arena", "cinecitta", "-n", "3", "--bot", "nobody", "--games", "3", "--workers", "1"])
     assert bad.exit_code == 2
     assert "unknown bot" in bad.output
+
+
+def test_saved_rows_are_reported_again_and_pooled(tmp_path: Path) -> None:
+    runner = CliRunner()
+    files = []
+    for seed in (1, 2):
+        path = tmp_path / f"run{seed}.jsonl"
+        args = ["arena", "cinecitta", "-n", "3", "-b", "heuristic", "-b", "random", "-g", "3", "--seed", str(seed), "-w", "1", "--json"]
+        played = runner.invoke(app, [*args, "--rows", str(path)])
+        assert played.exit_code == 0, played.output
+        files.append(path)
+    single = json.loads(runner.invoke(app, ["arena", "cinecitta", "--from-rows", str(files[0]), "--json"]).stdout)
+    assert single["games"] == 3 and single["seed"] is None
+    pooled = pooled_report(files)
+    assert pooled.games == 6
+    rows = [row for path in files for row in load_rows(path)]
+    assert pooled.summary("heuristic").win_share == pytest.approx(sum(row.returns[row.bots.index("heuristic")] for row in rows) / 6)
+    wrong = runner.invoke(app, ["arena", "maybe-movies", "--from-rows", str(files[0])])
+    assert wrong.exit_code == 2 and "not maybe-movies" in wrong.output
+    (tmp_path / "bad.jsonl").write_text("{}\n")
+    bad = runner.invoke(app, ["arena", "cinecitta", "--from-rows", str(tmp_path / "bad.jsonl")])
+    assert bad.exit_code == 2 and "line 1 is not an arena result row" in bad.output

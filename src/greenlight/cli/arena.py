@@ -12,14 +12,15 @@ from rich.table import Table
 
 from greenlight.cli.common import console, fail, load_game, parse_options
 from greenlight.core.errors import GreenlightError
-from greenlight.sim.arena import ArenaReport, run_arena
+from greenlight.sim.arena import ArenaReport, pooled_report, run_arena
 from greenlight.sim.pool import default_workers
 from greenlight.sim.runner import GameResult
 
 
 def report_table(report: ArenaReport) -> Table:
     """The per-bot summary as a rich table."""
-    table = Table(title=f"{report.game}, {report.num_players} players, {report.games} games, seed {report.seed}")
+    seed = f"seed {report.seed}" if report.seed is not None else "pooled runs"
+    table = Table(title=f"{report.game}, {report.num_players} players, {report.games} games, {seed}")
     for column in ("bot", "seats", "win share", "95% CI", "x parity", "Elo", "mean score", "s/move", "max s", "iter/s"):
         table.add_column(column, justify="left" if column == "bot" else "right")
     for item in report.summaries:
@@ -70,9 +71,21 @@ def register(app: typer.Typer) -> None:
         option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Game option NAME=VALUE")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON instead of tables")] = False,
         rows: Annotated[str | None, typer.Option("--rows", help="Also write every game's result row to this JSON-lines file")] = None,
+        from_rows: Annotated[
+            list[str] | None, typer.Option("--from-rows", help="Report on rows saved by --rows (repeat to pool runs) instead of playing")
+        ] = None,
     ) -> None:
         """Pit bots against each other: win share (ties split) with a 95% interval, Elo, mean score and breakdown."""
         game = load_game(game_name)
+        if from_rows:
+            try:
+                pooled = pooled_report(from_rows)
+            except (GreenlightError, OSError) as error:
+                raise fail(str(error)) from None
+            if pooled.game != game.spec.id:
+                raise fail(f"the rows are from {pooled.game}, not {game.spec.id}")
+            show(pooled, as_json, workers=0)
+            return
         count = players or game.spec.min_players
         names = bot or ["hard", "medium"]
         pool = workers or default_workers()
@@ -105,11 +118,17 @@ def register(app: typer.Typer) -> None:
             with open(rows, "w", encoding="utf-8") as handle:
                 for row in report.rows:
                     handle.write(json.dumps(row.to_json()) + "\n")
-        if as_json:
-            print(json.dumps(report.to_json(), indent=1))
-            return
-        # The report is wide: keep its columns readable on a narrow terminal (or a pipe) rather than squeezing them.
-        wide = Console(highlight=False, width=max(console.width, 130))
-        wide.print(report_table(report))
-        wide.print(breakdown_table(report))
-        console.print(f"{report.games} games in {report.seconds:.1f} s on {pool} worker(s); mean length {report.mean_length:.1f} actions")
+        show(report, as_json, workers=pool)
+
+
+def show(report: ArenaReport, as_json: bool, workers: int) -> None:
+    """Print the report as JSON or as tables."""
+    if as_json:
+        print(json.dumps(report.to_json(), indent=1))
+        return
+    # The report is wide: keep its columns readable on a narrow terminal (or a pipe) rather than squeezing them.
+    wide = Console(highlight=False, width=max(console.width, 130))
+    wide.print(report_table(report))
+    wide.print(breakdown_table(report))
+    played = f" in {report.seconds:.1f} s on {workers} worker(s)" if workers else " (from saved rows)"
+    console.print(f"{report.games} games{played}; mean length {report.mean_length:.1f} actions")

@@ -21,9 +21,11 @@ do not depend on the number of workers.
 from __future__ import annotations
 
 import itertools
+import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from greenlight.bots import make_bot
@@ -93,7 +95,8 @@ class ArenaReport:
     game: str
     num_players: int
     options: dict[str, OptionValue]
-    seed: int
+    #: The arena seed (None for a report pooled from several runs).
+    seed: int | None
     games: int
     lineup: tuple[str, ...]
     schedule: list[tuple[str, ...]]
@@ -128,10 +131,12 @@ class ArenaReport:
         return data
 
 
-def report_from_rows(rows: Sequence[GameResult], seed: int, seats: Sequence[str], seconds: float = 0.0) -> ArenaReport:
+def report_from_rows(rows: Sequence[GameResult], seed: int | None, seats: Sequence[str], seconds: float = 0.0) -> ArenaReport:
     """Summaries (win shares, scores, breakdowns, ratings) of finished arena rows."""
     if not rows:
         raise OptionError("an arena needs at least one game")
+    if len({(row.game, row.num_players) for row in rows}) > 1:
+        raise OptionError("these rows mix games or player counts; report them separately")
     names = list(dict.fromkeys(seats))
     summaries = [summarize(rows, name) for name in names]
     if len(names) > 1:
@@ -176,3 +181,26 @@ def run_arena(
     started = time.perf_counter()
     rows = run_games(tasks, workers=workers, progress=progress)
     return report_from_rows(rows, seed, seats, time.perf_counter() - started)
+
+
+def load_rows(path: str | Path) -> list[GameResult]:
+    """Result rows from a JSON-lines file written by ``greenlight arena --rows``."""
+    rows = []
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                rows.append(GameResult.from_json(json.loads(line)))
+            except (ValueError, KeyError, TypeError) as error:
+                raise OptionError(f"{path}: line {number} is not an arena result row ({error})") from None
+    return rows
+
+
+def pooled_report(paths: Sequence[str | Path]) -> ArenaReport:
+    """One report over the rows of several arena runs (for example runs with different seeds, kept short)."""
+    rows = [row for path in paths for row in load_rows(path)]
+    if not rows:
+        raise OptionError("no result rows in " + ", ".join(str(path) for path in paths))
+    # The first row of a run is played by the line-up in its given seat order.
+    return report_from_rows(rows, None, rows[0].bots)
