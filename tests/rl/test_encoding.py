@@ -67,6 +67,21 @@ def test_encoding_does_not_change_when_hidden_information_is_resampled(game_id: 
     assert resampled_something
 
 
+@pytest.mark.parametrize("game_id", [game.spec.id for game in encoded_games()])
+def test_encoding_does_not_leak_with_every_variant_on(game_id: str) -> None:
+    """The no-leak test again with every bool option on (expansions add hidden and public information)."""
+    game = get_game(game_id)
+    options: dict[str, Any] = {option.name: True for option in game.spec.options if option.kind == "bool"}
+    num_players = game.spec.max_players
+    for state in _random_states(game_id, num_players, range(200, 202), options):
+        size = encoding_for(game).size(num_players, state.options)
+        for seat in range(num_players):
+            expected = encode(game, game.observe(state, seat))
+            assert expected.shape == (size,) and float(expected.min()) >= 0.0 and float(expected.max()) <= 1.0
+            world = game.determinize(state, seat, random.Random(seat))
+            np.testing.assert_array_equal(encode(game, game.observe(world, seat)), expected)
+
+
 def test_cinecitta_fields_of_a_known_position() -> None:
     table = load_cards()
     state = position(

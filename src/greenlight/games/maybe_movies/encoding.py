@@ -3,7 +3,8 @@
 Built from the observation only (never the state). The catalogue is generated
 from the game seed, so a card id means a different card in every game: cards
 are encoded by their **printed features** (type, icon, value; cost icons,
-profit), read from the observation's own ``cards`` table, never by id. Seats
+profit; a blockbuster's cost and profit keys with X and N), read from the
+observation's own ``cards`` table, never by id. Seats
 are **relative to the viewer** (slot 0 is the viewer, slot k the seat k places
 to its left). Every value is in ``[0, 1]``; counts are divided by a stated
 scale and clipped at 1. ``docs/rl.md`` documents each field.
@@ -22,8 +23,8 @@ from typing import Any
 
 from greenlight.core.game import Observation
 from greenlight.core.spec import OptionValue
+from greenlight.games.maybe_movies.cards import COST_KEYS, ICONS, PROFIT_KEYS
 
-ICONS = ("money", "actors", "script", "setting", "camera", "microphone")
 PHASES = ("pitch", "vote", "change_edit", "cost_choice", "profit_choice", "movie_pick", "over")
 PLAYER_COUNTS = (3, 4, 5, 6)
 VOTE_TYPES = ("YES", "NO")
@@ -31,8 +32,13 @@ MAX_VALUE = 4
 MARKET_SLOTS = 6
 #: A row holds at most 6 + 2N = 18 cards.
 ROW_SLOTS = 18
-#: One movie card: present, cost icons (6, each count / 3), any-icon cost / 3, profit / 5, blockbuster (text) card.
-MOVIE_FEATURES = 1 + len(ICONS) + 3
+#: Personal movie cards per seat (Breaking Changes).
+PERSONAL_SLOTS = 2
+#: One movie card: present, cost icons (6, each count / 3), profit / 5, costs double, pays double (Trendsetter),
+#: blockbuster (text) card, its cost key one-hot, its X icon one-hot, its N / 3, its profit key one-hot.
+MOVIE_FEATURES = 1 + len(ICONS) + 4 + len(COST_KEYS) + len(ICONS) + 1 + len(PROFIT_KEYS)
+#: Reveal rounds in one turn (the first vote and each CHANGE re-vote) are divided by this.
+REVEAL_SCALE = 8.0
 #: One vote card: YES, NO, CHANGE, icon one-hot (6), value / 4.
 VOTE_FEATURES = 3 + len(ICONS) + 1
 #: Reveal outcomes per seat: YES, NO, CHANGE, no vote.
@@ -73,7 +79,7 @@ class MaybeMoviesEncoding:
             ("movies_made", 2 + len(ICONS)),
             ("won", n * len(ICONS)),
             ("scores", n),
-            ("personal", n),
+            ("personal", n * PERSONAL_SLOTS * MOVIE_FEATURES),
             ("piles", 3),
             ("pool", len(VOTE_TYPES) * len(ICONS) + 1),
             ("reveals", 1 + n * REVEAL_KINDS),
@@ -119,8 +125,9 @@ class MaybeMoviesEncoding:
         for seat, held in enumerate(obs["known_in_hand"]):
             _count_votes(known, rel(seat) * len(VOTE_TYPES) * len(ICONS), cards, held, scale=4.0)
         out += known
-        out += _movie_slots(cards, obs["market"], MARKET_SLOTS)
-        out += _movie_slots(cards, obs["row"], ROW_SLOTS)
+        doubles = _doubling_icons(cards, obs["movies_made"]) if options.get("trendsetter_tricks") else (set(), set())
+        out += _movie_slots(cards, obs["market"], MARKET_SLOTS, doubles)
+        out += _movie_slots(cards, obs["row"], ROW_SLOTS, doubles)
         pitch = obs["pitch"]
         out += [_clip(pitch["budget"][icon] / 10.0) for icon in ICONS]
         out += [_clip(pitch["profit"] / 30.0), _clip(len(pitch["open_texts"]) / ROW_SLOTS)]
@@ -134,7 +141,11 @@ class MaybeMoviesEncoding:
                 won[slot] = _clip(won[slot] + 1.0 / 6.0)
         out += won
         out += _per_seat([_clip(score / SCORE_SCALE) for score in obs["scores"]], n, rel)
-        out += _per_seat([len(held) / 2.0 for held in obs["personal"]], n, rel)
+        personal = [0.0] * (n * PERSONAL_SLOTS * MOVIE_FEATURES)
+        for seat, held in enumerate(obs["personal"]):
+            base = rel(seat) * PERSONAL_SLOTS * MOVIE_FEATURES
+            personal[base : base + PERSONAL_SLOTS * MOVIE_FEATURES] = _movie_slots(cards, held, PERSONAL_SLOTS, doubles)
+        out += personal
         out += [_clip(obs["draw_pile_size"] / 60.0), _clip(len(obs["discard"]) / 60.0), _clip(len(obs["out_of_play"]) / 12.0)]
         pool = [0.0] * (len(VOTE_TYPES) * len(ICONS))
         _count_votes(pool, 0, cards, obs["pool"], scale=10.0)
@@ -191,30 +202,59 @@ def _count_votes(out: list[float], base: int, cards: dict[str, dict[str, Any]], 
             out[slot] = _clip(out[slot] + 1.0 / scale)
 
 
-def _movie_slots(cards: dict[str, dict[str, Any]], slots: list[str], size: int) -> list[float]:
-    """Per slot: present, cost icon counts / 3, any-icon cost / 3, profit / 5, blockbuster."""
+def _printed_icons(card: dict[str, Any]) -> list[str]:
+    """PI(c): the cost icons of an icon card; X (or nothing) for a blockbuster (R37)."""
+    if "cost" in card:
+        return list(card["cost"])
+    return [card["x"]] if card.get("x") else []
+
+
+def _doubling_icons(cards: dict[str, dict[str, Any]], made: list[dict[str, Any]]) -> tuple[set[str], set[str]]:
+    """Trendsetter (R22): printed icons of the failed and of the successful Movies Made tops."""
+    failed: set[str] = set()
+    succeeded: set[str] = set()
+    for stack in made:
+        (succeeded if stack["result"] == "SUCCESS" else failed).update(_printed_icons(cards[stack["top"]]))
+    return failed, succeeded
+
+
+def _movie_slots(cards: dict[str, dict[str, Any]], slots: list[str], size: int, doubles: tuple[set[str], set[str]]) -> list[float]:
+    """Per slot: present, cost icon counts / 3, profit / 5, costs double, pays double, blockbuster, cost key,
+    X icon, N / 3, profit key (see ``MOVIE_FEATURES``)."""
     out = [0.0] * (size * MOVIE_FEATURES)
+    failed, succeeded = doubles
     for index, card_id in enumerate(slots[:size]):
         card = cards[card_id]
         base = index * MOVIE_FEATURES
         out[base] = 1.0
+        icons = set(_printed_icons(card))
+        tail = base + 1 + len(ICONS)
         if "cost" in card:
             for icon in card["cost"]:
-                if icon in ICONS:
-                    slot = base + 1 + ICONS.index(icon)
-                    out[slot] = _clip(out[slot] + 1.0 / 3.0)
-                else:
-                    slot = base + 1 + len(ICONS)
-                    out[slot] = _clip(out[slot] + 1.0 / 3.0)
-            out[base + 2 + len(ICONS)] = _clip(card["profit"] / 5.0)
-        else:
-            out[base + 3 + len(ICONS)] = 1.0
+                slot = base + 1 + ICONS.index(icon)
+                out[slot] = _clip(out[slot] + 1.0 / 3.0)
+            out[tail] = _clip(card["profit"] / 5.0)
+        out[tail + 1] = 1.0 if icons & failed else 0.0
+        out[tail + 2] = 1.0 if icons & succeeded else 0.0
+        if "cost" in card:
+            continue
+        out[tail + 3] = 1.0
+        text = tail + 4
+        if card["cost_key"] in COST_KEYS:
+            out[text + COST_KEYS.index(card["cost_key"])] = 1.0
+        text += len(COST_KEYS)
+        if card.get("x") in ICONS:
+            out[text + ICONS.index(card["x"])] = 1.0
+        text += len(ICONS)
+        out[text] = _clip((card.get("n") or 0) / 3.0)
+        if card["profit_key"] in PROFIT_KEYS:
+            out[text + 1 + PROFIT_KEYS.index(card["profit_key"])] = 1.0
     return out
 
 
 def _reveals(cards: dict[str, dict[str, Any]], rounds: list[list[str | None]], n: int, rel: Any) -> list[float]:
-    """Reveal rounds of this turn / 4, then the latest revealed vote per seat: YES, NO, CHANGE, none."""
-    out = [_clip(len(rounds) / 4.0)] + [0.0] * (n * REVEAL_KINDS)
+    """Reveal rounds of this turn / 8, then the latest revealed vote per seat: YES, NO, CHANGE, none."""
+    out = [_clip(len(rounds) / REVEAL_SCALE)] + [0.0] * (n * REVEAL_KINDS)
     if not rounds:
         return out
     for seat, card_id in enumerate(rounds[-1]):

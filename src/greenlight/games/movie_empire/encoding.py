@@ -1,13 +1,14 @@
 """Movie Empire observation encoding for RL: ``observe(state, seat)`` as a fixed-size vector.
 
-Built from the observation only (never the state). Seats are **relative to
-the viewer** (slot 0 is the viewer, slot k the seat k places to its left).
-This first version encodes the public board and every player's public
-figures (money, points, sympathy, lines, hand sizes by kind), the board
-spaces with their occupants, and the viewer's own counts; it does not yet
-encode card identities (hand, production lines' cards beyond their colour
-counts, scripts and stars). Every value is in ``[0, 1]``; counts are divided
-by a stated scale and clipped at 1. ``docs/rl.md`` documents each field.
+Built from the observation only (never the state), so it shows exactly what
+the seat may see. Seats are **relative to the viewer** (slot 0 is the viewer,
+slot k the seat k places to its left). Cards are encoded by their identity
+(one-hot or counts over the card ids of the loaded data tables) and, where a
+single card fills a place, by printed features too. The layout follows the
+data tables named by the ``data_dir`` option (bundled by default): for one
+table set the size depends only on the player count. Every value is in
+``[0, 1]``; counts are divided by a stated scale and clipped at 1.
+``docs/rl.md`` documents each field; ``fields()`` is the machine-readable list.
 
 >>> from greenlight.games.movie_empire import GAME
 >>> state = GAME.new_state(3, seed=2)
@@ -18,42 +19,137 @@ by a stated scale and clipped at 1. ``docs/rl.md`` documents each field.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from greenlight.core.game import Observation
 from greenlight.core.spec import OptionValue
+from greenlight.games.movie_empire.cards import FULL_ROUNDS, GENRES, MARKETS, STAGES, TREND_ROW, Tables, load_tables
 
 PLAYER_COUNTS = (2, 3, 4)
 PHASES = ("setup", "grumpy", "gift", "working", "premiere", "internet", "upkeep", "over")
-TASKS = (
-    "production",
-    "script",
-    "star",
-    "credit",
-    "overtime",
-    "sabotage",
-    "denounce",
-    "nice",
-    "nice_dossier",
-    "reveal",
-    "first_player",
+#: Decision kinds (``observation["decision"]["kind"]``), see ``docs/movie_empire.md``.
+DECISION_KINDS = (
+    "keep",
+    "exemption",
+    "give",
+    "turn",
+    "produce",
+    "swap",
+    "take",
     "release",
+    "sabotage_keep",
+    "discard",
+    "shut",
+    "market",
+    "internet",
+    "game_over",
 )
 CARD_KINDS = ("production", "star", "script")
-STAGES = ("G", "B", "Y", "R")
-#: Board spaces in use (22 at 4 players with the bundled board); extra spaces are ignored.
-MAX_SPACES = 24
-MAX_LINES = 3
-#: One production line: present, cards per stage colour / 5 (4), stars / 3, shut, locked, script met, period / 3.
-LINE_FEATURES = 1 + len(STAGES) + 5
-#: Public figures of one player (see ``_player``).
-PLAYER_FEATURES = 19 + MAX_LINES * LINE_FEATURES
-MAX_ROUNDS = 12
+#: Line slots per player (the sympathy bar allows at most 2 lines).
+MAX_LINES = 2
+#: Public figures of one player before its released movies, known cards and lines (see ``_player``).
+FIGURES = 20
+#: One script by its printed features: genre one-hot (A, C, D), needs G/B/Y/R / 3, PP / 12.
+SCRIPT_FEATURES = len(GENRES) + len(STAGES) + 1
+#: Released movies of one player: per genre (3) and per market (USA, EUR, CHN, NET) / 5.
+RELEASED_FEATURES = len(GENRES) + len(MARKETS)
+MONEY_SCALE = 30.0
+PP_SCALE = 60.0
+PRICE_SCALE = 8.0
 
 
 def _clip(value: float) -> float:
     return 0.0 if value < 0.0 else 1.0 if value > 1.0 else value
+
+
+def _positions(ids: Iterable[str]) -> dict[str, int]:
+    return {card_id: index for index, card_id in enumerate(ids)}
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Layout:
+    """Card and space positions of one set of data tables, computed once per table set.
+
+    ``vocab`` is the hand-card vocabulary: production ids, then star ids, then
+    script ids (table order); ``per_copy`` is 1 / copies of each vocab entry,
+    so a count becomes the share of that card's copies.
+    """
+
+    production: dict[str, int]
+    stars: dict[str, int]
+    scripts: dict[str, int]
+    trends: dict[str, int]
+    plans: dict[str, int]
+    upgrades: dict[str, int]
+    vocab: dict[str, int]
+    per_copy: tuple[float, ...]
+    spaces: dict[str, int]
+    production_slots: dict[str, int]
+    script_slots: dict[str, int]
+    star_slots: dict[str, int]
+    release_slots: dict[str, int]
+    script_features: dict[str, tuple[float, ...]]
+    #: Production-card PP as a line position (§4.9 step 6: base its PP, a standalone upgrade 1, a joker 0).
+    position_pp: dict[str, int]
+    #: Production-card PP when stacked as an upgrade.
+    stacked_pp: dict[str, int]
+    deck_sizes: tuple[int, int, int]
+
+    @property
+    def line_width(self) -> int:
+        """Floats per production line (see ``_line``)."""
+        return 1 + SCRIPT_FEATURES + 3 * len(STAGES) + 1 + len(self.production) + len(self.upgrades) + len(self.stars) + 5
+
+    @property
+    def player_width(self) -> int:
+        """Floats per player block (see ``_player``)."""
+        return FIGURES + RELEASED_FEATURES + len(self.vocab) + MAX_LINES * self.line_width
+
+
+def _script_features(table: Tables, card_id: str) -> tuple[float, ...]:
+    script = table.scripts[card_id]
+    genre = tuple(1.0 if script.genre == name else 0.0 for name in GENRES)
+    return (*genre, *(_clip(need / 3.0) for need in script.needs), _clip(script.pp / 12.0))
+
+
+@cache
+def _layout_of(data_dir: str | None) -> Layout:
+    table = load_tables(data_dir)
+    production = _positions(table.production_ids)
+    vocab = _positions([*table.production_ids, *table.star_ids, *table.script_ids])
+    per_copy = tuple([1.0 / card.copies for card in table.production.values()] + [1.0] * (len(table.star_ids) + len(table.script_ids)))
+
+    def slots(task: str) -> dict[str, int]:
+        return _positions(space.id for space in table.spaces if space.task_name == task)
+
+    return Layout(
+        production=production,
+        stars=_positions(table.star_ids),
+        scripts=_positions(table.script_ids),
+        trends=_positions(table.trend_ids),
+        plans=_positions(table.plan_ids),
+        upgrades=_positions(card.id for card in table.production.values() if card.is_upgrade),
+        vocab=vocab,
+        per_copy=per_copy,
+        spaces=_positions(space.id for space in table.spaces),
+        production_slots=slots("production"),
+        script_slots=slots("script"),
+        star_slots=slots("star"),
+        release_slots=slots("release"),
+        script_features={card_id: _script_features(table, card_id) for card_id in table.script_ids},
+        position_pp={card.id: card.pp if card.kind == "base" else 1 if card.is_upgrade else 0 for card in table.production.values()},
+        stacked_pp={card.id: card.pp for card in table.production.values()},
+        deck_sizes=(len(table.production_deck), len(table.star_ids), len(table.script_ids)),
+    )
+
+
+def layout(options: Mapping[str, Any]) -> Layout:
+    """The layout of the data tables named by ``options`` (``data_dir``; bundled when absent or empty)."""
+    data_dir = options.get("data_dir")
+    return _layout_of(str(data_dir) if data_dir else None)
 
 
 class MovieEmpireEncoding:
@@ -64,82 +160,90 @@ class MovieEmpireEncoding:
 
     def fields(self, num_players: int, options: Mapping[str, OptionValue]) -> list[tuple[str, int]]:
         """``(name, length)`` of each slice, in order (``n`` = number of players)."""
-        n = num_players
-        return [
-            ("num_players", len(PLAYER_COUNTS)),
-            ("options", 2),
-            ("round", 2),
-            ("phase", len(PHASES)),
-            ("spectator", 1),
-            ("first_player", n),
-            ("to_act", n),
-            ("committed", n),
-            ("turn_seat", n),
-            ("plan", 2),
-            ("trends", 3),
-            ("spaces", MAX_SPACES * (len(TASKS) + n + 5)),
-            ("piles", 2 * len(CARD_KINDS)),
-            ("players", n * PLAYER_FEATURES),
-            ("premieres", 1),
-            ("own", 4),
-            ("final", n * 2),
-        ]
+        return list(_fields(num_players, layout(options)))
 
     def size(self, num_players: int, options: Mapping[str, OptionValue]) -> int:
-        """Length of the vector for ``num_players``."""
-        return sum(length for _, length in self.fields(num_players, options))
+        """Length of the vector for ``num_players`` and the data tables of ``options``."""
+        return sum(length for _, length in _fields(num_players, layout(options)))
 
     def encode(self, observation: Observation) -> list[float]:
         """The vector for one observation (spectator observations leave the private fields at 0)."""
         obs = observation
         n: int = obs["num_players"]
+        lay = layout(obs["options"])
+        fields = _fields(n, lay)
+        at = _offsets(fields)
+        out = [0.0] * sum(length for _, length in fields)
         viewer: int | None = obs["viewer"]
         me = viewer if viewer is not None else 0
 
         def rel(seat: int) -> int:
             return (seat - me) % n
 
-        def seats(values: list[int]) -> list[float]:
-            flags = [0.0] * n
+        def flag(name: str, index: int, value: float = 1.0) -> None:
+            out[at[name] + index] = value
+
+        def seats(name: str, values: Iterable[int]) -> None:
             for seat in values:
-                flags[rel(seat)] = 1.0
-            return flags
+                flag(name, rel(seat))
+
+        def one_hot(name: str, positions: Mapping[str, int], card: str | None, base: int = 0) -> None:
+            if card is not None and card in positions:
+                flag(name, base + positions[card])
 
         options = obs["options"]
-        out: list[float] = [1.0 if n == count else 0.0 for count in PLAYER_COUNTS]
-        out += [float(bool(options.get("shoot_a_short"))), float(bool(options.get("clean_hands")))]
-        out += [_clip(obs["round"] / MAX_ROUNDS), _clip(obs["last_round"] / MAX_ROUNDS)]
-        out += [1.0 if obs["phase"] == phase else 0.0 for phase in PHASES]
-        out.append(1.0 if viewer is None else 0.0)
-        out += seats([obs["first_player"]])
-        out += seats(obs["decision"]["players"])
-        out += seats(obs["decision"]["committed"])
+        flag("num_players", PLAYER_COUNTS.index(n) if n in PLAYER_COUNTS else 0, 1.0 if n in PLAYER_COUNTS else 0.0)
+        flag("options", 0, float(bool(options.get("shoot_a_short"))))
+        flag("options", 1, float(bool(options.get("clean_hands"))))
+        flag("round", 0, _clip(obs["round"] / FULL_ROUNDS))
+        flag("round", 1, _clip(obs["last_round"] / FULL_ROUNDS))
+        if obs["phase"] in PHASES:
+            flag("phase", PHASES.index(obs["phase"]))
+        decision = obs["decision"]
+        if decision["kind"] in DECISION_KINDS:
+            flag("decision", DECISION_KINDS.index(decision["kind"]))
+        flag("spectator", 0, 1.0 if viewer is None else 0.0)
+        seats("first_player", [obs["first_player"]])
+        seats("to_act", decision["players"])
+        seats("committed", decision["committed"])
         turn = obs.get("turn")
-        out += seats([turn["seat"]] if turn and turn.get("seat") is not None else [])
-        plan = obs["plan"]
-        out += [_clip(len(plan["revealed"]) / MAX_ROUNDS), _clip(plan["pile"] / MAX_ROUNDS)]
-        trends = obs["trends"]
-        out += [1.0 if trends["hit"] else 0.0, _clip(trends["pile"] / MAX_ROUNDS), _clip(trends["removed"] / MAX_ROUNDS)]
-        out += _spaces(obs["spaces"], n, rel)
-        out += [_clip(obs["piles"][kind] / 60.0) for kind in CARD_KINDS]
-        out += [_clip(len(obs["discards"][kind]) / 60.0) for kind in CARD_KINDS]
-        players = [0.0] * (n * PLAYER_FEATURES)
+        if turn is not None:
+            if turn.get("seat") is not None:
+                seats("turn_seat", [turn["seat"]])
+            _turn(out, at["turn"], turn, lay)
+        internet = obs.get("internet")
+        if internet is not None:
+            seats("internet", [internet["seat"]])
+            one_hot("internet", lay.release_slots, internet.get("release_space"), n)
+        _plan(out, at["plan"], obs["plan"], lay)
+        _trends(out, at["trends"], obs["trends"], lay)
+        _spaces(out, at, obs["spaces"], n, rel, lay)
+        draw = obs["piles"]
+        for index, kind in enumerate(CARD_KINDS):
+            flag("piles", index, _clip(draw[kind] / max(lay.deck_sizes[index], 1)))
+            _counts(out, at["discards"], lay, obs["discards"][kind])
+        for market in obs["markets_used"]:
+            if market in MARKETS:
+                flag("premieres", MARKETS.index(market))
+        flag("premieres", len(MARKETS), _clip(len(obs["premieres"]) / 4.0))
+        width = lay.player_width
         for player in obs["players"]:
-            base = rel(player["seat"]) * PLAYER_FEATURES
-            players[base : base + PLAYER_FEATURES] = _player(player)
-        out += players
-        out.append(_clip(len(obs["premieres"]) / MAX_ROUNDS))
-        if viewer is None:
-            out += [0.0] * 4
-        else:
+            _player(out, at["players"] + rel(player["seat"]) * width, player, lay)
+        if viewer is not None:
+            _counts(out, at["hand"], lay, obs.get("hand") or ())
+            for card in obs.get("dealt") or ():
+                one_hot("dealt", lay.scripts, card)
+            _counts(out, at["drawn"], lay, obs.get("drawn") or (), positions=lay.production)
             commitment = obs.get("my_commitment")
-            out += [
-                _clip(len(obs.get("drawn") or ()) / 5.0),
-                _clip(len(obs.get("dealt") or ()) / 5.0),
-                1.0 if commitment is not None else 0.0,
-                _clip(len(obs.get("gifted") or ()) / 5.0),
-            ]
-        out += _final(obs.get("final"), n, rel)
+            if commitment is not None:
+                flag("commitment", 0)
+                _counts(out, at["commitment"] + 1, lay, commitment)
+            _counts(out, at["gifted"], lay, obs.get("gifted") or ())
+        final = obs.get("final")
+        if final is not None:
+            for seat, score in enumerate(final["scores"]):
+                flag("final", rel(seat) * 2, 1.0 if seat in final["winners"] else 0.0)
+                flag("final", rel(seat) * 2 + 1, _clip((score + 20.0) / 120.0))
         return out
 
     def potentials(self, observation: Observation) -> dict[str, float]:
@@ -151,73 +255,229 @@ class MovieEmpireEncoding:
         return {"points": float(player["pp"]), "money": float(player["money"])}
 
 
-def _spaces(spaces: list[dict[str, Any]], n: int, rel: Any) -> list[float]:
-    """Per space in use: task one-hot, occupant (relative seat), blocked, money on it, price / 6, a card on it, present."""
-    width = len(TASKS) + n + 5
-    out = [0.0] * (MAX_SPACES * width)
-    for index, space in enumerate(spaces[:MAX_SPACES]):
-        base = index * width
-        if space["task"] in TASKS:
-            out[base + TASKS.index(space["task"])] = 1.0
+@cache
+def _fields(num_players: int, lay: Layout) -> tuple[tuple[str, int], ...]:
+    n = num_players
+    releases = len(lay.release_slots)
+    vocab = len(lay.vocab)
+    return (
+        ("num_players", len(PLAYER_COUNTS)),
+        ("options", 2),
+        ("round", 2),
+        ("phase", len(PHASES)),
+        ("decision", len(DECISION_KINDS)),
+        ("spectator", 1),
+        ("first_player", n),
+        ("to_act", n),
+        ("committed", n),
+        ("turn_seat", n),
+        ("turn", 5 + len(lay.production) + releases),
+        ("internet", n + releases),
+        ("plan", 3 * len(lay.plans) + 1),
+        ("trends", TREND_ROW * len(lay.trends) + 3),
+        ("spaces", len(lay.spaces) * (1 + 2 * n)),
+        ("releases", releases * (MAX_LINES + n)),
+        ("production_slots", len(lay.production_slots) * (len(lay.production) + 1)),
+        ("script_slots", len(lay.script_slots) * (len(lay.scripts) + SCRIPT_FEATURES)),
+        ("star_slots", len(lay.star_slots) * (len(lay.stars) + 1)),
+        ("piles", len(CARD_KINDS)),
+        ("discards", vocab),
+        ("premieres", len(MARKETS) + 1),
+        ("players", n * lay.player_width),
+        ("hand", vocab),
+        ("dealt", len(lay.scripts)),
+        ("drawn", len(lay.production)),
+        ("commitment", 1 + vocab),
+        ("gifted", vocab),
+        ("final", n * 2),
+    )
+
+
+@cache
+def _offsets(fields: tuple[tuple[str, int], ...]) -> dict[str, int]:
+    offsets: dict[str, int] = {}
+    start = 0
+    for name, length in fields:
+        offsets[name] = start
+        start += length
+    return offsets
+
+
+def _counts(out: list[float], base: int, lay: Layout, cards: Iterable[str], positions: Mapping[str, int] | None = None) -> None:
+    """Add, per card, 1 / copies at its position (``positions`` defaults to the hand-card vocabulary)."""
+    for card in cards:
+        if positions is None:
+            index = lay.vocab.get(card)
+            step = lay.per_copy[index] if index is not None else 0.0
+        else:
+            index = positions.get(card)
+            step = lay.per_copy[lay.vocab[card]] if index is not None else 0.0
+        if index is not None:
+            out[base + index] = _clip(out[base + index] + step)
+
+
+def _turn(out: list[float], base: int, turn: dict[str, Any], lay: Layout) -> None:
+    """Placed, produced, target line 1, target line 2, lays / 5, Sabotage swap card (production one-hot), release space."""
+    out[base] = 1.0 if turn.get("placed") else 0.0
+    out[base + 1] = 1.0 if turn.get("produced") else 0.0
+    target = turn.get("target")
+    if isinstance(target, int) and 1 <= target <= MAX_LINES:
+        out[base + 1 + target] = 1.0
+    out[base + 4] = _clip((turn.get("lays") or 0) / 5.0)
+    card = turn.get("swap_card")
+    if card is not None and card in lay.production:
+        out[base + 5 + lay.production[card]] = 1.0
+    space = turn.get("release_space")
+    if space is not None and space in lay.release_slots:
+        out[base + 5 + len(lay.production) + lay.release_slots[space]] = 1.0
+
+
+def _plan(out: list[float], base: int, plan: dict[str, Any], lay: Layout) -> None:
+    """Active plan one-hot, next plan one-hot, revealed plans multi-hot, plan pile / number of plans."""
+    count = len(lay.plans)
+    for offset, card in ((0, plan["active"]), (count, plan["next"])):
+        if card is not None and card in lay.plans:
+            out[base + offset + lay.plans[card]] = 1.0
+    for card in plan["revealed"]:
+        if card in lay.plans:
+            out[base + 2 * count + lay.plans[card]] = 1.0
+    out[base + 3 * count] = _clip(plan["pile"] / max(count, 1))
+
+
+def _trends(out: list[float], base: int, trends: dict[str, Any], lay: Layout) -> None:
+    """TS1, TS2, TS3 (the active trend) each one-hot over trend ids, then hit, pile / trends, removed / trends."""
+    count = len(lay.trends)
+    for slot, card in enumerate(trends["row"][:TREND_ROW]):
+        if card is not None and card in lay.trends:
+            out[base + slot * count + lay.trends[card]] = 1.0
+    tail = base + TREND_ROW * count
+    out[tail] = 1.0 if trends["hit"] else 0.0
+    out[tail + 1] = _clip(trends["pile"] / max(count, 1))
+    out[tail + 2] = _clip(trends["removed"] / max(count, 1))
+
+
+def _spaces(out: list[float], at: Mapping[str, int], spaces: list[dict[str, Any]], n: int, rel: Callable[[int], int], lay: Layout) -> None:
+    """Every board space of the table (in table order), release markers, and the cards in the slots."""
+    width = 1 + 2 * n
+    production_width = len(lay.production) + 1
+    script_width = len(lay.scripts) + SCRIPT_FEATURES
+    star_width = len(lay.stars) + 1
+    for space in spaces:
+        space_id = space["id"]
+        index = lay.spaces.get(space_id)
+        if index is None:
+            continue
+        base = at["spaces"] + index * width
+        out[base] = 1.0
         if space["assistant"] is not None:
-            out[base + len(TASKS) + rel(space["assistant"])] = 1.0
-        tail = base + len(TASKS) + n
-        out[tail] = 1.0 if space["blocked_by"] is not None else 0.0
-        out[tail + 1] = _clip((space.get("money") or 0) / 10.0 + 0.5)
-        out[tail + 2] = _clip((space.get("price") or 0) / 6.0)
-        out[tail + 3] = 1.0 if space.get("card") is not None else 0.0
-        out[tail + 4] = 1.0
-    return out
+            out[base + 1 + rel(space["assistant"])] = 1.0
+        if space["blocked_by"] is not None:
+            out[base + 1 + n + rel(space["blocked_by"])] = 1.0
+        task = space["task"]
+        card = space.get("card")
+        if task == "release" and space_id in lay.release_slots:
+            base = at["releases"] + lay.release_slots[space_id] * (MAX_LINES + n)
+            line = space.get("line")
+            if isinstance(line, int) and 1 <= line <= MAX_LINES:
+                out[base + line - 1] = 1.0
+            if space.get("cut_by") is not None:
+                out[base + MAX_LINES + rel(space["cut_by"])] = 1.0
+        elif card is None:
+            continue
+        elif task == "production" and space_id in lay.production_slots and card in lay.production:
+            base = at["production_slots"] + lay.production_slots[space_id] * production_width
+            out[base + lay.production[card]] = 1.0
+            out[base + len(lay.production)] = _clip((space.get("price") or 0) / PRICE_SCALE)
+        elif task == "script" and space_id in lay.script_slots and card in lay.scripts:
+            base = at["script_slots"] + lay.script_slots[space_id] * script_width
+            out[base + lay.scripts[card]] = 1.0
+            features = lay.script_features[card]
+            out[base + len(lay.scripts) : base + script_width] = features
+        elif task == "star" and space_id in lay.star_slots and card in lay.stars:
+            base = at["star_slots"] + lay.star_slots[space_id] * star_width
+            out[base + lay.stars[card]] = 1.0
+            out[base + len(lay.stars)] = _clip((space.get("price") or 0) / PRICE_SCALE)
 
 
-def _player(player: dict[str, Any]) -> list[float]:
-    """Public figures of one player, then its production lines."""
+def _player(out: list[float], base: int, player: dict[str, Any], lay: Layout) -> None:
+    """Public figures of one player, its released movies, its known hand cards, then its production lines."""
     counts = player["hand_counts"]
-    out = [
-        _clip(player["money"] / 20.0),
-        _clip(player["pp"] / 30.0),
+    figures = [
+        _clip(player["money"] / MONEY_SCALE),
+        _clip(player["pp"] / PP_SCALE),
         _clip((player["sympathy"] + 5) / 10.0),
         _clip(player["budget"] / 10.0),
         _clip(player["lines_allowed"] / MAX_LINES),
         _clip(player["hand_size"] / 10.0),
         *(_clip(counts.get(kind, 0) / 5.0) for kind in CARD_KINDS),
         _clip(len(player["known_cards"]) / 5.0),
-        _clip(player["assistants_placed"] / 5.0),
+        _clip(player["assistants_placed"] / 4.0),
         1.0 if player["passed"] else 0.0,
+        1.0 if player["dossier_round"] is not None else 0.0,
         1.0 if player["dossier_usable"] else 0.0,
         _clip(player["dossiers_spent"] / 3.0),
         1.0 if player["exempt"] else 0.0,
         _clip(player["statues"] / 5.0),
-        _clip(len(player["released"]) / 5.0),
+        _clip(len(player["released"]) / 8.0),
         _clip(player["drawn_count"] / 5.0),
         _clip(player["dealt_count"] / 5.0),
     ]
-    for slot in range(MAX_LINES):
-        line = player["lines"][slot] if slot < len(player["lines"]) else None
-        if line is None:
-            out += [0.0] * LINE_FEATURES
-            continue
-        out += [1.0, *(_clip(line["counts"].get(stage, 0) / 5.0) for stage in STAGES)]
-        out += [
-            _clip(len(line["stars"]) / 3.0),
-            1.0 if line["shut"] else 0.0,
-            1.0 if line["locked"] else 0.0,
-            1.0 if line["script_met"] else 0.0,
-            _clip((line["period"] or 0) / 3.0),
-        ]
-    return out
+    out[base : base + FIGURES] = figures
+    base += FIGURES
+    for _, genre, market in player["released"]:
+        if genre in GENRES:
+            out[base + GENRES.index(genre)] = _clip(out[base + GENRES.index(genre)] + 0.2)
+        if market in MARKETS:
+            slot = base + len(GENRES) + MARKETS.index(market)
+            out[slot] = _clip(out[slot] + 0.2)
+    base += RELEASED_FEATURES
+    _counts(out, base, lay, player["known_cards"])
+    base += len(lay.vocab)
+    width = lay.line_width
+    for slot, line in enumerate(player["lines"][:MAX_LINES]):
+        if line is not None:
+            _line(out, base + slot * width, line, lay)
 
 
-def _final(final: dict[str, Any] | None, n: int, rel: Any) -> list[float]:
-    """Per seat once the game is over: winner, (final score + 20) / 60."""
-    out = [0.0] * (n * 2)
-    if final is None:
-        return out
-    for seat, score in enumerate(final["scores"]):
-        base = rel(seat) * 2
-        out[base] = 1.0 if seat in final["winners"] else 0.0
-        out[base + 1] = _clip((score + 20.0) / 60.0)
-    return out
+def _line(out: list[float], base: int, line: dict[str, Any], lay: Layout) -> None:
+    """Present, script features, stage counts / 5, period / 8, left-end and right-end stage one-hot,
+    production cards multi-hot, stacked upgrades multi-hot, stars multi-hot, stars / 3, production PP / 20,
+    shut, locked, script met."""
+    out[base] = 1.0
+    script = line["script"]
+    if script in lay.script_features:
+        out[base + 1 : base + 1 + SCRIPT_FEATURES] = lay.script_features[script]
+    base += 1 + SCRIPT_FEATURES
+    for index, stage in enumerate(STAGES):
+        out[base + index] = _clip(line["counts"].get(stage, 0) / 5.0)
+    base += len(STAGES)
+    out[base] = _clip((line["period"] or 0) / 8.0)
+    base += 1
+    cells = line["cards"]
+    if cells:
+        out[base + STAGES.index(cells[0]["stage"])] = 1.0
+        out[base + len(STAGES) + STAGES.index(cells[-1]["stage"])] = 1.0
+    base += 2 * len(STAGES)
+    production_pp = 0
+    for cell in cells:
+        card = cell["card"]
+        if card in lay.production:
+            out[base + lay.production[card]] = 1.0
+            production_pp += lay.position_pp[card]
+        stacked = cell.get("stacked")
+        if stacked is not None and stacked in lay.upgrades:
+            out[base + len(lay.production) + lay.upgrades[stacked]] = 1.0
+            production_pp += lay.stacked_pp[stacked]
+    base += len(lay.production) + len(lay.upgrades)
+    for star in line["stars"]:
+        if star in lay.stars:
+            out[base + lay.stars[star]] = 1.0
+    base += len(lay.stars)
+    out[base] = _clip(len(line["stars"]) / 3.0)
+    out[base + 1] = _clip(production_pp / 20.0)
+    out[base + 2] = 1.0 if line["shut"] else 0.0
+    out[base + 3] = 1.0 if line["locked"] else 0.0
+    out[base + 4] = 1.0 if line["script_met"] else 0.0
 
 
 ENCODING = MovieEmpireEncoding()
