@@ -39,10 +39,10 @@ class Action:
     verb: ClassVar[str] = ""
 
     def __str__(self) -> str:
-        tokens = [self.verb]
-        for spec in dataclasses.fields(self):  # type: ignore[arg-type]
-            tokens.append(_format_token(getattr(self, spec.name)))
-        return " ".join(tokens)
+        names = _field_names(type(self))  # type: ignore[arg-type]
+        if not names:
+            return self.verb
+        return " ".join([self.verb, *(_format_token(getattr(self, name)) for name in names)])
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self}>"
@@ -59,6 +59,8 @@ class Action:
 
 
 def _format_token(value: object) -> str:
+    if type(value) is str:
+        return value  # type: ignore[return-value]
     if value is None:
         return NONE_TOKEN
     if isinstance(value, bool):
@@ -68,6 +70,11 @@ def _format_token(value: object) -> str:
     if isinstance(value, tuple):
         return ",".join(_format_token(item) for item in value) if value else NONE_TOKEN
     return str(value)
+
+
+@cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(spec.name for spec in dataclasses.fields(cls))
 
 
 @cache
