@@ -1,12 +1,13 @@
 """Research interfaces: PettingZoo AEC envs, a Gymnasium single-agent env, and OpenSpiel games.
 
 These need the ``rl`` extra (``pettingzoo``, ``gymnasium``, ``open_spiel``);
-importing ``greenlight.rl`` itself does not, so the functions below import
-their layer only when called.
+importing ``greenlight.rl`` itself does not: each name below is imported from
+its layer on first use (PEP 562).
 
-* :func:`pettingzoo_env` — every seat an agent (``cinecitta_v0``, ...).
-* :func:`gym_env` — one learning seat against bots, action mask in ``info``.
-* :func:`register_openspiel_games` — ``greenlight_<id>`` OpenSpiel Python games.
+* :func:`pettingzoo_env` — every seat an agent (``cinecitta_v0``, ...), see :mod:`greenlight.rl.multi_agent`.
+* :func:`gym_env` — one learning seat against bots, action mask in ``info``, see :mod:`greenlight.rl.single_agent`.
+* :func:`register_openspiel_games`, :func:`openspiel_game` — ``greenlight_<id>`` OpenSpiel Python games,
+  see :mod:`greenlight.rl.openspiel`.
 
 Observations are each game's encoding of ``observe(state, seat)``
 (``greenlight.games.<package>.encoding``), documented in ``docs/rl.md``.
@@ -14,61 +15,26 @@ Observations are each game's encoding of ``observe(state, seat)``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import importlib
 from typing import TYPE_CHECKING, Any
 
-from greenlight.core.game import Game
-from greenlight.core.spec import Options
-
 if TYPE_CHECKING:
-    from greenlight.rl.common import Shaping
-    from greenlight.rl.multi_agent import GreenlightAECEnv
-    from greenlight.rl.single_agent import GreenlightGymEnv, Opponent
+    from greenlight.rl.multi_agent import pettingzoo_env
+    from greenlight.rl.openspiel import openspiel_game, register_openspiel_games
+    from greenlight.rl.single_agent import gym_env
 
 __all__ = ["gym_env", "openspiel_game", "pettingzoo_env", "register_openspiel_games"]
 
-
-def pettingzoo_env(
-    game: Game[Any] | str,
-    num_players: int,
-    options: Options | None = None,
-    seed: int | None = None,
-    *,
-    render_mode: str | None = None,
-    shaping: Shaping = False,
-) -> GreenlightAECEnv:
-    """The PettingZoo AEC env of ``game`` (see :mod:`greenlight.rl.multi_agent`)."""
-    from greenlight.rl.multi_agent import pettingzoo_env as make
-
-    return make(game, num_players, options, seed, render_mode=render_mode, shaping=shaping)
+_LAYER = {
+    "pettingzoo_env": "greenlight.rl.multi_agent",
+    "gym_env": "greenlight.rl.single_agent",
+    "openspiel_game": "greenlight.rl.openspiel",
+    "register_openspiel_games": "greenlight.rl.openspiel",
+}
 
 
-def gym_env(
-    game: Game[Any] | str,
-    seat: int = 0,
-    opponents: Sequence[Opponent] = ("random", "random"),
-    options: Options | None = None,
-    *,
-    render_mode: str | None = None,
-    shaping: Shaping = False,
-    illegal_action: str = "lose",
-) -> GreenlightGymEnv:
-    """A Gymnasium env for one seat against bots (see :mod:`greenlight.rl.single_agent`)."""
-    from greenlight.rl.single_agent import gym_env as make
-
-    return make(game, seat, opponents, options, render_mode=render_mode, shaping=shaping, illegal_action=illegal_action)
-
-
-def register_openspiel_games() -> list[str]:
-    """Register every game with OpenSpiel as ``greenlight_<id>`` (see :mod:`greenlight.rl.openspiel`)."""
-    from greenlight.rl.openspiel import register_openspiel_games as register
-
-    return register()
-
-
-def openspiel_game(game: Game[Any] | str, num_players: int, options: Options | None = None, seed: int = 0, deals: int | None = None) -> Any:
-    """The loaded OpenSpiel game (``pyspiel.Game``) of ``game`` at ``num_players``."""
-    from greenlight.rl.openspiel import DEFAULT_DEALS
-    from greenlight.rl.openspiel import openspiel_game as load
-
-    return load(game, num_players, dict(options or {}), seed, DEFAULT_DEALS if deals is None else deals)
+def __getattr__(name: str) -> Any:
+    """Import an interface from its layer when it is first used."""
+    if name not in _LAYER:
+        raise AttributeError(f"module 'greenlight.rl' has no attribute {name!r}")
+    return getattr(importlib.import_module(_LAYER[name]), name)
