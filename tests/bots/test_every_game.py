@@ -47,7 +47,7 @@ def test_expert_searches_four_times_as_long_as_hard(game: Game[Any]) -> None:
         assert expert.iterations == 4 * hard.iterations
     if hard.steps is not None:
         assert expert.steps == 4 * hard.steps
-    assert hard.seconds == 5.0 and expert.seconds == pytest.approx(20.0)
+    assert hard.seconds == 10.0 and expert.seconds == pytest.approx(40.0)
 
 
 @pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)

@@ -15,9 +15,12 @@ and backs up **one value per seat** (win share, ties split).
   step. The child is keyed by the joint commitment.
 * **Any number of players**: every arm belongs to one seat and learns that
   seat's value (max^n).
-* **Rollouts** follow the game's heuristic level when it has one (random
-  otherwise) and may stop after a number of choices, scored by the game's
-  evaluation (see :mod:`greenlight.bots.hooks`).
+* **Rollouts** follow the game's fast rollout policy, else its heuristic
+  level, else random moves, and may stop after a number of moves, scored by
+  the game's evaluation (see :mod:`greenlight.bots.hooks`).
+* **Progressive widening** (optional) limits how many distinct actions a seat
+  tries at a node by how often it chose there, trying the heuristic's choice
+  first: useful when a seat has dozens of legal actions (Cinecitta offers).
 * **Budgets**: iterations, simulated steps (actions applied in the tree and
   in rollouts; both deterministic for a seed) and wall-clock seconds, in any
   combination (whichever ends first). A step budget costs about the same time

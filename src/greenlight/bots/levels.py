@@ -11,7 +11,7 @@
 
 Search levels have a **step** budget (actions simulated in the tree and in
 rollouts), calibrated per game to the target time, so a seed reproduces every
-move; a wall-clock **ceiling** (five times the target) only stops a search
+move; a wall-clock **ceiling** (ten times the target) only stops a search
 early on a much slower or overloaded machine, the one case where a search
 level is not reproducible.
 
@@ -37,7 +37,7 @@ from greenlight.core.game import Game
 LEVELS = ("random", "easy", "medium", "hard", "expert")
 
 #: Wall-clock ceiling of a search level, as a multiple of its target time (a guard, not the budget).
-CEILING_FACTOR = 5.0
+CEILING_FACTOR = 10.0
 #: Target seconds per searched move.
 HARD_SECONDS = 1.0
 EXPERT_SECONDS = 4.0
