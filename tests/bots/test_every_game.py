@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from greenlight.bots import bot_names, make_bot
-from greenlight.bots.hooks import _hook
+from greenlight.bots.hooks import find_evaluator, find_rollout_action
 from greenlight.bots.ismcts import ISMCTSBot
 from greenlight.bots.levels import LEVELS, expert_config, hard_config
 from greenlight.core.bot import Bot, SeatView
@@ -132,7 +132,7 @@ def test_bots_never_read_hidden_information(game: Game[Any]) -> None:
 
 @pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
 def test_game_rollout_hook_returns_legal_moves(game: Game[Any]) -> None:
-    rollout_action = _hook(game, "rollout_action")
+    rollout_action = find_rollout_action(game)
     if rollout_action is None:
         pytest.skip(f"{game.spec.id} has no rollout hook")
     rng = random.Random(5)
@@ -147,7 +147,7 @@ def test_game_rollout_hook_returns_legal_moves(game: Game[Any]) -> None:
 
 @pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
 def test_game_evaluation_gives_a_share_per_seat(game: Game[Any]) -> None:
-    evaluate = _hook(game, "evaluate")
+    evaluate = find_evaluator(game)
     if evaluate is None:
         pytest.skip(f"{game.spec.id} has no evaluation hook")
     rng = random.Random(6)

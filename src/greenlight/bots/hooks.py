@@ -78,10 +78,9 @@ def heuristic_policy(game: Game[Any], rng: random.Random, epsilon: float = 0.0) 
 
 def game_policy(game: Game[Any], rng: random.Random, epsilon: float = 0.0) -> Policy | None:
     """The game's own fast rollout policy (a random move with probability ``epsilon``); None if it has none."""
-    function = _hook(game, "rollout_action")
-    if function is None:
+    rollout_action = find_rollout_action(game)
+    if rollout_action is None:
         return None
-    rollout_action: RolloutAction = function
 
     def choose(state: GameState, seat: int) -> Action:
         if epsilon and rng.random() < epsilon:
@@ -120,3 +119,9 @@ def find_evaluator(game: Game[Any]) -> Evaluator | None:
     """The game's evaluation (win-share estimates per seat), or None if it has none."""
     evaluator: Evaluator | None = _hook(game, "evaluate")
     return evaluator
+
+
+def find_rollout_action(game: Game[Any]) -> RolloutAction | None:
+    """The game's fast rollout move, or None if it has none."""
+    rollout_action: RolloutAction | None = _hook(game, "rollout_action")
+    return rollout_action
