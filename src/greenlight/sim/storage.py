@@ -39,7 +39,13 @@ def default_format() -> str:
     return PARQUET if importlib.util.find_spec("pyarrow") is not None else CSV
 
 
+_KIND_OF_TYPE: dict[type, str] = {type(None): "null", bool: "bool", int: "int", float: "float", str: "str"}
+
+
 def _kind(value: Cell) -> str:
+    exact = _KIND_OF_TYPE.get(type(value))
+    if exact is not None:
+        return exact  # every cell passes here: one dict lookup instead of an isinstance chain
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -62,9 +68,12 @@ def column_kinds(rows: Sequence[Mapping[str, Cell]]) -> dict[str, str]:
     kinds: dict[str, str] = {}
     for row in rows:
         for name, value in row.items():
-            kind, seen = _kind(value), kinds.get(name, "null")
+            kind = _kind(value)
+            seen = kinds.get(name)
+            if seen is None:
+                kinds[name] = kind
+                continue
             if kind == "null" or kind == seen:
-                kinds.setdefault(name, seen)
                 continue
             if "str" in (kind, seen) and seen != "null":
                 raise TypeError(f"column {name!r} mixes text and numbers ({seen} and {kind})")
@@ -116,6 +125,17 @@ class TableWriter:
             self._handle = self.temporary.open("w", encoding="utf-8", newline="")
             self._csv = csv.writer(self._handle)
             self._csv.writerow(self.kinds)
+
+    def copy(self, file: Path) -> None:
+        """Append every row of a table file written with the same columns (Parquet is copied without Python rows)."""
+        if self._parquet is not None and file.suffix == f".{PARQUET}":
+            import pyarrow.parquet as pq
+
+            table = pq.read_table(file)
+            if table.num_rows:  # an empty chunk was written without columns
+                self._parquet.write_table(table.select(list(self.kinds)).cast(self._schema))
+        else:
+            self.write(read_table(file))
 
     def write(self, rows: Sequence[Mapping[str, Cell]]) -> None:
         """Append rows (a column the kinds do not name is an error; a missing one is an empty cell)."""

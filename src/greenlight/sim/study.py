@@ -297,13 +297,18 @@ def _open_folder(study: Study, out: Path, fresh: bool) -> str:
     return fmt
 
 
-def _write_chunk(out: Path, chunk: range, rows: Sequence[GameResult], fmt: str) -> None:
+def _write_chunk(out: Path, chunk: range, rows: Sequence[GameResult], fmt: str, tally: CardTally) -> list[dict[str, Any]]:
+    """Write one finished chunk; add its cards to ``tally`` and return its games rows (so the merge need not read them back)."""
     folder = out / CHUNKS
     folder.mkdir(exist_ok=True)
     ordered = sorted(rows, key=lambda row: row.index)
+    cards = [card for row in ordered for card in card_rows(row)]
+    games = [game_row(row) for row in ordered]
     # Cards first: the games table is the mark of a finished chunk.
-    write_table(folder / _chunk_name(CARDS, chunk), [card for row in ordered for card in card_rows(row)], fmt)
-    write_table(folder / _chunk_name(GAMES, chunk), [game_row(row) for row in ordered], fmt)
+    write_table(folder / _chunk_name(CARDS, chunk), cards, fmt)
+    write_table(folder / _chunk_name(GAMES, chunk), games, fmt)
+    tally.add(cards)
+    return games
 
 
 def run_study(
@@ -326,38 +331,52 @@ def run_study(
         progress.start(study.games, reused)
     chunk_of = {index: chunk for chunk in missing for index in chunk}
     waiting: dict[range, list[GameResult]] = {chunk: [] for chunk in missing}
+    # Chunks played now are tallied while the workers play on, so the merge only reads back earlier runs' chunks.
+    played: dict[range, list[dict[str, Any]]] = {}
+    tally = CardTally()
     started = time.perf_counter()
     for _, row in runner.run(pending):
         chunk = chunk_of[row.index]
         waiting[chunk].append(row)
         if len(waiting[chunk]) == len(chunk):
-            _write_chunk(folder, chunk, waiting.pop(chunk), fmt)
+            played[chunk] = _write_chunk(folder, chunk, waiting.pop(chunk), fmt, tally)
         if progress is not None:
             progress.advance(row)
     seconds = time.perf_counter() - started
-    games, cards = merge_chunks(folder, chunks, fmt)
+    games, cards = merge_chunks(folder, chunks, fmt, played, tally)
     write_table(folder / GAMES, games, fmt)
     describe = runner.describe()
     return StudyRun(study, folder, games, results_from_tables(games, ()), cards, len(pending), reused, seconds, describe)
 
 
-def merge_chunks(out: Path, chunks: Sequence[range], fmt: str) -> tuple[list[dict[str, Any]], CardTally]:
+def merge_chunks(
+    out: Path,
+    chunks: Sequence[range],
+    fmt: str,
+    played: Mapping[range, list[dict[str, Any]]] | None = None,
+    tally: CardTally | None = None,
+) -> tuple[list[dict[str, Any]], CardTally]:
     """The games rows of the given chunks in index order, and their card tally; writes the merged cards table on the way.
 
-    Card rows are read one chunk at a time and never held all at once.
+    ``played`` holds the games rows of chunks written in this run, already
+    counted in ``tally``; every other chunk is read back from disk. Card rows
+    are copied one chunk at a time and never held all at once.
     """
+    played = played or {}
+    tally = tally if tally is not None else CardTally()
     games: list[dict[str, Any]] = []
-    tally = CardTally()
     with TableWriter(out / CARDS, fmt, CARD_KINDS) as writer:
         for chunk in chunks:
             games_file = find_table(out / CHUNKS / _chunk_name(GAMES, chunk))
             cards_file = find_table(out / CHUNKS / _chunk_name(CARDS, chunk))
             if games_file is None or cards_file is None:
                 raise GreenlightError(f"chunk {chunk.start}-{chunk.stop - 1} of {out} is missing; rerun the study to play it")
-            games.extend(read_table(games_file))
-            cards = read_table(cards_file)
-            tally.add(cards)
-            writer.write(cards)
+            if chunk in played:
+                games.extend(played[chunk])
+            else:
+                games.extend(read_table(games_file))
+                tally.add(read_table(cards_file))
+            writer.copy(cards_file)
     return games, tally
 
 
