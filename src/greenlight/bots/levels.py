@@ -1,8 +1,9 @@
 """Difficulty levels offered by name in the CLI and the web lobby: random, easy, medium, hard, expert.
 
 * ``random``: uniformly random legal moves.
-* ``easy``: the game's heuristic, but half of its moves are random (a short
-  random-rollout search for a game without a heuristic).
+* ``easy``: the game's heuristic, but a quarter of its moves are random (a
+  short random-rollout search for a game without a heuristic). With half,
+  it was no better than random at Cinecitta 1937.
 * ``medium``: the game's heuristic level (a 200-iteration search with random
   rollouts for a game without one).
 * ``hard``: ISMCTS with the game's rollout policy, about one second a move on
@@ -36,6 +37,8 @@ from greenlight.core.game import Game
 
 LEVELS = ("random", "easy", "medium", "hard", "expert")
 
+#: Share of ``easy`` moves (with a real choice) that are random.
+EASY_RANDOM_SHARE = 0.25
 #: Wall-clock ceiling of a search level, as a multiple of its target time (a guard, not the budget).
 CEILING_FACTOR = 10.0
 #: Target seconds per searched move.
@@ -94,7 +97,7 @@ def _easy(game: Game[Any], seed: int) -> Bot:
     factory = heuristic_factory(game)
     if factory is None:
         return ISMCTSBot(seed, SearchConfig(iterations=25, rollout="random"), name="easy")
-    return NoisyBot(factory(seed), seed + 1, epsilon=0.5, name="easy")
+    return NoisyBot(factory(seed), seed + 1, epsilon=EASY_RANDOM_SHARE, name="easy")
 
 
 def _medium(game: Game[Any], seed: int) -> Bot:
