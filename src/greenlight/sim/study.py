@@ -305,7 +305,8 @@ def _write_chunk(out: Path, chunk: range, rows: Sequence[GameResult], fmt: str, 
     cards = [card for row in ordered for card in card_rows(row)]
     games = [game_row(row) for row in ordered]
     # Cards first: the games table is the mark of a finished chunk.
-    write_table(folder / _chunk_name(CARDS, chunk), cards, fmt)
+    with TableWriter(folder / _chunk_name(CARDS, chunk), fmt, CARD_KINDS) as writer:  # known columns: no inference over every cell
+        writer.write(cards)
     write_table(folder / _chunk_name(GAMES, chunk), games, fmt)
     tally.add(cards)
     return games
