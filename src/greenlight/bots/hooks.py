@@ -19,16 +19,14 @@ optional ways, looked up here:
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable, Sequence
-from functools import cache
-from types import ModuleType
 from typing import Any
 
 from greenlight.core.actions import Action
 from greenlight.core.bot import Bot, SeatView
 from greenlight.core.game import Game
+from greenlight.core.registry import companion_module
 from greenlight.core.state import GameState
 
 #: Picks a legal action for ``seat`` in a (determinized) state.
@@ -91,26 +89,12 @@ def game_policy(game: Game[Any], rng: random.Random, epsilon: float = 0.0) -> Po
     return choose
 
 
-@cache
-def _companion(module_name: str) -> ModuleType | None:
-    """The optional ``search`` module next to a game's ``game`` module, or None."""
-    package = module_name.rpartition(".")[0]
-    if not package.startswith("greenlight.games."):
-        return None
-    try:
-        return importlib.import_module(f"{package}.search")
-    except ModuleNotFoundError as error:
-        if error.name != f"{package}.search":
-            raise
-        return None
-
-
 def _hook(game: Game[Any], name: str) -> Any:
     """``game.<name>`` if the game object has it, else ``<name>`` in the game package's ``search`` module, else None."""
     method = getattr(game, name, None)
     if callable(method):
         return method
-    module = _companion(type(game).__module__)
+    module = companion_module(game, "search")
     function = getattr(module, name, None) if module is not None else None
     return function if callable(function) else None
 

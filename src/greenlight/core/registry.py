@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from functools import cache
+from types import ModuleType
 from typing import Any
 
 from greenlight.core.errors import OptionError
@@ -48,3 +49,38 @@ def get_game(name: str) -> Game[Any]:
             return game
     known = ", ".join(games) or "none"
     raise OptionError(f"unknown game {name!r}; known games: {known}")
+
+
+def game_package(game: Game[Any]) -> str | None:
+    """The package that defines ``game`` (``greenlight.games.<name>``), or None for a game defined elsewhere."""
+    prefix = "greenlight.games."
+    module = type(game).__module__
+    if not module.startswith(prefix):
+        return None
+    return prefix + module[len(prefix) :].split(".")[0]
+
+
+def companion_module(game: Game[Any], name: str) -> ModuleType | None:
+    """The optional per-game module ``greenlight.games.<package>.<name>`` of ``game``, or None if it has none.
+
+    Interfaces find their per-game parts this way (``encoding`` for RL,
+    ``stats`` for the simulator, ``search`` for the search bots), so a game
+    package never imports the interfaces that use it.
+
+    >>> companion_module(get_game("cinecitta"), "encoding").__name__
+    'greenlight.games.cinecitta.encoding'
+    >>> companion_module(get_game("cinecitta"), "nothing_here") is None
+    True
+    """
+    package = game_package(game)
+    return _import_companion(package, name) if package is not None else None
+
+
+@cache
+def _import_companion(package: str, name: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(f"{package}.{name}")
+    except ModuleNotFoundError as error:
+        if error.name != f"{package}.{name}":
+            raise  # the module exists but something it imports is missing
+        return None

@@ -18,15 +18,14 @@ protocol structurally.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
-from functools import cache
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 
 from greenlight.core.game import Game, Observation
+from greenlight.core.registry import companion_module, game_package
 from greenlight.core.spec import OptionValue
 
 
@@ -60,31 +59,17 @@ class ObservationEncoding(Protocol):
     shaping_weights: Mapping[str, float]
 
 
-def _package_of(game: Game[Any]) -> str:
-    module = type(game).__module__
-    prefix = "greenlight.games."
-    if not module.startswith(prefix):
-        raise LookupError(f"{game.spec.title} is not a package under greenlight.games ({module})")
-    return prefix + module[len(prefix) :].split(".")[0]
-
-
-@cache
-def _encoding_for_package(package: str) -> ObservationEncoding:
-    try:
-        module = importlib.import_module(f"{package}.encoding")
-    except ModuleNotFoundError as error:
-        if error.name != f"{package}.encoding":
-            raise
-        raise LookupError(f"{package} has no encoding module yet ({package}.encoding), so greenlight.rl cannot encode it") from None
-    encoding = getattr(module, "ENCODING", None)
-    if not isinstance(encoding, ObservationEncoding):
-        raise LookupError(f"{package}.encoding must define ENCODING with fields/size/encode/potentials")
-    return encoding
-
-
 def encoding_for(game: Game[Any]) -> ObservationEncoding:
     """The encoder of ``game`` (``greenlight.games.<package>.encoding.ENCODING``)."""
-    return _encoding_for_package(_package_of(game))
+    if game_package(game) is None:
+        raise LookupError(f"{game.spec.title} is not a package under greenlight.games ({type(game).__module__})")
+    module = companion_module(game, "encoding")
+    if module is None:
+        raise LookupError(f"{game.spec.title} has no encoding module yet, so greenlight.rl cannot encode it")
+    encoding = getattr(module, "ENCODING", None)
+    if not isinstance(encoding, ObservationEncoding):
+        raise LookupError(f"{module.__name__} must define ENCODING with fields/size/encode/potentials")
+    return encoding
 
 
 def has_encoding(game: Game[Any]) -> bool:

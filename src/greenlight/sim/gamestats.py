@@ -33,14 +33,13 @@ module (a game depends on ``core`` only); the contract is the plain data.
 
 from __future__ import annotations
 
-import importlib
 from collections import Counter
 from collections.abc import Callable, Mapping
-from functools import cache
 from typing import Any
 
 from greenlight.core.game import Game
 from greenlight.core.match import Match
+from greenlight.core.registry import companion_module
 
 #: A game's hook: the finished match in, plain statistics out.
 StatisticsHook = Callable[[Match], Mapping[str, Any]]
@@ -49,32 +48,15 @@ StatisticsHook = Callable[[Match], Mapping[str, Any]]
 _SCALARS = (bool, int, float, type(None))
 
 
-def _package_of(game: Game[Any]) -> str | None:
-    module = type(game).__module__
-    prefix = "greenlight.games."
-    if not module.startswith(prefix):
-        return None
-    return prefix + module[len(prefix) :].split(".")[0]
-
-
-@cache
-def _hook_for_package(package: str) -> StatisticsHook | None:
-    try:
-        module = importlib.import_module(f"{package}.stats")
-    except ModuleNotFoundError as error:
-        if error.name != f"{package}.stats":
-            raise
+def statistics_hook(game: Game[Any]) -> StatisticsHook | None:
+    """The ``statistics`` function of ``game``'s own ``stats`` module, or None if the game has none."""
+    module = companion_module(game, "stats")
+    if module is None:
         return None
     hook = getattr(module, "statistics", None)
     if not callable(hook):
-        raise LookupError(f"{package}.stats has no statistics(match) function")
+        raise LookupError(f"{module.__name__} has no statistics(match) function")
     return hook  # type: ignore[no-any-return]
-
-
-def statistics_hook(game: Game[Any]) -> StatisticsHook | None:
-    """The ``statistics`` function of ``game``'s own ``stats`` module, or None if the game has none."""
-    package = _package_of(game)
-    return _hook_for_package(package) if package is not None else None
 
 
 def _check_numbers(where: str, values: Any) -> dict[str, bool | int | float | None]:
