@@ -24,7 +24,7 @@ class Bid(Action):
     amount: int
 
 
-DEFECTS = ("none", "leak", "duplicate", "shared_clone", "global_rng", "bad_code")
+DEFECTS = ("none", "leak", "duplicate", "shared_clone", "global_rng", "bad_code", "peeking_determinize")
 
 
 class HighCardState(GameState):
@@ -97,7 +97,9 @@ class HighCard(Game[HighCardState]):
         world.cards = list(state.cards)
         for seat in range(state.num_players):
             if seat != player:
-                world.cards[seat] = rng.randint(1, 9)
+                # The defect keeps the real hidden card half of the time: the observation cannot show it, a bot could.
+                peek = state.defect == "peeking_determinize" and rng.random() < 0.5
+                world.cards[seat] = state.cards[seat] if peek else rng.randint(1, 9)
         world.rng = random.Random(rng.random())
         return world
 
@@ -125,6 +127,7 @@ def test_a_correct_game_passes() -> None:
         ("shared_clone", "shares mutable containers"),
         ("global_rng", "does not reproduce|depends on the global RNG"),
         ("bad_code", "share an action code"),
+        ("peeking_determinize", "determinize for seat 0 depends on hidden information"),
     ],
 )
 def test_a_broken_game_fails(defect: str, message: str) -> None:

@@ -12,8 +12,10 @@ contract as it goes:
   legal action, JSON-serialisable observations for every seat and the
   spectator, **no leak** (each seat's observation and legal actions are
   unchanged when everything hidden from it is resampled by ``determinize``,
-  and the game's declared secrets never appear in it), and earlier states
-  never change after later moves; at the end, record JSON round trip and
+  the game's declared secrets never appear in it, and ``determinize`` itself
+  gives the same world from any state the seat cannot tell apart, so a bot
+  cannot learn hidden facts through it), and earlier states never change
+  after later moves; at the end, record JSON round trip and
   exact replay, and determinism whatever the global RNG does.
 
 A failure raises :class:`ConformanceFailure` carrying the record so far, so
@@ -226,6 +228,19 @@ class _Playout:
                     raise self.fail(f"the public decision changes when hidden information is resampled for seat {seat}")
                 if seat is not None and game.legal_actions(world, seat) != legal:
                     raise self.fail(f"seat {seat}'s legal actions change when hidden information is resampled")
+                if sample == 0:
+                    self.check_canonical(seat, world)
+
+    def check_canonical(self, seat: int | None, world: GameState) -> None:
+        """``determinize`` may read only what the seat sees: from a world it cannot tell apart, the same rng gives the same result."""
+        game = self.game
+        key = f"canonical/{self.record.seed}/{len(self.record.actions)}/{seat}"
+        from_real = game.determinize(self.state, seat, random.Random(key))
+        from_world = game.determinize(world, seat, random.Random(key))
+        if state_digest(from_real) != state_digest(from_world):
+            raise self.fail(
+                f"determinize for seat {seat} depends on hidden information (two states it cannot tell apart give different worlds)"
+            )
 
     def check_clone(self) -> None:
         copy = self.state.clone()
