@@ -118,3 +118,53 @@ def test_bad_input_gets_a_clear_error() -> None:
         in greenlight("play", "cinecitta", "-n", "3", "--seat", "bot:genius", "--seat", "bot", "--seat", "bot").stderr
     )
     assert "cannot read record" in greenlight("replay", "/nonexistent.json").stderr
+
+
+def test_a_quit_game_is_saved_after_every_move_and_resumes_where_it_stopped(tmp_path: Path) -> None:
+    saved = tmp_path / "game.json"
+    seats = ["--seat", "human", "--seat", "bot:heuristic", "--seat", "bot:random"]
+    # Two moves by number, then quit: the record holds those moves and the bots' replies, and who sat where.
+    first = greenlight("play", "cinecitta", "-n", "3", "--seed", "4", "--record", str(saved), *seats, stdin="1\n1\nquit\n")
+    assert first.returncode == 1 and f"--resume {saved}" in first.stdout
+    stopped = Record.load(saved)
+    assert stopped.players == ["human", "bot:heuristic", "bot:random"]
+    assert [seat for seat, _ in stopped.actions].count(0) == 2
+    moves_before = len(stopped.actions)
+
+    # Resume with no seats, players or seed: all come from the file; the human plays on to the end.
+    resumed = greenlight("play", "cinecitta", "--resume", str(saved), stdin="1\n" * 60)
+    assert resumed.returncode == 0, resumed.stderr + resumed.stdout
+    assert f"resumed at move {moves_before}" in resumed.stdout and "Winner:" in resumed.stdout
+    final = Record.load(saved)
+    assert final.actions[:moves_before] == stopped.actions and len(final.actions) > moves_before
+    assert get_game("cinecitta").is_terminal(replay(final))
+
+
+def test_resume_refuses_settings_that_contradict_the_saved_game(tmp_path: Path) -> None:
+    saved = tmp_path / "game.json"
+    greenlight("play", "cinecitta", "-n", "3", "--seed", "4", "--record", str(saved), "--seat", "human", stdin="quit\n")
+    # --seat once for a 3-player game is refused before anything is saved.
+    assert not saved.exists()
+    greenlight(
+        "play",
+        "cinecitta",
+        "-n",
+        "3",
+        "--seed",
+        "4",
+        "--record",
+        str(saved),
+        "--seat",
+        "human",
+        "--seat",
+        "bot",
+        "--seat",
+        "bot",
+        stdin="quit\n",
+    )
+    assert Record.load(saved).actions == []
+    assert "seed 4" in greenlight("play", "cinecitta", "--resume", str(saved), "--seed", "5").stderr
+    assert "3-player game" in greenlight("play", "cinecitta", "--resume", str(saved), "-n", "4").stderr
+    assert "not maybe-movies" in greenlight("play", "maybe-movies", "--resume", str(saved)).stderr
+    assert "keeps the options" in greenlight("play", "cinecitta", "--resume", str(saved), "-o", "movie_awards").stderr
+    assert "cannot read record" in greenlight("play", "cinecitta", "--resume", str(tmp_path / "none.json")).stderr

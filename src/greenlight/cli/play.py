@@ -15,6 +15,7 @@ from greenlight.core.errors import GreenlightError, IllegalActionError
 from greenlight.core.events import Event
 from greenlight.core.game import Game
 from greenlight.core.match import Match
+from greenlight.core.record import Record
 
 #: Legal actions listed one per line up to this many; longer lists are shown in columns.
 LIST_LIMIT = 40
@@ -122,8 +123,12 @@ def _print_events(match: Match, events: list[Event], viewer: int | None) -> None
         console.print(f"[dim]•[/dim] {match.game.describe_event(event)}")
 
 
-def run_game(match: Match, seats: list[SeatSpec], bots: dict[int, Bot], quiet: bool) -> None:
-    """Drive ``match`` to the end: bots act by themselves, humans are prompted."""
+def run_game(match: Match, seats: list[SeatSpec], bots: dict[int, Bot], quiet: bool, autosave: Path | None = None) -> None:
+    """Drive ``match`` to the end: bots act by themselves, humans are prompted.
+
+    With ``autosave`` the record is written after every action, so a game cut
+    short by ``quit``, Ctrl-C or a crash resumes from its last move.
+    """
     humans = [seat for seat, spec in enumerate(seats) if spec.human]
     hot_seat = len(humans) > 1
     viewer = humans[0] if len(humans) == 1 else None
@@ -138,6 +143,28 @@ def run_game(match: Match, seats: list[SeatSpec], bots: dict[int, Bot], quiet: b
                 events = match.play(seat, bots[seat].choose(SeatView(match.game, match.state, seat)))
                 if not quiet:
                     _print_events(match, events, viewer)
+            if autosave:
+                match.record.save(autosave)
+
+
+def _resumed_match(game: Game[Any], path: Path, players: int, seed: int | None, options: list[str]) -> Match:
+    """The match saved in ``path``, replayed to its last move; command-line settings must agree with it."""
+    try:
+        record = Record.load(path)
+    except GreenlightError as error:
+        raise fail(f"{path}: {error}") from None
+    if record.game != game.spec.id:
+        raise fail(f"{path} is a {record.game} game, not {game.spec.id}")
+    if players and players != record.num_players:
+        raise fail(f"{path} is a {record.num_players}-player game; leave out --players or give {record.num_players}")
+    if seed is not None and seed != record.seed:
+        raise fail(f"{path} was dealt with seed {record.seed}; leave out --seed to resume it")
+    if options:
+        raise fail("a resumed game keeps the options it was started with; leave out --option")
+    try:
+        return Match.from_record(record, game)
+    except GreenlightError as error:
+        raise fail(f"{path}: {error}") from None
 
 
 def register(app: typer.Typer) -> None:
@@ -148,42 +175,58 @@ def register(app: typer.Typer) -> None:
         game_name: Annotated[str, typer.Argument(metavar="GAME", help="cinecitta, maybe-movies or movie-empire")],
         players: Annotated[int, typer.Option("--players", "-n", help="Number of players")] = 0,
         seat: Annotated[list[str] | None, typer.Option("--seat", help="human or bot:LEVEL, once per seat in order")] = None,
-        seed: Annotated[int, typer.Option(help="Game seed (same seed, same deal)")] = 0,
+        seed: Annotated[int | None, typer.Option(help="Game seed (same seed, same deal) [default: 0]")] = None,
         option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Game option NAME=VALUE (repeatable)")] = None,
-        record: Annotated[Path | None, typer.Option(help="Save the game record (JSON) to this file")] = None,
+        record: Annotated[Path | None, typer.Option(help="Save the game record (JSON) to this file after every move")] = None,
+        resume: Annotated[Path | None, typer.Option(help="Continue the game saved in this record file (and keep saving to it)")] = None,
         json_output: Annotated[bool, typer.Option("--json", help="Print the final result as JSON only")] = False,
     ) -> None:
-        """Play a game in the terminal against bots, or hot-seat with friends."""
+        """Play a game in the terminal against bots, or hot-seat with friends; resume it later."""
         game = load_game(game_name)
         try:
             seats = [SeatSpec.parse(text) for text in seat] if seat else []
         except GreenlightError as error:
             raise fail(str(error)) from None
-        count = players or len(seats) or game.spec.min_players
+        if resume:
+            match = _resumed_match(game, resume, players, seed, option or [])
+            count, seed = match.num_players, match.record.seed
+            record = record or resume
+            if not seats and match.record.players:
+                # Bots come back as the same level; any other label (a name from the web lobby) is a person here.
+                seats = [SeatSpec.parse(label) if label.startswith("bot:") else SeatSpec(human=True) for label in match.record.players]
+        else:
+            seed = seed or 0
+            count = players or len(seats) or game.spec.min_players
         if not seats:
             seats = _default_seats(game, count)
         if len(seats) != count:
             raise fail(f"{count} players need {count} --seat options, got {len(seats)}")
-        options = parse_options(game, option or [])
         try:
-            match = Match.start(game, count, seed, options)
-            bots = {index: make_bot(spec.bot, game, seed * 1009 + index) for index, spec in enumerate(seats) if not spec.human}
+            if not resume:
+                match = Match.start(game, count, seed, parse_options(game, option or []))
+            # A resumed bot is seeded from the move it resumes at, so resuming twice from one file repeats itself.
+            bot_seed = seed * 1009 + 7919 * len(match.record.actions)
+            bots = {index: make_bot(spec.bot, game, bot_seed + index) for index, spec in enumerate(seats) if not spec.human}
         except GreenlightError as error:
             raise fail(str(error)) from None
         labels = [str(spec) for spec in seats]
+        match.record.players = labels
         quiet = json_output
         if not quiet:
+            resumed = f", resumed at move {len(match.record.actions)}" if resume else ""
             console.print(
-                f"[bold]{game.spec.title}[/bold], {count} players, seed {seed}: "
+                f"[bold]{game.spec.title}[/bold], {count} players, seed {seed}{resumed}: "
                 + ", ".join(f"P{i} {label}" for i, label in enumerate(labels))
             )
+        if record:
+            match.record.save(record)
         try:
-            run_game(match, seats, bots, quiet)
-        except QuitGame:
+            run_game(match, seats, bots, quiet, autosave=record)
+        except (QuitGame, KeyboardInterrupt):
             console.print("Game stopped.")
             if record:
                 match.record.save(record)
-                console.print(f"Record saved to {record}; replay it with: greenlight replay {record}")
+                console.print(f"Saved to {record}; continue with: greenlight play {game.spec.id} --resume {record}", soft_wrap=True)
             raise typer.Exit(code=1) from None
         if record:
             match.record.save(record)

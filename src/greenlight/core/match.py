@@ -48,6 +48,7 @@ class Match:
 
         game = game or get_game(record.game)
         match = cls.start(game, record.num_players, record.seed, record.options)
+        match.record.players = list(record.players)
         for state, seat, text, events in replay_steps(record, game):
             match.state = state
             match.record.actions.append((seat, text))

@@ -31,10 +31,12 @@ class Record:
     seed: int
     options: dict[str, Any] = field(default_factory=dict)
     actions: list[tuple[int, str]] = field(default_factory=list)
+    #: Who sat at each seat (``human``, ``bot:hard``, a name); optional, never needed to replay.
+    players: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {
+        """JSON-ready form (``players`` only when known, so older records read back unchanged)."""
+        data: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "game": self.game,
             "version": self.version,
@@ -43,6 +45,9 @@ class Record:
             "options": dict(self.options),
             "actions": [[seat, text] for seat, text in self.actions],
         }
+        if self.players:
+            data["players"] = list(self.players)
+        return data
 
     def dumps(self) -> str:
         """The record as a JSON string."""
@@ -64,7 +69,12 @@ class Record:
             if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], int) and isinstance(entry[1], str)):
                 raise RecordError(f"record action {index} must be [seat, text], got {entry!r}")
             actions.append((entry[0], entry[1]))
-        return cls(data["game"], data["version"], data["num_players"], data["seed"], dict(options), actions)
+        players = data.get("players", [])
+        if not (isinstance(players, list) and all(isinstance(name, str) for name in players)):
+            raise RecordError("record field 'players' must be a list of strings")
+        if players and len(players) != data["num_players"]:
+            raise RecordError(f"record field 'players' names {len(players)} seats for a {data['num_players']}-player game")
+        return cls(data["game"], data["version"], data["num_players"], data["seed"], dict(options), actions, list(players))
 
     @classmethod
     def loads(cls, text: str) -> Record:

@@ -24,6 +24,7 @@ from pydantic import BaseModel, Field
 
 from greenlight.core.data import load_data_file
 from greenlight.core.errors import OptionError
+from greenlight.core.record import Record
 from greenlight.core.registry import get_game
 from greenlight.web.replays import replay_json
 from greenlight.web.storage import SqliteStore, TableStore
@@ -245,8 +246,10 @@ def create_app(db_path: str | Path | None = None, *, store: TableStore | None = 
         if not table.finished:
             raise TableError(409, "the record can be downloaded once the game is over (it holds every hidden choice)")
         filename = f"greenlight-{table.stored.record.game}-{table.id}.json"
+        record = Record.from_json(table.stored.record.to_json())
+        record.players = [row.name if row.kind == "human" else f"bot:{row.bot}" for row in table.stored.seats]
         return Response(
-            table.stored.record.dumps() + "\n",
+            record.dumps() + "\n",
             media_type="application/json",
             headers={"Content-Disposition": f'attachment; filename="{filename}"'},
         )
