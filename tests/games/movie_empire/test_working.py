@@ -403,7 +403,35 @@ def test_cut_needs_a_turn_with_a_placement() -> None:
     busy = {"CC1": 1, "BN1": 1, "BN2": 1, "SB1": 1, "FP1": 1, "RL1": 1}
     state = position(2, money=[0, 0], round=3, dossier=[2, None], lines=[[], [victim_line]], assistants=busy, placed=[0, 4])
     state.release_line[TABLE.space_by_id["RL1"].index] = 0
-    # No space seat 0 can afford or use: Purge may still come first (R67), Cut! may not (R53).
-    assert legal(state, 0) == {"pass", "purge"}
+    # No space seat 0 can afford or use, and a Purge cannot change that (every production card costs at least 1):
+    # neither Purge nor Cut! may come first (§4.4, R53, R67); the seat must pass.
+    assert legal(state, 0) == {"pass"}
     state.money[0] = 2
     assert legal(state, 0) == {"pass", "purge", "place OT1", "place DN1", "cut RL1"}
+
+
+def test_purge_before_the_placement_only_when_it_could_open_a_space() -> None:
+    """§4.4: free actions only in a turn with a placement; R67: a seat that cannot place even after a Purge must pass."""
+    busy = {"CC1": 1, "BN1": 1, "BN2": 1, "SB1": 1, "FP1": 1, "OT1": 1, "DN1": 1, "RL1": 1}
+    expensive = {"PS1": "PB08", "PS2": "PY07", "PS3": "PR06"}  # 4, 4 and 4+1 money
+    state = position(
+        2,
+        money=[1, 0],
+        round=3,
+        dossier=[2, None],
+        slots=expensive,
+        assistants=busy,
+        placed=[0, 4],
+        production_pile=["PB01", "PG01", "PY01"],
+    )
+    # Nothing is affordable now, but a Purge refills PS1-PS3 and a 1-money card on PS1 or PS2 could come up.
+    assert legal(state, 0) == {"pass", "purge"}
+    play(state, 0, "purge")
+    assert legal(state, 0) == {"place PS1", "place PS2"}  # Catering and Casting Call (1 each); no pass now
+    # PS1 holds an assistant and PS2 is covered: only PS3 (surcharge 1) could change, and no card there costs 1.
+    state = position(2, money=[1, 0], round=3, dossier=[2, None], slots={"PS3": "PR06"}, assistants={**busy, "PS1": 1}, placed=[0, 4])
+    state.blocked[TABLE.space_by_id["PS2"].index] = 1
+    assert legal(state, 0) == {"pass"}
+    assert GAME.why_illegal(state, 0, GAME.parse_action("purge")) == (
+        "you cannot place an assistant this turn, even after a Purge, so you must pass (free actions need a placement)"
+    )

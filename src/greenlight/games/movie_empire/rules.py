@@ -329,6 +329,8 @@ def why_illegal(state: MovieEmpireState, seat: int, action: Action) -> str:
             return "block a free space, after your placement" if state.turn_placed else "Block comes after your placement"
         if isinstance(action, Cut):
             return f"{action.space} does not hold another player's release assistant that is not already cut"
+        if isinstance(action, Purge):
+            return "you cannot place an assistant this turn, even after a Purge, so you must pass (free actions need a placement)"
     if isinstance(action, Discard):
         return f"{table.card_name(action.card)} is not in your hand"
     if isinstance(action, Stop):

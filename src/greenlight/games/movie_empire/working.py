@@ -314,6 +314,31 @@ def can_place(state: MovieEmpireState, seat: int) -> bool:
     return bool(available_places(state, seat))
 
 
+def purge_could_open(state: MovieEmpireState, seat: int) -> bool:
+    """Whether a Purge could make a placement available to ``seat`` (R67), judged on public facts only.
+
+    Used when no placement is available before the placement, since free
+    actions need a placement (§4.4, R53). A Purge changes only the cards on the
+    uncovered production slots without an assistant, and any production card
+    may come up there: it can open such a slot if the seat could afford the
+    cheapest card it may take. (The Sabotage swap needs no check: a seat that
+    may Purge holds a usable dossier, so a free SB1 is already open to it.)
+    """
+    placed = state.placed[seat]
+    if placed >= ASSISTANTS or state.money[seat] < HIRE_FEES[placed]:
+        return False
+    money = state.money[seat] - HIRE_FEES[placed]
+    plan = plan_for(state, seat)
+    if plan is not None and plan.effect == "forbid_task" and T_PRODUCTION in plan.forbidden_tasks:
+        return False
+    costs = [card.cost for card in state.table.production.values() if may_take(state, seat, card.id)]
+    return bool(costs) and any(
+        money + space.money >= min(costs) + space.surcharge
+        for space in production_slots(state)
+        if state.assistant[space.index] == NO_SEAT and state.blocked[space.index] == NO_SEAT
+    )
+
+
 # -- the produce step (§4.6) -------------------------------------------------------------------
 
 
@@ -422,7 +447,9 @@ def turn_menu(state: MovieEmpireState, seat: int) -> list[Action]:
     if not state.turn_produced:
         actions.extend(produce_options(state, seat, lookahead))
     if usable_dossier(state, seat):
-        actions.append(PURGE)  # may come first: it can open a placement (R67)
+        # Before the placement a Purge needs a placement to follow: one available now, or one it could open (R67, R53).
+        if state.turn_placed or places or purge_could_open(state, seat):
+            actions.append(PURGE)
         # R53: Cut! only in a turn with a placement, so before it only if a placement is possible.
         cuts_allowed = state.turn_placed or bool(places)
         for space in in_use(state) if cuts_allowed else ():
