@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections import Counter
@@ -178,3 +179,101 @@ def test_final_observation_and_text() -> None:
     assert len(observation["history"]) == 10
     last = observation["history"][-1]
     assert set(last) >= {"turn", "active", "pitched", "reveals", "row", "check", "settlement", "movie"}
+
+
+# -- determinize respects what the rules tell everyone (R9, R25) ----------------------------------------
+
+
+def _kind(state: rules.MaybeMoviesState, card: str) -> str:
+    return state.table.vote(card).kind
+
+
+def _no_first_and_yes_first(seed: int) -> rules.MaybeMoviesState:
+    """A 3-player game where P1 votes NO while it can and P2 votes YES while it can; P0 pitches one card and votes
+    its first card. It stops at the first pitch after which P1 holds no NO: P1 has revealed only NO cards."""
+    state = GAME.new_state(3, seed)
+    wanted = {1: "NO", 2: "YES"}
+    while True:
+        decision = GAME.decision(state)
+        for seat in decision.players:
+            actions = GAME.legal_actions(state, seat)
+            if decision.kind == "vote":
+                action = next((a for a in actions if seat in wanted and _kind(state, a.card) == wanted[seat]), actions[0])  # type: ignore[attr-defined]
+            else:
+                action = next((a for a in actions if str(a) == "finish"), actions[0])
+            GAME.apply(state, seat, action)
+        if GAME.decision(state).kind == "pitch" and not any(_kind(state, card) == "NO" for card in state.hands[1]):
+            return state
+
+
+def _revealed(state: rules.MaybeMoviesState, seat: int) -> list[str]:
+    return [votes[seat] for record in state.history for votes in record.rounds if votes[seat] is not None]  # type: ignore[misc]
+
+
+def test_determinize_keeps_the_yes_a_seat_must_still_hold_after_revealing_only_no() -> None:
+    # Seed 214: P1 was dealt 9 NO and 1 YES, P2 8 YES and 2 NO. After 9 turns P1 has revealed its 9 NO cards, so
+    # its last card is the YES its dealt hand had to hold (R9); P2 has revealed YES and NO. The two unknown cards
+    # are one YES and one NO, and only one world fits: P1 holds the YES.
+    state = _no_first_and_yes_first(214)
+    assert state.turn == 10 and state.active == 0
+    assert {_kind(state, card) for card in _revealed(state, 1)} == {"NO"} and len(_revealed(state, 1)) == 9
+    assert {_kind(state, card) for card in _revealed(state, 2)} == {"YES", "NO"}
+    assert [_kind(state, card) for card in state.hands[1] + state.hands[2]] == ["YES", "NO"]
+    for sample in range(40):
+        world = GAME.determinize(state, 0, random.Random(sample))
+        assert world.hands[1] == state.hands[1] and world.hands[2] == state.hands[2]
+
+
+def test_determinize_deals_uniformly_among_the_deals_that_fit_r9() -> None:
+    # Seed 223: P1 was dealt 8 NO and 2 YES, P2 8 YES and 2 NO. At turn 9, P1 has revealed 8 NO (it must hold a
+    # YES) and P2 8 YES (it must hold a NO). Of the 6 ways to deal the 2 YES and 2 NO unknown to P0, one breaks R9
+    # (both NO to P1, both YES to P2); the other 5 are equally likely.
+    state = _no_first_and_yes_first(223)
+    assert state.turn == 9
+    assert {_kind(state, card) for card in _revealed(state, 1)} == {"NO"} and len(_revealed(state, 1)) == 8
+    assert {_kind(state, card) for card in _revealed(state, 2)} == {"YES"} and len(_revealed(state, 2)) == 8
+    unknown = sorted(state.hands[1] + state.hands[2])
+    assert sorted(_kind(state, card) for card in unknown) == ["NO", "NO", "YES", "YES"]
+    seen: Counter[tuple[str, ...]] = Counter()
+    for sample in range(1000):
+        world = GAME.determinize(state, 0, random.Random(sample))
+        assert sorted(world.hands[1] + world.hands[2]) == unknown
+        seen[tuple(sorted(world.hands[1]))] += 1
+    possible = {tuple(sorted(pair)) for pair in itertools.combinations(unknown, 2)}
+    fitting = {pair for pair in possible if any(_kind(state, card) == "YES" for card in pair)}
+    assert len(possible) == 6 and len(fitting) == 5
+    assert set(seen) == fitting
+    assert all(150 <= count <= 250 for count in seen.values()), seen
+
+
+def test_determinize_leaves_every_seat_the_change_cards_it_still_holds() -> None:
+    # R25: 2 CHANGE cards per seat; a revealed CHANGE card leaves the game (R26) and none is ever drawn again,
+    # so every seat's number of CHANGE cards in hand is public.
+    state = GAME.new_state(4, 5, {"breaking_changes": True})
+    for sample in range(20):
+        world = GAME.determinize(state, 0, random.Random(sample))
+        assert [sum(card.startswith("C") for card in hand) for hand in world.hands] == [2, 2, 2, 2]
+        for hand in world.hands[1:]:  # and every hand dealt at setup holds a YES and a NO (R9)
+            assert {card[0] for card in hand} == {"C", "Y", "N"}
+    rng = random.Random(3)
+    while not any(state.out_of_play):
+        seat = rng.choice(GAME.decision(state).players)
+        GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+    held = [sum(card.startswith("C") for card in hand) for hand in state.hands]
+    assert held != [2, 2, 2, 2]
+    for viewer in (0, 1, None):
+        for sample in range(20):
+            world = GAME.determinize(state, viewer, random.Random(sample))
+            assert [sum(card.startswith("C") for card in hand) for hand in world.hands] == held
+
+
+def test_a_card_drawn_from_the_pool_was_not_dealt_to_its_drawer() -> None:
+    # P1's CHANGE has no legal edit (1-card row, no personal cards) but still draws the pool's only card p (R29);
+    # P1 then votes p. Its dealt hand shows only the CHANGE card; y and n were dealt to P0 and P2 (revealed twice).
+    cards = table({"c1": "CHANGE 1", "y": "YES money 2", "n": "NO actors 1", "p": "YES camera 2", **fillers(12)}, {"R": (["money"], 1)})
+    state = vote_position(cards, ["R"], ["y", "c1", "n"], extra_in_hand=3, pool=["p"], options={"breaking_changes": True})
+    cast_votes(state, ["y", "c1", "n"])
+    assert state.hands[1][-1] == "p"
+    cast_votes(state, ["y", "p", "n"])
+    assert state.history[-1].rounds == (("y", "c1", "n"), ("y", "p", "n"))
+    assert view.revealed_from_deal(state) == [{"y"}, {"c1"}, {"n"}]
