@@ -150,3 +150,22 @@ def test_internet_respects_the_plan_release_restriction() -> None:
     lines = [[], [line("SC02", ["PB02"])], []]
     state = premiering(3, {}, lines, round=10, money=[0, 2, 0], plan="AP01")  # only drama
     assert GAME.is_terminal(state) and state.released[1] == []
+
+
+def test_shut_or_cut_and_shut_releases_get_no_internet_and_case_b_offers_each_releasable_line() -> None:
+    # 3 players, last round. Seat 0's release on RL1 is shut (R30: no premiere, now or on NET); seat 1's release
+    # on RL2 was cut and its line is shut too (NET needs the cut line open); seat 2 placed no release assistant
+    # and may premiere either of its two open lines that pass release_ok (case b).
+    lines = [
+        [line("SA01", ["PB01"], locked=True, shut=True)],
+        [line("SC02", ["PB02"], locked=True, shut=True)],
+        [line("SD01", ["PB03"]), line("SA02", ["PB04", "PY01"])],
+    ]
+    state = premiering(3, {"RL1": (0, 0), "RL2": (1, 0)}, lines, round=10, money=[5, 5, 5], sympathy=[0, 0, 2], cut=True)
+    state.cut_by[TABLE.space_by_id["RL2"].index] = 2
+    advance(state, [])
+    assert state.phase == INTERNET and GAME.decision(state).players == (2,)
+    assert legal(state, 2) == {"net 1", "net 2", "net skip"}
+    play(state, 2, "net 2")
+    assert GAME.is_terminal(state)
+    assert state.released == [[], [], [("SA02", "A", "NET")]] and state.money == [5, 5, 3]
