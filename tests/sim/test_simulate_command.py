@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 from pathlib import Path
 
 from typer.testing import CliRunner, Result
@@ -52,6 +53,18 @@ def test_simulate_refuses_to_mix_studies_and_conflicting_card_files(tmp_path: Pa
     assert backend.exit_code == 2 and "unknown backend" in said(backend)
     nothing = runner.invoke(app, [*BASE, "--out", str(tmp_path / "z"), "--compare", str(tmp_path / "nowhere")])
     assert nothing.exit_code == 2 and "holds no study to compare with" in said(nothing)
+
+
+def test_an_unreachable_ray_cluster_is_named_at_once(tmp_path: Path) -> None:
+    # A port nobody listens on: Ray alone would retry it for minutes.
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    runner = CliRunner()
+    refused = runner.invoke(app, [*BASE, "--out", str(tmp_path / "r"), "--backend", "ray", "--address", f"127.0.0.1:{port}"])
+    assert refused.exit_code == 2 and f"cannot reach Ray at 127.0.0.1:{port}: Connection refused" in said(refused)
+    typo = runner.invoke(app, [*BASE, "--out", str(tmp_path / "t"), "--backend", "ray", "--address", "headnode"])
+    assert typo.exit_code == 2 and "a Ray address is auto, HOST:PORT or ray://HOST:PORT, not 'headnode'" in said(typo)
 
 
 def test_compare_cards_runs_the_variant_and_compares(tmp_path: Path) -> None:

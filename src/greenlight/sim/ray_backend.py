@@ -24,6 +24,7 @@ without it (``pip install 'greenlight[sim]'`` installs it).
 
 from __future__ import annotations
 
+import socket
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -49,6 +50,33 @@ def import_ray() -> ModuleType:
     except ImportError:
         raise OptionError("the ray backend needs Ray: pip install 'greenlight[sim]' (or pip install 'ray>=2.9')") from None
     return ray
+
+
+def probe_address(address: str, timeout: float = 5.0) -> None:
+    """Fail fast with a clear message when ``HOST:PORT`` or ``ray://HOST:PORT`` does not answer.
+
+    Ray itself retries an unreachable head node for minutes with only log
+    noise; one TCP connection attempt tells a mistyped address in seconds.
+    ``auto`` is left to Ray, which answers at once when no cluster runs here.
+
+    >>> probe_address("auto")
+    >>> probe_address("not an address")
+    Traceback (most recent call last):
+    ...
+    greenlight.core.errors.OptionError: a Ray address is auto, HOST:PORT or ray://HOST:PORT, not 'not an address'
+    """
+    if address == "auto":
+        return
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        raise OptionError(f"a Ray address is auto, HOST:PORT or ray://HOST:PORT, not {address!r}")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise OptionError(
+            f"cannot reach Ray at {address}: {reason}; start a head node there (ray start --head) or check the address"
+        ) from None
 
 
 def play_chunk_with_data(tasks: Sequence[GameTask], shipped: Mapping[str, Packed]) -> list[GameResult]:
@@ -107,6 +135,8 @@ class RayBackend:
             import greenlight
 
             arguments["runtime_env"] = {"py_modules": [greenlight]}
+        if self.address:
+            probe_address(self.address)
         try:
             ray.init(**arguments)
         except (ConnectionError, RuntimeError, ValueError) as error:
