@@ -277,3 +277,22 @@ def test_a_card_drawn_from_the_pool_was_not_dealt_to_its_drawer() -> None:
     cast_votes(state, ["y", "p", "n"])
     assert state.history[-1].rounds == (("y", "c1", "n"), ("y", "p", "n"))
     assert view.revealed_from_deal(state) == [{"y"}, {"c1"}, {"n"}]
+
+
+def test_the_observation_carries_the_public_catalogue_without_naming_hidden_cards() -> None:
+    # §8: the catalogue is public like a printed deck list, so a seat knows which cards it cannot see: the
+    # draw pile's cards (not their order) and what the unseen hand cards are (not who holds which, nor their ids).
+    state = GAME.new_state(6, 3, {"breaking_changes": True})
+    assert state.pool == []
+    for viewer in (0, 4, None):
+        observation = GAME.observe(state, viewer)
+        assert observation["draw_pile_cards"] == sorted(state.draw_pile)
+        assert all(observation["cards"][card] == state.table.details(card) for card in state.draw_pile)
+        hidden = [card for seat, hand in enumerate(state.hands) if seat != viewer for card in hand]
+        unseen = Counter(json.dumps(state.table.details(card), sort_keys=True) for card in hidden)
+        shown = observation["unseen_in_hands"]
+        keys = [json.dumps({k: v for k, v in entry.items() if k != "count"}, sort_keys=True) for entry in shown]
+        assert Counter(dict(zip(keys, (entry["count"] for entry in shown), strict=True))) == unseen
+        assert keys == sorted(set(keys))  # one entry per kind of card, in a canonical order
+        assert sum(entry["count"] for entry in shown) == (60 + 12) - (12 if viewer is not None else 0)
+        assert not GAME.secrets(state, viewer) & set(observation["cards"])

@@ -7,6 +7,7 @@ is not sent: listing every id would name the cards hidden in other hands).
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from collections.abc import Sequence
@@ -56,6 +57,8 @@ def observe(state: MaybeMoviesState, viewer: int | None) -> Observation:
         "movies_made_icons": dict(zip(ICONS, rules.icon_counts(state), strict=True)),
         "personal": [list(cards) for cards in state.personal],
         "draw_pile_size": len(state.draw_pile),
+        "draw_pile_cards": sorted(state.draw_pile),
+        "unseen_in_hands": unseen_in_hands(state, viewer),
         "discard": list(state.discard),
         "out_of_play": list(state.out_of_play),
         "voters": list(state.voters),
@@ -81,6 +84,24 @@ def observe(state: MaybeMoviesState, viewer: int | None) -> Observation:
         view["final"] = rules.outcome(state).to_json()
     view["cards"] = card_details(state, viewer)
     return view
+
+
+def unseen_in_hands(state: MaybeMoviesState, viewer: int | None) -> list[dict[str, Any]]:
+    """What the hand cards hidden from ``viewer`` are, without saying who holds which or naming them.
+
+    The catalogue is public like a printed deck list (§8), so every seat knows
+    the cards it cannot see; ids are left out because they would name the
+    cards in other hands. Entries are card details with a ``count``, sorted.
+    """
+    table = state.table
+    counts: dict[str, int] = {}
+    entries: dict[str, dict[str, Any]] = {}
+    for card in secrets(state, viewer):
+        details = table.details(card)
+        key = json.dumps(details, sort_keys=True)
+        counts[key] = counts.get(key, 0) + 1
+        entries[key] = details
+    return [{**entries[key], "count": counts[key]} for key in sorted(counts)]
 
 
 def _choice_value(value: Any) -> Any:
@@ -214,6 +235,7 @@ def card_details(state: MaybeMoviesState, viewer: int | None) -> dict[str, Any]:
     add(state.discard)
     add(state.pool)
     add(state.out_of_play)
+    add(state.draw_pile)  # its cards are public (the catalogue, §8); only the order is hidden
     for seat in range(state.num_players):
         add(state.personal[seat])
         add(state.won[seat])
