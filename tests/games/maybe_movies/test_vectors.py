@@ -298,3 +298,102 @@ def test_scoring_example() -> None:
     breakdown = rules.score_breakdown(state, 0)
     assert breakdown == {"won_cards": 4, "money": 4, "actors": 0, "script": 0, "setting": 0, "camera": 1, "microphone": 0}
     assert rules.scores(state) == [5, 0, 0]
+
+
+# -- payout rulings (R7, R12, R13, R14) and scoring of failed stacks (R23) -----------------------------------
+
+
+def test_a_success_with_no_yes_voter_pays_the_active_player_even_if_every_vote_was_no() -> None:
+    # An empty cost passes whatever the votes (§5.4 line 4). The all-NO exception is for failures only (R14);
+    # with Y = 0 the active player receives all C cards (R12). P = k = 1 <= |L| = 3: one random card is collected.
+    t = text_card("T", "copycat_most_neighbor", "pitch_size")
+    cards = table({"n0": "NO money 1", "n1": "NO camera 2", "n2": "NO script 1", **fillers(6)}, texts=[t])
+    votes = ["n0", "n1", "n2"]
+    state = vote_position(cards, ["T"], votes, options={"blockbuster_budgets": True}, active=1)
+    cast_votes(state, votes)
+    record = state.history[-1]
+    assert record.check.success and record.check.need == (0,) * 6 and record.evaluation.profit == 1
+    assert record.settlement.all_no is False
+    rng = play_stream(0)
+    played = ["n1", "n2", "n0"]  # L starts at the active player P1
+    shuffle(rng, played)
+    assert state.won == [[], [played[0]], []]
+    assert state.pool == played[1:]
+    assert state.made == [Stack(("T",), "T", True)]
+
+
+def test_a_success_with_profit_zero_pools_the_votes_in_l_order_without_a_draw() -> None:
+    # R13: nothing is collected, L goes to the pool in L order (no shuffle), and the Movies Made pick still happens.
+    t = text_card("T", "copycat_most_neighbor", "copycat_most_neighbor")
+    cards = table({"y0": "YES money 2", "n1": "NO camera 2", "y2": "YES script 3", **fillers(6)}, texts=[t])
+    votes = ["y0", "n1", "y2"]
+    state = vote_position(cards, ["T"], votes, options={"blockbuster_budgets": True}, active=2)
+    cast_votes(state, votes)
+    record = state.history[-1]
+    assert record.check.success and record.evaluation.profit == 0
+    assert record.settlement.collected == () and record.settlement.won == ((), (), ())
+    assert state.pool == ["y2", "y0", "n1"]  # L: P2, P0, P1
+    assert state.made == [Stack(("T",), "T", True)]
+    assert state.rng.getstate() == play_stream(0).getstate()  # no chance event happened
+
+
+def test_a_short_pool_pays_what_exists_and_shares_the_collected_count() -> None:
+    # R7: P = 5 > |L| = 3 with an empty pool: C = 3; Y = 2 -> q = 1 each, r = 1 to the active player P0.
+    cards = table({"y0": "YES money 4", "y1": "YES money 3", "n2": "NO camera 1", **fillers(6)}, {"Mx": (["money"], 5)})
+    votes = ["y0", "y1", "n2"]
+    state = vote_position(cards, ["Mx"], votes)
+    cast_votes(state, votes)
+    settlement = state.history[-1].settlement
+    assert settlement.profit == 5 and sorted(settlement.collected) == ["n2", "y0", "y1"]
+    assert won_counts(state) == [2, 1, 0] and state.pool == []
+    rng = play_stream(0)
+    collected = ["y0", "y1", "n2"]  # L unshuffled; no pool draw (k = 0)
+    shuffle(rng, collected)
+    assert state.won == [[collected[0], collected[2]], [collected[1]], []]
+
+
+def test_trendsetter_scoring_counts_the_top_of_every_stack_failed_ones_included() -> None:
+    # R23 with §5.2: MM counts each stack's top card only; a text card top counts its X (R37).
+    x = text_card("X", "num_yes_votes", "pitch_size", x="camera")
+    cards = table(
+        {"s0": "YES camera 2", "s1": "NO money 1", "s2": "YES actors 3", **fillers(1)},
+        {"A": (["money", "actors"], 1), "B": (["money"], 1), "C": (["script"], 1), "D": (["money"], 1)},
+        [x],
+    )
+    made = [Stack(("A", "C"), "A", False), Stack(("B", "X"), "X", True), Stack(("D",), "D", False)]
+    state = rules.position(
+        3, hands=[["F0"], [], []], table=cards, won=[["s0", "s1", "s2"], [], []], made=made, options={"trendsetter_tricks": True}
+    )
+    assert rules.icon_counts(state) == [2, 1, 0, 0, 1, 0]  # money (A, D), actors (A), camera (X); B and C are not tops
+    assert rules.scores(state) == [1 + 2 + 1, 0, 0]
+
+
+def test_num_changes_counts_the_edits_of_this_pitch_as_any_units_and_profit() -> None:
+    # R34: K any-units; profit K. P1's CHANGE adds Q at slot 2 (R28): K = 1; then everyone votes again.
+    t = text_card("T", "num_changes", "num_changes")
+    cards = table(
+        {"c1": "CHANGE 1", "y0": "YES money 4", "y1": "YES script 2", "n2": "NO camera 1", **fillers(9)},
+        {"M": (["money"], 1), "Q": (["money"], 1)},
+        [t],
+    )
+    state = vote_position(
+        cards,
+        ["M", "T"],
+        ["y0", "c1", "n2"],
+        extra_in_hand=3,
+        personal=[[], ["Q"], []],
+        options={"breaking_changes": True, "blockbuster_budgets": True},
+    )
+    state.hands[1].append("y1")
+    cast_votes(state, ["y0", "c1", "n2"])
+    play(state, 1, "add Q")
+    play(state, 1, "slot 2")
+    assert state.row == ["M", "T", "Q"] and state.edits == 1 and state.phase == VOTE
+    cast_votes(state, ["y0", "y1", "n2"])
+    evaluation, result = state.evaluation, state.result
+    assert evaluation is not None and result is not None and state.phase == MOVIE_PICK
+    assert evaluation.base_costs[1] == (0, 0, 0, 0, 0, 0, 1)
+    assert evaluation.need == need_of(money=2) and evaluation.any_units == 1
+    # net money 4, script 2, camera -1: D = 0, S = 2 + 2 = 4 >= A = 1: SUCCESS; profits 1 + K + 1.
+    assert (result.shortfall_total, result.surplus_total, result.success) == (0, 4, True)
+    assert evaluation.profits == (1, 1, 1)
