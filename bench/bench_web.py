@@ -3,6 +3,8 @@
 Measures (one JSON line):
 - HTTP action latency: stored (committed) and answered with the seat's new view,
   for random legal actions of three human seats in Cinecitta 1937 games;
+- the same HTTP actions while two tables of ``hard`` (search) bots think
+  with no delay, i.e. how much bots on the server slow other tables;
 - a bots-only 5-player game with no bot delay, created to finished;
 - restart after SIGKILL until the server answers again.
 
@@ -34,8 +36,10 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
+def start_server(db: Path, port: int, bot_workers: int | None = None) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "greenlight.cli.main", "serve", "--port", str(port), "--db", str(db), "--bot-delay", "0"]
+    if bot_workers is not None:
+        command += ["--bot-workers", str(bot_workers)]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ})
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -83,19 +87,29 @@ def bot_game(client: httpx.Client) -> float:
     return time.perf_counter() - start
 
 
+def busy_http_actions(client: httpx.Client, count: int, rng: random.Random) -> list[float]:
+    """Like :func:`http_actions`, while two 3-seat tables of ``hard`` bots think (started first, played until the end)."""
+    for seed in (1, 2):
+        client.post("/api/tables", json={"game": "cinecitta", "seats": [{"kind": "bot", "bot": "hard"}] * 3, "seed": seed})
+    time.sleep(3)  # let the worker processes start and the first searches begin
+    return http_actions(client, count, rng)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--actions", type=int, default=360)
+    parser.add_argument("--bot-workers", type=int, default=None, help="as greenlight serve (0: bots think in a server thread)")
     args = parser.parse_args()
     rng = random.Random(0)
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "bench.db"
         port = free_port()
-        process = start_server(db, port)
+        process = start_server(db, port, args.bot_workers)
         try:
             with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
                 latencies = http_actions(client, args.actions, rng)
                 bots_seconds = bot_game(client)
+                busy = busy_http_actions(client, args.actions, rng)
                 tables = client.get("/api/health").json()["tables"]
             process.send_signal(signal.SIGKILL)
             process.wait()
@@ -109,6 +123,8 @@ def main() -> None:
         "http_action_ms_median": round(statistics.median(latencies), 2),
         "http_action_ms_p95": round(percentile(latencies, 0.95), 2),
         "actions": len(latencies),
+        "http_action_ms_median_hard_bots_thinking": round(statistics.median(busy), 2),
+        "http_action_ms_p95_hard_bots_thinking": round(percentile(busy, 0.95), 2),
         "bots_only_5p_game_s": round(bots_seconds, 3),
         "restart_after_sigkill_s": round(restart_seconds, 3),
         "tables_restored": tables,

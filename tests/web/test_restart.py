@@ -86,28 +86,55 @@ def test_every_acknowledged_action_survives_a_kill_and_the_game_goes_on(fresh_se
     assert Match.from_record(Record.from_json(record)).is_over()
 
 
-def test_bot_tables_resume_after_a_kill(tmp_path: Path) -> None:
+def children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # the process ended while we looked
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def running(pid: int) -> bool:
+    return Path(f"/proc/{pid}").exists() and "Z" not in Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+
+
+def test_bot_tables_resume_after_a_kill_and_play_exactly_as_without_it(tmp_path: Path) -> None:
     server = Server(tmp_path / "bots.db", bot_delay=0.03)
     server.start()
+    bots = [
+        {"kind": "bot", "bot": "random"},
+        {"kind": "bot", "bot": "medium"},
+        {"kind": "bot", "bot": "random"},
+        {"kind": "bot", "bot": "easy"},
+    ]
     try:
         with server.client() as api:
-            bots = [
-                {"kind": "bot", "bot": "random"},
-                {"kind": "bot", "bot": "medium"},
-                {"kind": "bot", "bot": "random"},
-                {"kind": "bot", "bot": "easy"},
-            ]
             table_id = create_table(api, "cinecitta", bots, seed=62, options={"destination_change": True})["table"]["id"]
             wait_until(lambda: api.get(f"/api/tables/{table_id}").json()["version"] >= 20, what="20 bot moves")
+        assert server.process is not None
+        workers = children(server.process.pid)
+        assert workers, "the bots think in worker processes"
         server.kill()
+        # The workers notice that the server is gone and stop by themselves.
+        wait_until(lambda: not any(running(pid) for pid in workers), what="the bot workers to exit after the kill")
         before = stored_actions(server.db, table_id)
         assert 20 <= len(before) < 3 * 4 * 7
         server.start()
         with server.client() as api:
-            wait_until(lambda: api.get(f"/api/tables/{table_id}").json()["status"] == "finished", timeout=60, what="the bots to finish")
+            # The same table again, never interrupted: each bot move is seeded by table, seat and move number.
+            twin_id = create_table(api, "cinecitta", bots, seed=62, options={"destination_change": True})["table"]["id"]
+            for table in (table_id, twin_id):
+                wait_until(lambda table=table: api.get(f"/api/tables/{table}").json()["status"] == "finished", timeout=60, what="the bots")
             record = api.get(f"/api/tables/{table_id}/record").json()
+            twin = api.get(f"/api/tables/{twin_id}/record").json()
         assert len(record["actions"]) == 3 * 4 * 7
         assert record["actions"][: len(before)] == [list(row) for row in before]
         assert record["options"]["destination_change"] is True
+        assert record["actions"] == twin["actions"]
     finally:
         server.stop()

@@ -78,13 +78,19 @@ class ActionIn(BaseModel):
 # -- the app ----------------------------------------------------------------------------
 
 
-def create_app(db_path: str | Path | None = None, *, store: TableStore | None = None, bot_delay: float = 0.6) -> FastAPI:
-    """The web app on the SQLite file ``db_path`` (or an explicit ``store``); bots wait ``bot_delay`` seconds per move."""
+def create_app(
+    db_path: str | Path | None = None, *, store: TableStore | None = None, bot_delay: float = 0.6, bot_workers: int | None = None
+) -> FastAPI:
+    """The web app on the SQLite file ``db_path`` (or an explicit ``store``).
+
+    Bots wait ``bot_delay`` seconds per move and think in ``bot_workers``
+    processes (default: one per core; 0 thinks in a thread of the server).
+    """
     if store is None:
         if db_path is None:
             raise ValueError("create_app needs a db_path or a store")
         store = SqliteStore(db_path)
-    hub = TableHub(store, bot_delay=bot_delay)
+    hub = TableHub(store, bot_delay=bot_delay, bot_workers=bot_workers)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

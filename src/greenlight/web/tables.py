@@ -4,8 +4,9 @@ The :class:`TableHub` owns one :class:`~greenlight.core.match.Match` per table.
 Every action, from a person or a bot, goes through :meth:`TableHub.act`, which
 checks it with the game's rules, writes it to the store (a committed
 transaction) and only then acknowledges it and pushes each connected client
-its own fresh view. Bots think in worker threads on a clone of the state, so
-the event loop keeps serving every other table.
+its own fresh view. Bots think in worker processes on a copy of the state
+(:mod:`greenlight.web.thinking`), so the event loop keeps serving every
+other table at full speed.
 """
 
 from __future__ import annotations
@@ -18,8 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from greenlight.bots import bot_names, make_bot
-from greenlight.core.bot import Bot, SeatView
+from greenlight.bots import bot_names
 from greenlight.core.errors import ActionParseError, GreenlightError, OptionError
 from greenlight.core.game import Game
 from greenlight.core.match import Match
@@ -27,6 +27,7 @@ from greenlight.core.record import Record
 from greenlight.core.registry import get_game
 from greenlight.core.rng import make_rng
 from greenlight.web.storage import SeatRow, StoredTable, TableStore, hash_token, new_token, token_matches
+from greenlight.web.thinking import BotPool
 from greenlight.web.views import lobby_options, seat_view
 
 log = logging.getLogger("greenlight.web")
@@ -84,7 +85,6 @@ class LiveTable:
         self.stored = stored
         self.lock = asyncio.Lock()
         self.clients: set[Client] = set()
-        self.bots: dict[int, Bot] = {}
         self.bot_wakeup = asyncio.Event()
         self.bot_task: asyncio.Task[None] | None = None
         self.broken: str | None = None
@@ -134,15 +134,9 @@ class LiveTable:
         waiting = self.match.decision().players
         return [row.seat for row in self.stored.seats if row.kind == "bot" and row.seat in waiting]
 
-    def bot_for(self, seat: int) -> Bot:
-        """This seat's bot, seeded from the table seed, the seat and the move number it was built at."""
-        bot = self.bots.get(seat)
-        if bot is None:
-            row = self.stored.seats[seat]
-            seed = make_rng("greenlight-web-bot", self.stored.record.seed, seat, self.version).randrange(2**31)
-            bot = make_bot(row.bot or "random", self.game, seed)
-            self.bots[seat] = bot
-        return bot
+    def bot_seed(self, seat: int) -> int:
+        """The seed of ``seat``'s bot for the current move: table seed, seat and move number, so restarts change nothing."""
+        return make_rng("greenlight-web-bot", self.stored.record.seed, seat, self.version).randrange(2**31)
 
     # -- what clients see ------------------------------------------------------------
 
@@ -214,9 +208,10 @@ class LiveTable:
 class TableHub:
     """Every table of the server, the store behind them, and the bot runners."""
 
-    def __init__(self, store: TableStore, *, bot_delay: float = 0.6) -> None:
+    def __init__(self, store: TableStore, *, bot_delay: float = 0.6, bot_workers: int | None = None) -> None:
         self.store = store
         self.bot_delay = bot_delay
+        self.bot_pool = BotPool(bot_workers)
         self.tables: dict[str, LiveTable] = {}
         self._started = False
 
@@ -243,6 +238,7 @@ class TableHub:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        self.bot_pool.close()
 
     # -- tables -------------------------------------------------------------------------
 
@@ -385,22 +381,22 @@ class TableHub:
 
     async def _bot_move(self, table: LiveTable, seat: int) -> None:
         version = table.version
-        # The bot thinks on a clone in a worker thread: the event loop and the real state stay free.
-        world = table.match.state.clone()
-        bot = table.bot_for(seat)
+        level = table.stored.seats[seat].bot or "random"
         try:
-            action = await asyncio.to_thread(bot.choose, SeatView(table.game, world, seat))
+            # A copy, taken now: the real state may move on (another seat commits) while the bot thinks in a worker.
+            world = table.match.state.clone()
+            text = await self.bot_pool.choose(table.stored.record.game, level, table.bot_seed(seat), world, seat)
         except Exception:
-            log.exception("bot %s at table %s seat %d failed; playing a random legal action instead", bot.name, table.id, seat)
-            action = make_rng(table.id, seat, version).choice(table.match.legal_actions(seat))
+            log.exception("bot %s at table %s seat %d failed; playing a random legal action instead", level, table.id, seat)
+            text = str(make_rng(table.id, seat, version).choice(table.match.legal_actions(seat)))
         if table.version != version and seat not in table.match.decision().players:
             return
         try:
-            await self.act(table, seat, str(action))
+            await self.act(table, seat, text)
         except TableError as error:
             if table.version != version:
                 return  # the table moved on while the bot was thinking; it chooses again on the new state
             # A bot that picks an illegal move is a bug; keep the game going with a legal one.
-            log.error("bot %s at table %s seat %d chose %s, refused: %s", bot.name, table.id, seat, action, error.message)
+            log.error("bot %s at table %s seat %d chose %s, refused: %s", level, table.id, seat, text, error.message)
             fallback = make_rng(table.id, seat, version).choice(table.match.legal_actions(seat))
             await self.act(table, seat, str(fallback))
