@@ -79,7 +79,7 @@ class BotPool:
         return self._executor
 
     def close(self) -> None:
-        """Stop the workers without waiting for moves in progress."""
+        """Stop the workers (a move being thought out is finished first; queued ones are dropped)."""
         if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
