@@ -66,6 +66,9 @@ def position(
     state.hands = [list(hand) for hand in hands]
     state.wallets = list(wallets) if wallets is not None else [STARTING_MONEY] * num_players
     state.round_start_wallets = list(state.wallets)
+    # Everyone knows the wallets of a game's first round (100 each, §3 step 5); of any other position
+    # each seat knows only its own wallet and the total (R26).
+    state.opening_wallets = tuple(state.wallets) if round == 1 and state.wallets == [STARTING_MONEY] * num_players else None
     state.studios = [list(cards) for cards in studios] if studios is not None else [[] for _ in range(num_players)]
     state.offices = [list(cards) for cards in offices] if offices is not None else [[] for _ in range(num_players)]
     state.undealt = list(undealt)
@@ -79,8 +82,13 @@ def position(
 
 def partner_offset(state: CinecittaState) -> int:
     """k for the current round: 1 in the base game, k(r) = ((r-1) mod (N-1)) + 1 with the coaster."""
+    return offset_in_round(state, state.round)
+
+
+def offset_in_round(state: CinecittaState, round_number: int) -> int:
+    """k for any round (§6.1): the coaster turns one segment a round, skipping the seat's own colour."""
     if state.options.get("destination_change"):
-        return (state.round - 1) % (state.num_players - 1) + 1
+        return (round_number - 1) % (state.num_players - 1) + 1
     return 1
 
 

@@ -50,6 +50,7 @@ class CinecittaState(GameState):
         "num_players",
         "offers",
         "offices",
+        "opening_wallets",
         "options",
         "pending",
         "placements",
@@ -75,6 +76,9 @@ class CinecittaState(GameState):
         self.wallets: list[int] = [100] * num_players
         #: Wallets when the current round began (lets determinize replay the round).
         self.round_start_wallets: list[int] = [100] * num_players
+        #: Wallets when play began, if everyone knows them (a dealt game: 100 each, §3 step 5);
+        #: None for an explicit position, where each seat knows only its own and the total.
+        self.opening_wallets: tuple[int, ...] | None = (100,) * num_players
         self.studios: list[list[str]] = [[] for _ in range(num_players)]
         self.offices: list[list[str]] = [[] for _ in range(num_players)]
         self.undealt: list[str] = []
@@ -99,6 +103,7 @@ class CinecittaState(GameState):
         copy.hands = [list(hand) for hand in self.hands]
         copy.wallets = list(self.wallets)
         copy.round_start_wallets = list(self.round_start_wallets)
+        copy.opening_wallets = self.opening_wallets
         copy.studios = [list(studio) for studio in self.studios]
         copy.offices = [list(office) for office in self.offices]
         copy.undealt = list(self.undealt)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from greenlight.core.events import Event
@@ -103,6 +104,278 @@ def secrets(state: CinecittaState, viewer: int | None) -> frozenset[str]:
 
 # -- determinization -------------------------------------------------------------------
 
+#: Histories drawn before determinize falls back to listing every possible round-start split of the money.
+HISTORY_ATTEMPTS = 200
+#: Times one round is drawn again when the next round's known folders rule the draw out.
+ROUND_RETRIES = 8
+
+
+@dataclass(frozen=True, slots=True)
+class _PastRound:
+    """A finished round as one seat knows it.
+
+    ``headhunts`` lists every assignment (1 = that seat headhunted the folder
+    it received) consistent with the number of cards each seat placed and the
+    answers the seat saw: a seat places its own card if it came back and the
+    card it headhunted (§4 step 3), so the counts pin the answers around each
+    cycle of partners up to "all headhunted" or "all secured" on a cycle the
+    seat did not take part in. ``amounts`` holds each folder's amount, None
+    where the seat did not see it.
+    """
+
+    offset: int
+    headhunts: tuple[tuple[int, ...], ...]
+    amounts: tuple[int | None, ...]
+
+
+def _cycles(n: int, offset: int) -> list[list[int]]:
+    """The seats in partner cycles: each seat is followed by the seat it sends its folder to."""
+    seen: set[int] = set()
+    cycles = []
+    for first in range(n):
+        cycle = []
+        seat = first
+        while seat not in seen:
+            seen.add(seat)
+            cycle.append(seat)
+            seat = (seat + offset) % n
+        if cycle:
+            cycles.append(cycle)
+    return cycles
+
+
+def _headhunt_assignments(n: int, offset: int, placed: list[int], known: dict[int, int]) -> tuple[tuple[int, ...], ...]:
+    """Every headhunt pattern with placed[y] = headhunted(y) + 1 - headhunted(target of y), agreeing with ``known``."""
+    per_cycle: list[list[dict[int, int]]] = []
+    for cycle in _cycles(n, offset):
+        options = []
+        for first in (0, 1):
+            pattern = {cycle[0]: first}
+            for index, seat in enumerate(cycle):
+                target = cycle[(index + 1) % len(cycle)]
+                value = pattern[seat] + 1 - placed[seat]
+                if value not in (0, 1) or pattern.setdefault(target, value) != value:
+                    break
+            else:
+                if all(pattern[seat] == answer for seat, answer in known.items() if seat in pattern):
+                    options.append(pattern)
+        per_cycle.append(options)
+    return tuple(tuple(merged[seat] for seat in range(n)) for merged in _merge(per_cycle))
+
+
+def _merge(per_cycle: list[list[dict[int, int]]]) -> list[dict[int, int]]:
+    merged: list[dict[int, int]] = [{}]
+    for options in per_cycle:
+        merged = [{**done, **option} for done in merged for option in options]
+    return merged
+
+
+def _past_rounds(state: CinecittaState, viewer: int | None) -> list[_PastRound]:
+    """Every finished round since play began, as ``viewer`` knows it (public placements, its own folders)."""
+    n = state.num_players
+    first = state.round - len(state.placements)
+    seen = {
+        (folder.round, folder.sender): folder
+        for folder in state.folders
+        if viewer in (folder.sender, folder.recipient) and folder.round < state.round and folder.response is not None
+    }
+    rounds = []
+    for index, batch in enumerate(state.placements):
+        number = first + index
+        offset = rules.offset_in_round(state, number)
+        placed = [0] * n
+        for placement in batch:
+            placed[placement.seat] += 1
+        folders = [seen.get((number, sender)) for sender in range(n)]
+        known = {folder.recipient: int(folder.response == HEADHUNT) for folder in folders if folder is not None}
+        amounts = tuple(folder.amount if folder is not None else None for folder in folders)
+        rounds.append(_PastRound(offset, _headhunt_assignments(n, offset, placed, known), amounts))
+    return rounds
+
+
+def _outlays(past: _PastRound, headhunts: tuple[int, ...]) -> list[int]:
+    """What each seat must have held at the round's start for the folders the viewer saw (R6): its offer plus the match."""
+    n = len(headhunts)
+    amounts = past.amounts
+    return [(amounts[seat] or 0) + headhunts[seat] * (amounts[(seat - past.offset) % n] or 0) for seat in range(n)]
+
+
+def _amount_limit(past: _PastRound, wallets: list[int], headhunts: tuple[int, ...], amounts: list[int | None], sender: int) -> int:
+    """The most ``sender``'s unseen folder can hold, given the amounts fixed so far (unfixed ones count as 0).
+
+    The sender pays its offer and, if it headhunted, the match of the folder it
+    received from its wallet at the round's start; so does its partner.
+    """
+    n = len(wallets)
+    target, source = (sender + past.offset) % n, (sender - past.offset) % n
+    limit = wallets[sender] - headhunts[sender] * (amounts[source] or 0)
+    if headhunts[target]:
+        limit = min(limit, wallets[target] - (amounts[target] or 0))
+    return limit
+
+
+def _after_round(past: _PastRound, wallets: list[int], headhunts: tuple[int, ...], amounts: list[int | None]) -> list[int]:
+    """Wallets at the end of the round: a secured folder pays its sender's m to the responder, a headhunt the reverse."""
+    n = len(wallets)
+    after = list(wallets)
+    for sender, amount in enumerate(amounts):
+        assert amount is not None
+        target = (sender + past.offset) % n
+        sign = 1 if headhunts[target] else -1
+        after[sender] += sign * amount
+        after[target] -= sign * amount
+    return after
+
+
+def _draw_round(past: _PastRound, wallets: list[int], rng: random.Random) -> list[int] | None:
+    """One way the round could have gone from ``wallets``; None if the folders the viewer saw rule them out."""
+    headhunts = rng.choice(past.headhunts)
+    if any(have < need for have, need in zip(wallets, _outlays(past, headhunts), strict=True)):
+        return None
+    amounts = list(past.amounts)
+    for sender in range(len(wallets)):
+        if amounts[sender] is None:
+            limit = _amount_limit(past, wallets, headhunts, amounts, sender) // 10
+            # Any amount the sender could afford; the extremes often, so that rare forced histories are found.
+            pick = rng.random()
+            amounts[sender] = 0 if pick < 0.25 else 10 * limit if pick < 0.5 else 10 * rng.randint(0, limit)
+    return _after_round(past, wallets, headhunts, amounts)
+
+
+def _every_round(past: _PastRound, wallets: list[int]) -> set[tuple[int, ...]]:
+    """Every wallet vector the round can end with from ``wallets``."""
+    results: set[tuple[int, ...]] = set()
+    for headhunts in past.headhunts:
+        if any(have < need for have, need in zip(wallets, _outlays(past, headhunts), strict=True)):
+            continue
+        partial: list[list[int | None]] = [list(past.amounts)]
+        for sender, amount in enumerate(past.amounts):
+            if amount is None:
+                partial = [
+                    [*amounts[:sender], value, *amounts[sender + 1 :]]
+                    for amounts in partial
+                    for value in range(0, _amount_limit(past, wallets, headhunts, amounts, sender) + 1, 10)
+                ]
+        results.update(tuple(_after_round(past, wallets, headhunts, amounts)) for amounts in partial)
+    return results
+
+
+def _own_gain(past: _PastRound, viewer: int) -> int:
+    """What the round's two folders did to the viewer's own wallet (it saw both)."""
+    n = len(past.amounts)
+    pattern = past.headhunts[0]  # the viewer's cycle is pinned by the answers it saw
+    sent, received = past.amounts[viewer] or 0, past.amounts[(viewer - past.offset) % n] or 0
+    return (sent if pattern[(viewer + past.offset) % n] else -sent) + (-received if pattern[viewer] else received)
+
+
+def _opening(state: CinecittaState, viewer: int | None, rounds: list[_PastRound]) -> tuple[int | None, int]:
+    """The viewer's own wallet when play began (None for a spectator) and the money total."""
+    own = None
+    if viewer is not None:
+        own = state.round_start_wallets[viewer] - sum(_own_gain(past, viewer) for past in rounds)
+    return own, sum(state.round_start_wallets)
+
+
+def _every_split(total: int, seats: list[int]) -> list[dict[int, int]]:
+    """Every split of ``total`` (a multiple of 10) among ``seats``."""
+    if len(seats) == 1:
+        return [{seats[0]: total}]
+    return [{seats[0]: first, **rest} for first in range(0, total + 1, 10) for rest in _every_split(total - first, seats[1:])]
+
+
+def _draw_history(
+    state: CinecittaState, viewer: int | None, rounds: list[_PastRound], minimum: dict[int, int], rng: random.Random
+) -> list[int] | None:
+    """One history the viewer cannot rule out, as the wallets at the current round's start; None if this draw failed."""
+    n = state.num_players
+    if state.opening_wallets is not None:
+        wallets = list(state.opening_wallets)  # a dealt game: 100 each, known to all (§3 step 5)
+    else:
+        own, total = _opening(state, viewer, rounds)
+        others = [seat for seat in range(n) if seat != viewer]
+        shares = _split_money(total - (own or 0), others, {}, rng)
+        wallets = [own if seat == viewer and own is not None else shares.get(seat, 0) for seat in range(n)]
+    for index, past in enumerate(rounds):
+        for _ in range(ROUND_RETRIES):
+            after = _draw_round(past, wallets, rng)
+            if after is not None and _meets_next(rounds, index + 1, after, minimum):
+                wallets = after
+                break
+        else:
+            return None
+    return wallets if all(wallets[seat] >= need for seat, need in minimum.items()) else None
+
+
+def _meets_next(rounds: list[_PastRound], index: int, wallets: list[int], minimum: dict[int, int]) -> bool:
+    """Whether ``wallets`` can start round ``index`` (or the current round) given the folders the viewer saw there."""
+    if index == len(rounds):
+        return all(wallets[seat] >= need for seat, need in minimum.items())
+    outlays = _outlays(rounds[index], rounds[index].headhunts[0])
+    return all(have >= need for have, need in zip(wallets, outlays, strict=True))
+
+
+def _search_history(
+    state: CinecittaState, viewer: int | None, rounds: list[_PastRound], minimum: dict[int, int], rng: random.Random
+) -> list[int]:
+    """A history the viewer cannot rule out, by depth-first search over every way each round could have gone.
+
+    Branches are tried in random order, so any possible history can come out;
+    the search always succeeds, since the real history is one of them.
+    """
+    n = state.num_players
+    if state.opening_wallets is not None:
+        openings = [tuple(state.opening_wallets)]
+    else:
+        own, total = _opening(state, viewer, rounds)
+        others = [seat for seat in range(n) if seat != viewer]
+        openings = [
+            tuple(own if seat == viewer and own is not None else split.get(seat, 0) for seat in range(n))
+            for split in _every_split(total - (own or 0), others)
+        ]
+        rng.shuffle(openings)
+    dead: set[tuple[int, tuple[int, ...]]] = set()
+
+    def search(index: int, wallets: tuple[int, ...]) -> tuple[int, ...] | None:
+        if index == len(rounds):
+            return wallets
+        if (index, wallets) in dead:
+            return None
+        options = sorted(
+            after for after in _every_round(rounds[index], list(wallets)) if _meets_next(rounds, index + 1, list(after), minimum)
+        )
+        rng.shuffle(options)
+        for after in options:
+            found = search(index + 1, after)
+            if found is not None:
+                return found
+        dead.add((index, wallets))
+        return None
+
+    for opening in openings:
+        if _meets_next(rounds, 0, list(opening), minimum):
+            found = search(0, opening)
+            if found is not None:
+                return list(found)
+    raise AssertionError("no history fits what the seat saw; the real one always does")
+
+
+def _round_start_wallets(state: CinecittaState, viewer: int | None, minimum: dict[int, int], rng: random.Random) -> list[int]:
+    """Wallets at the current round's start in a world ``viewer`` cannot rule out (every such world can come out).
+
+    Everything the viewer knows about the other wallets comes from the
+    opening (100 each in a dealt game), the folders it saw, the answers the
+    placements reveal, and the amounts ``minimum`` it knows some seats held
+    at this round's start. Random histories are drawn first; if none fits
+    (a seat had to gather money for a folder the viewer saw), a search over
+    every history finds one.
+    """
+    rounds = _past_rounds(state, viewer)
+    for _ in range(HISTORY_ATTEMPTS):
+        wallets = _draw_history(state, viewer, rounds, minimum, rng)
+        if wallets is not None:
+            return wallets
+    return _search_history(state, viewer, rounds, minimum, rng)
+
 
 def _split_money(total: int, seats: list[int], minimum: dict[int, int], rng: random.Random) -> dict[int, int]:
     """Split ``total`` (a multiple of 10) among ``seats`` at random, each getting at least its minimum."""
@@ -124,7 +397,8 @@ def determinize(state: CinecittaState, viewer: int | None, rng: random.Random) -
     other seats are redrawn (keeping what the viewer saw: the folder it got and
     the answer to its own folder), every choice the viewer did not see is drawn
     among the legal ones, and folders of earlier rounds between other seats are
-    forgotten.
+    forgotten. The wallets at the round's start follow a whole history the
+    viewer cannot rule out (``_round_start_wallets``).
     """
     world = state.clone()
     n = state.num_players
@@ -165,9 +439,7 @@ def determinize(state: CinecittaState, viewer: int | None, rng: random.Random) -
         minimum[received.sender] = received.amount
     if sent is not None and state.step == PLACE and sent.response == HEADHUNT:
         minimum[sent.recipient] = minimum.get(sent.recipient, 0) + sent.amount
-    hidden_total = 100 * n - (state.round_start_wallets[viewer] if viewer is not None else 0)
-    shares = _split_money(hidden_total, others, minimum, rng)
-    world.wallets = [state.round_start_wallets[seat] if seat == viewer else shares[seat] for seat in range(n)]
+    world.wallets = _round_start_wallets(state, viewer, minimum, rng)
     world.round_start_wallets = list(world.wallets)
     world.step = OFFER
     world.offers = [None] * n
