@@ -81,6 +81,7 @@ def test_9_3_value_1069_pen_waives_wages() -> None:
         720,
         1069,
     )
+    assert (result["status"], result["money"], result["award"]) == ("FINISHED", 90, 0)
 
 
 # -- 9.4 one base-game round, 3 players --------------------------------------------------
@@ -137,6 +138,76 @@ def test_9_4_folder_contents_stay_between_the_two_seats() -> None:
     # Seat 2 never learns seat 0's folder (A2, 30); seat 0 never learns seat 1's (C9, 0).
     assert not any(f["sender"] == 0 and f["recipient"] == 1 for f in seat2["folder_history"])
     assert "C9" not in str(seat0)
+
+
+def test_9_4_each_sender_learns_what_came_back_in_its_folder() -> None:
+    state = play_round_9_4()
+    sent = [GAME.observe(state, seat)["folder_sent"] for seat in range(3)]
+    # Seat 0's folder came back with 60 (headhunted), seat 1's with C9 (secured), seat 2's with 100 (headhunted).
+    assert [(f["card"], f["amount"], f["response"]) for f in sent] == [("A2", 30, HEADHUNT), ("C9", 0, SECURE), ("S5", 50, HEADHUNT)]
+    assert state.wallets == [70 - 50 + 60, 100 - 30, 50 + 0 + 100]
+
+
+def test_9_4_seat_1_two_plans_give_the_same_studio() -> None:
+    state = play_round_9_4()
+    results = []
+    for plan in GAME.legal_actions(state, 1):
+        world = state.clone()
+        for seat in range(3):
+            GAME.apply(world, seat, plan if seat == 1 else GAME.legal_actions(world, seat)[0])
+        results.append((sorted(world.studios[1]), world.offices[1]))
+    assert results == [(["A2", "C9"], []), (["A2", "C9"], [])]
+
+
+def test_9_4_responses_are_never_shown_to_a_third_seat() -> None:
+    state = play_round_9_4()
+    # Seat 2 did not take part in the folder seat 0 sent to seat 1 (A2, 30, headhunted).
+    view = GAME.observe(state, 2)
+    folders = [view["folder_sent"], view["folder_received"], *view["folder_history"]]
+    assert all({f["sender"], f["recipient"]} != {0, 1} for f in folders)
+    assert "A2" not in str(view)
+    for seat in range(3):
+        GAME.apply(state, seat, GAME.legal_actions(state, seat)[0])
+    # After the reveal seat 2 sees where A2 went, never the folder nor its answer (R36, R38).
+    view = GAME.observe(state, 2)
+    assert [f for f in view["folder_history"] if {f["sender"], f["recipient"]} == {0, 1}] == []
+    assert view["last_placements"] == [
+        {"seat": 0, "card": "S5", "moved_out": None},
+        {"seat": 1, "card": "A2", "moved_out": None},
+        {"seat": 1, "card": "C9", "moved_out": None},
+    ]
+
+
+def test_cards_in_folders_a_seat_did_not_see_are_secrets() -> None:
+    state = play_round_9_4()
+    # Step 3: seat 2 has seen S5 (sent) and C9 (received); A2 went from seat 0 to seat 1, out of its sight.
+    assert "A2" in GAME.secrets(state, 2)
+    assert "C9" in GAME.secrets(state, 0) and "S5" not in GAME.secrets(state, 0)
+    assert {"A2", "C9", "S5"} <= GAME.secrets(state, None)
+    for seat in range(3):
+        GAME.apply(state, seat, GAME.legal_actions(state, seat)[0])
+    # Once placed, the cards are public.
+    assert not {"A2", "C9", "S5"} & GAME.secrets(state, 2)
+
+
+def test_every_seat_commits_even_a_single_option_r37() -> None:
+    state = play_round_9_4()
+    assert GAME.decision(state).players == (0, 1, 2)
+    GAME.apply(state, 0, Place((("S5", None),)))
+    GAME.apply(state, 1, Place((("A2", None), ("C9", None))))
+    assert state.step == PLACE and GAME.decision(state).players == (2,)  # seat 2 owes its empty plan
+    GAME.apply(state, 2, Place(()))
+    assert state.step == OFFER and state.round == 2
+
+
+def test_a_plan_outside_the_legal_list_is_refused_r42() -> None:
+    state = play_round_9_4()
+    before = state.clone()
+    with pytest.raises(IllegalActionError, match="exactly your pending cards"):
+        GAME.apply(state, 1, Place((("A2", None),)))
+    with pytest.raises(IllegalActionError, match="breaks the placement rules"):
+        GAME.apply(state, 0, Place((("S5", "D2"),)))
+    assert state == before
 
 
 # -- 9.5 legal actions -----------------------------------------------------------------------
@@ -272,6 +343,21 @@ def test_9_9_b_short_of_wages_drops_out() -> None:
 def test_9_9_c_incomplete_studio_drops_out_despite_pen_and_money() -> None:
     result = score(["D5", "A7"], ["D3", "A3"], 120)
     assert result["status"] == "DROPPED_INCOMPLETE" and result["quality"] is None and result["value"] is None
+
+
+def test_9_9_c_incomplete_studio_takes_no_award() -> None:
+    # With awards, next to two finishers (9.2's 469 and 9.3's 349): the incomplete seat gets nothing.
+    breakdowns = rules.score_all(
+        TABLE,
+        [["D5", "A7"], ["D6", "P4", "A9"], ["C3", "P4", "A9"]],
+        [["D3", "A3"], ["C3", "A5", "C7", "S2", "S8"], ["D6", "A5", "C7", "S2", "S8"]],
+        [120, 60, 60],
+        movie_awards=True,
+    )
+    assert [b["status"] for b in breakdowns] == ["DROPPED_INCOMPLETE", "FINISHED", "FINISHED"]
+    assert [b["award"] for b in breakdowns] == [0, 200, -100]
+    assert [b["value"] for b in breakdowns] == [None, 759, 969]
+    assert rules.rank_breakdowns(breakdowns).scores == (0, 759, 969)
 
 
 # -- 9.10 awards -------------------------------------------------------------------------------

@@ -94,11 +94,13 @@ def _private_view(state: CinecittaState, viewer: int) -> dict[str, Any]:
 
 
 def secrets(state: CinecittaState, viewer: int | None) -> frozenset[str]:
-    """Cards that ``viewer`` can never have seen: other seats' hands and the undealt cards."""
+    """Cards ``viewer`` has not seen: other seats' hands, the undealt cards (R30), and this round's cards in
+    folders it neither sent nor received, which are also the other seats' pending cards until the reveal (R36)."""
     hidden = set(state.undealt)
     for seat, hand in enumerate(state.hands):
         if seat != viewer:
             hidden.update(hand)
+    hidden.update(folder.card for folder in rules.round_folders(state) if viewer not in (folder.sender, folder.recipient))
     return frozenset(hidden)
 
 
