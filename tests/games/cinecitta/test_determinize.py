@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from greenlight.games.cinecitta import GAME
+from greenlight.games.cinecitta import GAME, rules
 from greenlight.games.cinecitta.actions import HEADHUNT, SECURE, Offer, Respond
 from greenlight.games.cinecitta.state import OFFER, PLACE, CinecittaState
 
@@ -136,3 +136,22 @@ def test_destination_change_worlds_follow_the_turning_partners() -> None:
     assert worlds <= expected
     assert {world[2] for world in worlds} == set(range(0, 201, 10))
     assert {world[1] for world in worlds} == set(range(0, 301, 10))
+
+
+def test_an_explicit_position_keeps_every_hand_size_and_hides_only_the_others_wallets() -> None:
+    # 9.5(a)'s position: seat 0 holds 7 cards, the others 1 each; wallets are not the public opening.
+    state = rules.position(5, hands=[["D2", "D3", "D5", "D6", "D8", "D9", "A2"], *[["A3"]] * 4], wallets=[100, 50, 150, 100, 100])
+    for index in range(50):
+        world = GAME.determinize(state, 0, random.Random(index))
+        assert GAME.observe(world, 0) == GAME.observe(state, 0)
+        assert [len(hand) for hand in world.hands] == [7, 1, 1, 1, 1]
+        assert world.wallets[0] == 100 and sum(world.wallets) == 500
+    assert len({tuple(GAME.determinize(state, 0, random.Random(i)).wallets) for i in range(50)}) > 1
+
+
+def test_the_public_money_total_is_the_money_in_play() -> None:
+    assert GAME.observe(GAME.new_state(4, 1), None)["money_total"] == 400
+    state = rules.position(3, hands=[["D2"], ["A2"], ["C2"]], wallets=[40, 100, 100])
+    assert GAME.observe(state, 1)["money_total"] == 240
+    world = GAME.determinize(state, 1, random.Random(0))
+    assert sum(world.wallets) == 240 and world.wallets[1] == 100

@@ -41,7 +41,7 @@ def observe(state: CinecittaState, viewer: int | None) -> Observation:
         "committed": list(decision.committed),
         "waiting": list(decision.players),
         "hand_sizes": [len(hand) for hand in state.hands],
-        "money_total": 100 * n,
+        "money_total": sum(state.round_start_wallets),  # constant during play (§4.2); 100 x N in a dealt game
         "studios": [list(studio) for studio in state.studios],
         "offices": [list(office) for office in state.offices],
         "last_placements": [
@@ -427,9 +427,8 @@ def determinize(state: CinecittaState, viewer: int | None, rng: random.Random) -
         known.add(received.card)
     unknown = [card for card in state.table.deck_for(n) if card not in placed and card not in known]
     rng.shuffle(unknown)
-    hand_size = len(start_hands[0])
-    for seat in others:
-        need = hand_size - len(reserved[seat])
+    for seat in others:  # hand sizes are public (§8)
+        need = len(start_hands[seat]) - len(reserved[seat])
         start_hands[seat] = reserved[seat] + unknown[:need]
         del unknown[:need]
     world.hands = start_hands
