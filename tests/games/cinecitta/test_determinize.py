@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import random
 
-from greenlight.games.cinecitta import GAME, rules
+import pytest
+
+from greenlight.games.cinecitta import GAME, rules, view
 from greenlight.games.cinecitta.actions import HEADHUNT, SECURE, Offer, Respond
 from greenlight.games.cinecitta.state import OFFER, PLACE, CinecittaState
 
@@ -155,3 +157,90 @@ def test_the_public_money_total_is_the_money_in_play() -> None:
     assert GAME.observe(state, 1)["money_total"] == 240
     world = GAME.determinize(state, 1, random.Random(0))
     assert sum(world.wallets) == 240 and world.wallets[1] == 100
+
+
+# -- against brute force ----------------------------------------------------------------------------
+
+
+def scripted_game(num_players: int, options: dict[str, object], rounds: int, seed: int) -> tuple[CinecittaState, list[list[object]]]:
+    """A dealt game played at random for ``rounds`` rounds; the actions of each step, by seat."""
+    state = GAME.new_state(num_players, seed, options)  # type: ignore[arg-type]
+    chooser = random.Random(seed)
+    steps: list[list[object]] = []
+    while state.round <= rounds:
+        actions = [chooser.choice(GAME.legal_actions(state, seat)) for seat in range(num_players)]
+        for seat, action in enumerate(actions):
+            GAME.apply(state, seat, action)
+        steps.append(actions)
+    return state, steps
+
+
+def consistent_round_starts(
+    num_players: int, options: dict[str, object], steps: list[list[object]], seed: int, viewer: int
+) -> set[tuple[int, ...]]:
+    """Brute force: replay every choice of amounts and answers the viewer did not see, with the real cards and
+    plans, keep the histories whose every observation of ``viewer`` matches the real one, collect the wallets."""
+    real = GAME.new_state(num_players, seed, options)  # type: ignore[arg-type]
+    expected = [GAME.observe(real, viewer)]
+    for actions in steps:
+        for seat, action in enumerate(actions):
+            GAME.apply(real, seat, action)
+            expected.append(GAME.observe(real, viewer))
+    found: set[tuple[int, ...]] = set()
+
+    def variants(state: CinecittaState, seat: int, action: object) -> list[object]:
+        if seat == viewer:
+            return [action]
+        if isinstance(action, Offer):
+            return [Offer(action.card, amount) for amount in range(0, state.wallets[seat] + 1, 10)]
+        if isinstance(action, Respond):
+            return list(GAME.legal_actions(state, seat))
+        return [action] if action in GAME.legal_actions(state, seat) else []
+
+    def walk(state: CinecittaState, index: int) -> None:
+        if index == len(steps) * num_players:
+            found.add(tuple(state.wallets))
+            return
+        actions = steps[index // num_players]
+        seat = index % num_players
+        for action in variants(state, seat, actions[seat]):
+            branch = state.clone()
+            GAME.apply(branch, seat, action)  # type: ignore[arg-type]
+            if GAME.observe(branch, viewer) == expected[index + 1]:
+                walk(branch, index + 1)
+
+    walk(GAME.new_state(num_players, seed, options), 0)  # type: ignore[arg-type]
+    return found
+
+
+def test_determinize_gives_exactly_the_brute_force_wallets_three_players() -> None:
+    for seed in (1, 2, 3):
+        state, steps = scripted_game(3, {}, 3, seed)
+        for viewer in range(3):
+            oracle = consistent_round_starts(3, {}, steps, seed, viewer)
+            assert tuple(state.wallets) in oracle
+            assert sampled_wallets(state, viewer, 1500) == oracle, (seed, viewer)
+
+
+@pytest.mark.slow
+def test_determinize_gives_exactly_the_brute_force_wallets_with_the_coaster() -> None:
+    options: dict[str, object] = {"destination_change": True}
+    for seed in (4, 5):
+        state, steps = scripted_game(4, options, 2, seed)
+        for viewer in range(4):
+            oracle = consistent_round_starts(4, options, steps, seed, viewer)
+            assert tuple(state.wallets) in oracle
+            # Hundreds of worlds here: the draws stay inside, and the rounds' own enumeration is exactly the oracle.
+            assert sampled_wallets(state, viewer, 1000) <= oracle, (seed, viewer)
+            starts = {tuple(state.opening_wallets or ())}
+            for past in view._past_rounds(state, viewer):
+                starts = {after for wallets in starts for after in view._every_round(past, list(wallets))}
+            assert starts == oracle, (seed, viewer)
+
+
+def test_the_fallback_search_stays_inside_the_brute_force_wallets(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(view, "HISTORY_ATTEMPTS", 0)
+    state, steps = scripted_game(3, {}, 3, 2)
+    for viewer in range(3):
+        oracle = consistent_round_starts(3, {}, steps, 2, viewer)
+        assert sampled_wallets(state, viewer, 400) == oracle
