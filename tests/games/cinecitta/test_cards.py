@@ -25,6 +25,8 @@ def test_bundled_table_matches_the_rules_file() -> None:
     assert len(table.cards) == 35
     assert sum(card.pen for card in table.cards) == 11  # 8 Directors and 3 Producers (rules §10)
     assert (table["S2"].reels, table["S2"].promotion, table["P4"].removed_at) == (4, 0, frozenset({3, 4}))
+    # Pen cards in play: 11, 9 and 7 at 5, 4 and 3 players (rules §10).
+    assert [sum(table[card].pen for card in table.deck_for(n)) for n in (5, 4, 3)] == [11, 9, 7]
 
 
 def test_a_custom_file_replaces_the_bundled_cards(tmp_path: Path) -> None:

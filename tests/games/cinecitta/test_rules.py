@@ -338,6 +338,18 @@ def test_9_9_a_exact_wages_finishes_with_zero() -> None:
 def test_9_9_b_short_of_wages_drops_out() -> None:
     result = score(["A2", "C3", "S4"], ["A8", "C9", "S9"], 30)
     assert result["status"] == "DROPPED_WAGES" and result["value"] is None
+    # Promotion +20 brings 50, short of the 60 due: nothing is paid, no money, box office or value.
+    assert result == {
+        "status": "DROPPED_WAGES",
+        "quality": 234,
+        "promotion": 20,
+        "wages_due": 60,
+        "money": None,
+        "reels": None,
+        "box_office": None,
+        "award": 0,
+        "value": None,
+    }
 
 
 def test_9_9_c_incomplete_studio_drops_out_despite_pen_and_money() -> None:
