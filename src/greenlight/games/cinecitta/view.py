@@ -229,19 +229,50 @@ def _after_round(past: _PastRound, wallets: list[int], headhunts: tuple[int, ...
     return after
 
 
-def _draw_round(past: _PastRound, wallets: list[int], rng: random.Random) -> list[int] | None:
-    """One way the round could have gone from ``wallets``; None if the folders the viewer saw rule them out."""
+def _draw_round(past: _PastRound, wallets: list[int], need: list[int], rng: random.Random) -> list[int] | None:
+    """One way the round could have gone from ``wallets``; None if the folders the viewer saw rule them out.
+
+    ``need`` is what each seat must hold after the round (its known outlays
+    next round). An unseen amount is drawn between what its payee must get
+    and what its payer can give while each still meets ``need``, counting the
+    most the other folder of each could bring in. Those are necessary
+    conditions, so no possible history is left out, but far fewer draws are
+    thrown away (the caller still checks the result).
+    """
     headhunts = rng.choice(past.headhunts)
     if any(have < need for have, need in zip(wallets, _outlays(past, headhunts), strict=True)):
         return None
+    n = len(wallets)
     amounts = list(past.amounts)
-    for sender in range(len(wallets)):
+    for sender in range(n):
         if amounts[sender] is None:
-            limit = _amount_limit(past, wallets, headhunts, amounts, sender) // 10
+            target = (sender + past.offset) % n
+            payer, payee = (target, sender) if headhunts[target] else (sender, target)
+            spare = wallets[payer] + _most_from_other_folder(past, wallets, headhunts, amounts, payer, sender) - need[payer]
+            short = need[payee] - wallets[payee] - _most_from_other_folder(past, wallets, headhunts, amounts, payee, sender)
+            low, high = max(0, -(-short // 10)), min(_amount_limit(past, wallets, headhunts, amounts, sender), spare) // 10
+            if low > high:
+                return None
             # Any amount the sender could afford; the extremes often, so that rare forced histories are found.
             pick = rng.random()
-            amounts[sender] = 0 if pick < 0.25 else 10 * limit if pick < 0.5 else 10 * rng.randint(0, limit)
+            amounts[sender] = 10 * (low if pick < 0.25 else high if pick < 0.5 else rng.randint(low, high))
     return _after_round(past, wallets, headhunts, amounts)
+
+
+def _most_from_other_folder(
+    past: _PastRound, wallets: list[int], headhunts: tuple[int, ...], amounts: list[int | None], seat: int, sender: int
+) -> int:
+    """The most ``seat`` can gain from its folder other than the one ``sender`` sent (an unfixed amount: up to its sender's wallet)."""
+    n = len(wallets)
+    if seat == sender:  # the other folder is the one ``seat`` received
+        source = (seat - past.offset) % n
+        amount, money_in = amounts[source], not headhunts[seat]  # a folder it matched costs it money
+    else:  # ``seat`` received ``sender``'s folder; the other is the one ``seat`` sent
+        source = seat
+        amount, money_in = amounts[seat], bool(headhunts[(seat + past.offset) % n])  # headhunted: its sender is paid
+    if money_in:
+        return amount if amount is not None else wallets[source]
+    return -(amount or 0)
 
 
 def _every_round(past: _PastRound, wallets: list[int]) -> set[tuple[int, ...]]:
@@ -298,14 +329,22 @@ def _draw_history(
         shares = _split_money(total - (own or 0), others, {}, rng)
         wallets = [own if seat == viewer and own is not None else shares.get(seat, 0) for seat in range(n)]
     for index, past in enumerate(rounds):
+        need = _needs(rounds, index + 1, minimum, n)
         for _ in range(ROUND_RETRIES):
-            after = _draw_round(past, wallets, rng)
+            after = _draw_round(past, wallets, need, rng)
             if after is not None and _meets_next(rounds, index + 1, after, minimum):
                 wallets = after
                 break
         else:
             return None
     return wallets if all(wallets[seat] >= need for seat, need in minimum.items()) else None
+
+
+def _needs(rounds: list[_PastRound], index: int, minimum: dict[int, int], n: int) -> list[int]:
+    """What each seat must hold to start round ``index`` (or the current round): what ``_meets_next`` checks."""
+    if index == len(rounds):
+        return [minimum.get(seat, 0) for seat in range(n)]
+    return _outlays(rounds[index], rounds[index].headhunts[0])
 
 
 def _meets_next(rounds: list[_PastRound], index: int, wallets: list[int], minimum: dict[int, int]) -> bool:
