@@ -145,23 +145,8 @@ def test_resume_refuses_settings_that_contradict_the_saved_game(tmp_path: Path) 
     greenlight("play", "cinecitta", "-n", "3", "--seed", "4", "--record", str(saved), "--seat", "human", stdin="quit\n")
     # --seat once for a 3-player game is refused before anything is saved.
     assert not saved.exists()
-    greenlight(
-        "play",
-        "cinecitta",
-        "-n",
-        "3",
-        "--seed",
-        "4",
-        "--record",
-        str(saved),
-        "--seat",
-        "human",
-        "--seat",
-        "bot",
-        "--seat",
-        "bot",
-        stdin="quit\n",
-    )
+    three_seats = ["--seat", "human", "--seat", "bot", "--seat", "bot"]
+    greenlight("play", "cinecitta", "-n", "3", "--seed", "4", "--record", str(saved), *three_seats, stdin="quit\n")
     assert Record.load(saved).actions == []
     assert "seed 4" in greenlight("play", "cinecitta", "--resume", str(saved), "--seed", "5").stderr
     assert "3-player game" in greenlight("play", "cinecitta", "--resume", str(saved), "-n", "4").stderr

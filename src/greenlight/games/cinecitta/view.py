@@ -349,10 +349,7 @@ def _needs(rounds: list[_PastRound], index: int, minimum: dict[int, int], n: int
 
 def _meets_next(rounds: list[_PastRound], index: int, wallets: list[int], minimum: dict[int, int]) -> bool:
     """Whether ``wallets`` can start round ``index`` (or the current round) given the folders the viewer saw there."""
-    if index == len(rounds):
-        return all(wallets[seat] >= need for seat, need in minimum.items())
-    outlays = _outlays(rounds[index], rounds[index].headhunts[0])
-    return all(have >= need for have, need in zip(wallets, outlays, strict=True))
+    return all(have >= need for have, need in zip(wallets, _needs(rounds, index, minimum, len(wallets)), strict=True))
 
 
 def _search_history(
