@@ -35,12 +35,18 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+#: Most tests create many tables and play fast from one address: the rate limits are lifted for them
+#: (tests/web/test_limits.py runs servers with the real defaults).
+NO_RATE_LIMITS = ["--limit", "create_per_minute=0", "--limit", "actions_per_second=0"]
+
+
 class Server:
     """One ``greenlight serve`` process; ``kill`` ends it with SIGKILL, ``start`` runs it again on the same file and port."""
 
-    def __init__(self, db: Path, bot_delay: float = 0.0) -> None:
+    def __init__(self, db: Path, bot_delay: float = 0.0, extra: list[str] | None = None) -> None:
         self.db = db
         self.bot_delay = bot_delay
+        self.extra = NO_RATE_LIMITS if extra is None else extra
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
@@ -49,7 +55,7 @@ class Server:
 
     def start(self) -> None:
         command = [sys.executable, "-m", "greenlight.cli.main", "serve", "--port", str(self.port), "--db", str(self.db)]
-        command += ["--bot-delay", str(self.bot_delay)]
+        command += ["--bot-delay", str(self.bot_delay), *self.extra]
         with self.log.open("ab") as log:
             env = {**os.environ, "PYTHONUNBUFFERED": "1"}
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=self.db.parent, env=env)

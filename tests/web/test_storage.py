@@ -3,13 +3,28 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
 from greenlight.core.record import Record
-from greenlight.web.storage import SeatRow, SqliteStore, StoredTable, hash_token, new_token, token_matches
+from greenlight.web.storage import (
+    AppendAction,
+    CloseTable,
+    MarkBroken,
+    MarkJoined,
+    SeatRow,
+    SqliteStore,
+    StorageError,
+    StoredTable,
+    WriteOp,
+    hash_token,
+    new_token,
+    token_matches,
+)
 from greenlight.web.tables import Client, SeatRequest, TableError, TableHub
 
 
@@ -27,9 +42,7 @@ def test_tables_seats_and_actions_round_trip_through_the_file(tmp_path: Path) ->
     path = tmp_path / "sub" / "tables.db"
     store = SqliteStore(path)
     store.create_table(stored_table())
-    store.append_action("t1", 0, 1, "offer D6 30", finished=False)
-    store.append_action("t1", 1, 0, "offer A2 0", finished=False)
-    store.mark_joined("t1", 2)
+    store.write([AppendAction("t1", 0, 1, "offer D6 30", False), AppendAction("t1", 1, 0, "offer A2 0", False), MarkJoined("t1", 2)])
     store.close()
     again = SqliteStore(path)
     [table] = again.load_all()
@@ -56,22 +69,97 @@ def test_tables_seats_and_actions_round_trip_through_the_file(tmp_path: Path) ->
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
-def test_an_action_index_is_stored_once(tmp_path: Path) -> None:
+def test_a_seed_of_128_bits_and_more_is_stored_exactly(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "t.db")
+    table = stored_table()
+    table.record.seed = 2**200 + 12345
+    store.create_table(table)
+    loaded = store.load_table("t1")
+    assert loaded is not None and loaded.record.seed == 2**200 + 12345
+
+
+def test_an_action_index_is_stored_once_and_in_order(tmp_path: Path) -> None:
     store = SqliteStore(tmp_path / "t.db")
     store.create_table(stored_table())
     store.append_action("t1", 0, 1, "offer D6 30", finished=False)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(StorageError) as taken:
         store.append_action("t1", 0, 0, "offer A2 0", finished=True)
+    assert taken.value.conflict
+    with pytest.raises(StorageError) as gap:
+        store.append_action("t1", 2, 0, "offer A2 0", finished=False)
+    assert gap.value.conflict and "no move 1" in gap.value.message
     table = store.load_table("t1")
     assert table is not None and table.record.actions == [(1, "offer D6 30")] and table.finished_at is None
+
+
+def test_a_batch_is_stored_whole_or_not_at_all(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "t.db")
+    store.create_table(stored_table("t1"))
+    store.create_table(stored_table("t2"))
+    with pytest.raises(StorageError):
+        store.write([AppendAction("t1", 0, 1, "offer D6 30", False), AppendAction("t2", 5, 0, "offer A2 0", False)])
+    assert [t.record.actions for t in store.load_all()] == [[], []]
 
 
 def test_a_file_of_another_schema_is_refused(tmp_path: Path) -> None:
     SqliteStore(tmp_path / "t.db").close()
     with sqlite3.connect(tmp_path / "t.db") as db:
         db.execute("UPDATE meta SET value = '99' WHERE key = 'schema'")
-    with pytest.raises(RuntimeError, match="uses storage schema 99; this server reads schema 1"):
+    with pytest.raises(RuntimeError, match="uses storage schema 99; this server reads schema 2"):
         SqliteStore(tmp_path / "t.db")
+
+
+SCHEMA_1 = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE tables (id TEXT PRIMARY KEY, game TEXT NOT NULL, version TEXT NOT NULL, num_players INTEGER NOT NULL,
+    seed INTEGER NOT NULL, options TEXT NOT NULL, created_at REAL NOT NULL, finished_at REAL);
+CREATE TABLE seats (table_id TEXT NOT NULL REFERENCES tables(id), seat INTEGER NOT NULL, kind TEXT NOT NULL, bot TEXT,
+    name TEXT NOT NULL, token_hash TEXT, joined_at REAL, PRIMARY KEY (table_id, seat));
+CREATE TABLE actions (table_id TEXT NOT NULL REFERENCES tables(id), idx INTEGER NOT NULL, seat INTEGER NOT NULL,
+    text TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (table_id, idx));
+INSERT INTO meta VALUES ('schema', '1');
+INSERT INTO tables VALUES ('old', 'cinecitta', '1', 3, 4567, '{"movie_awards": false}', 10.0, NULL);
+INSERT INTO seats VALUES ('old', 0, 'human', NULL, 'Ann', 'abc', 11.0), ('old', 1, 'bot', 'random', 'Bot (random)', NULL, NULL),
+    ('old', 2, 'human', NULL, 'Cy', 'def', NULL);
+INSERT INTO actions VALUES ('old', 0, 1, 'offer D6 30', 12.0), ('old', 1, 0, 'offer A2 0', 13.0);
+"""
+
+
+def test_a_file_of_schema_1_is_migrated_and_keeps_every_table(tmp_path: Path) -> None:
+    with sqlite3.connect(tmp_path / "t.db") as db:
+        db.executescript(SCHEMA_1)
+    store = SqliteStore(tmp_path / "t.db")
+    table = store.load_table("old")
+    assert table is not None
+    assert table.record.seed == 4567 and table.record.actions == [(1, "offer D6 30"), (0, "offer A2 0")]
+    assert table.seed_chosen, "an old table's seed came from the lobby's 31-bit draw: treat it as known"
+    assert table.updated_at == 13.0
+    [summary] = store.list_tables().tables
+    assert (summary.moves, summary.status) == (2, "open")
+    store.append_action("old", 2, 2, "offer C3 10", finished=False)
+    with sqlite3.connect(tmp_path / "t.db") as db:
+        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("2",)
+
+
+def test_listing_pages_and_filters_by_status_and_game(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "t.db")
+    for number in range(7):
+        table = stored_table(f"t{number}")
+        table.created_at = float(number)
+        if number == 6:
+            table.record.game = "maybe-movies"
+        store.create_table(table)
+    store.write([MarkJoined("t1", 0), MarkJoined("t1", 2), AppendAction("t2", 0, 1, "offer D6 30", True), CloseTable("t3", "expired")])
+    store.write([MarkBroken("t4", "does not replay")])
+    page = store.list_tables(limit=3, offset=0)
+    assert page.total == 7 and [t.id for t in page.tables] == ["t6", "t5", "t4"]
+    assert [t.id for t in store.list_tables(limit=3, offset=6).tables] == ["t0"]
+    statuses = {t.id: t.status for t in store.list_tables(limit=10).tables}
+    assert statuses == {"t0": "open", "t1": "running", "t2": "finished", "t3": "closed", "t4": "broken", "t5": "open", "t6": "open"}
+    assert [t.id for t in store.list_tables(status="open", game="cinecitta").tables] == ["t5", "t0"]
+    assert store.list_tables(status="open").total == 3
+    assert store.list_tables(game="maybe-movies").total == 1
+    assert store.abandoned(idle_since=5.5) == ["t0", "t1", "t4", "t5"]
 
 
 def test_tokens_are_random_and_only_their_digest_matches() -> None:
@@ -84,14 +172,14 @@ def test_tokens_are_random_and_only_their_digest_matches() -> None:
 
 
 class FailingStore(SqliteStore):
-    """A store whose disk fails on the next action write."""
+    """A store whose disk fails on writes while ``fail`` is set."""
 
     fail = False
 
-    def append_action(self, table_id: str, index: int, seat: int, text: str, *, finished: bool) -> None:
+    def write(self, ops: Sequence[WriteOp]) -> None:
         if self.fail:
-            raise sqlite3.OperationalError("disk I/O error")
-        super().append_action(table_id, index, seat, text, finished=finished)
+            raise StorageError("the database refused the write (disk I/O error)")
+        super().write(ops)
 
 
 def test_an_action_that_cannot_be_stored_is_undone_and_told_to_nobody(tmp_path: Path) -> None:
@@ -106,17 +194,18 @@ def test_an_action_that_cannot_be_stored_is_undone_and_told_to_nobody(tmp_path: 
         before = table.view(0)
         legal = before["legal_actions"]
         store.fail = True
-        with pytest.raises(sqlite3.OperationalError):
+        with pytest.raises(TableError) as refused:
             await hub.act(table, 0, legal[0])
+        assert refused.value.status == 503 and "not played" in refused.value.message and refused.value.retry_after
         assert table.view(0) == before
         assert table.version == 0 and table.match.record.actions == [] and table.match.events == []
         assert listener.queue.empty()
         store.fail = False
         assert await hub.act(table, 0, legal[1]) == (legal[1], 0)
-        assert listener.queue.get_nowait()["version"] == 1
-        with pytest.raises(TableError) as refused:
+        assert json.loads(listener.queue.get_nowait())["version"] == 1
+        with pytest.raises(TableError) as twice:
             await hub.act(table, 0, legal[2])
-        assert refused.value.status == 409
+        assert twice.value.status == 409
         await hub.stop()
         reloaded = store.load_table(table.id)
         assert reloaded is not None and reloaded.record.actions == [(0, legal[1])]

@@ -9,6 +9,7 @@ from typing import Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from greenlight.core.errors import GreenlightError, OptionError
@@ -21,8 +22,8 @@ error_console = Console(stderr=True, highlight=False)
 
 
 def fail(message: str) -> typer.Exit:
-    """Print an error in red and return the exit to raise."""
-    error_console.print(f"[red]error:[/red] {message}")
+    """Print an error in red and return the exit to raise (the message is shown as written, brackets and all)."""
+    error_console.print(f"[red]error:[/red] {escape(message)}")
     return typer.Exit(code=2)
 
 

@@ -6,6 +6,7 @@ this one class, so recording and event logging happen in one place.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from greenlight.core.actions import Action
@@ -16,6 +17,23 @@ from greenlight.core.outcome import Outcome
 from greenlight.core.record import Record, replay_steps
 from greenlight.core.spec import Options
 from greenlight.core.state import GameState
+
+
+@dataclass(slots=True)
+class StagedMove:
+    """A checked move applied to a copy of the match's state, not yet part of the match (see :meth:`Match.stage`)."""
+
+    seat: int
+    action: Action
+    state: GameState
+    events: list[Event]
+    #: The state it was staged on: committing is refused if the match has moved on since.
+    base: GameState
+
+    @property
+    def text(self) -> str:
+        """The action's canonical text."""
+        return str(self.action)
 
 
 class Match:
@@ -80,6 +98,26 @@ class Match:
         self.record.actions.append((seat, str(action)))
         self.events.extend(events)
         return events
+
+    def stage(self, seat: int, action: Action | str) -> StagedMove:
+        """Check and apply an action on a copy of the state; the match itself is unchanged until :meth:`commit`.
+
+        A server stages a move, stores it, and only then commits it, so nothing
+        it shows ever reflects a move that is not stored. Raises like :meth:`play`.
+        """
+        if isinstance(action, str):
+            action = self.game.parse_action(action)
+        state = self.state.clone()
+        events = self.game.apply(state, seat, action)
+        return StagedMove(seat, action, state, events, self.state)
+
+    def commit(self, staged: StagedMove) -> None:
+        """Make a staged move part of the match (state, record, events)."""
+        if staged.base is not self.state:
+            raise RuntimeError("the match has moved on since this move was staged")
+        self.state = staged.state
+        self.record.actions.append((staged.seat, staged.text))
+        self.events.extend(staged.events)
 
     def observe(self, seat: int | None) -> Observation:
         """What ``seat`` may see now."""

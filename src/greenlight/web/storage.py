@@ -2,17 +2,21 @@
 
 A stored table is its :class:`~greenlight.core.record.Record` (game, version,
 options, players, seed, actions) plus its seats. Seat tokens are never stored:
-only their SHA-256 digests are. The server writes each accepted action here
-(in a committed transaction) before it acknowledges or broadcasts it, and on
-start-up rebuilds every table from these rows.
+only their SHA-256 digests are. Every change is a :data:`WriteOp`; the server
+hands the store a batch of them (moves of many tables, say) and the store
+applies the whole batch in **one** committed transaction, so one disk sync
+covers many moves (group commit, see :mod:`greenlight.web.writer`). Nothing is
+acknowledged before its batch is committed.
 
 >>> store = SqliteStore(":memory:")
 >>> record = Record("cinecitta", "1", 3, 7, {"movie_awards": False}, [])
 >>> seats = [SeatRow(0, "human", None, "Ann", hash_token("t0")), SeatRow(1, "bot", "random", "Bot"), SeatRow(2, "bot", "random", "Bot")]
->>> store.create_table(StoredTable("abc", record, seats, created_at=1.0))
->>> store.append_action("abc", 0, 2, "offer D6 30", finished=False)
+>>> store.write([CreateTable(StoredTable("abc", record, seats, created_at=1.0))])
+>>> store.write([AppendAction("abc", 0, 2, "offer D6 30", finished=False)])
 >>> store.load_table("abc").record.actions
 [(2, 'offer D6 30')]
+>>> [summary.status for summary in store.list_tables().tables]
+['open']
 """
 
 from __future__ import annotations
@@ -25,12 +29,16 @@ import sqlite3
 import threading
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from greenlight.core.record import Record
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+
+#: Table statuses a listing can filter on.
+STATUSES = ("open", "running", "finished", "closed", "broken")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -39,11 +47,19 @@ CREATE TABLE IF NOT EXISTS tables (
     game TEXT NOT NULL,
     version TEXT NOT NULL,
     num_players INTEGER NOT NULL,
-    seed INTEGER NOT NULL,
+    seed TEXT NOT NULL,
+    seed_chosen INTEGER NOT NULL DEFAULT 0,
     options TEXT NOT NULL,
     created_at REAL NOT NULL,
-    finished_at REAL
+    finished_at REAL,
+    updated_at REAL NOT NULL,
+    moves INTEGER NOT NULL DEFAULT 0,
+    creator TEXT NOT NULL DEFAULT '',
+    closed_at REAL,
+    closed_reason TEXT,
+    error TEXT
 );
+CREATE INDEX IF NOT EXISTS tables_by_creation ON tables (created_at DESC, id DESC);
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
     seat INTEGER NOT NULL,
@@ -63,6 +79,46 @@ CREATE TABLE IF NOT EXISTS actions (
     PRIMARY KEY (table_id, idx)
 );
 """
+
+#: Schema 1 kept the seed in an INTEGER column (at most 64 bits); schema 2 keeps it as decimal text
+#: (secret seeds have 128 bits) and adds what listing, unloading and expiry need without replaying.
+MIGRATE_1_TO_2 = """
+CREATE TABLE tables_v2 (
+    id TEXT PRIMARY KEY, game TEXT NOT NULL, version TEXT NOT NULL, num_players INTEGER NOT NULL,
+    seed TEXT NOT NULL, seed_chosen INTEGER NOT NULL DEFAULT 0, options TEXT NOT NULL,
+    created_at REAL NOT NULL, finished_at REAL, updated_at REAL NOT NULL, moves INTEGER NOT NULL DEFAULT 0,
+    creator TEXT NOT NULL DEFAULT '', closed_at REAL, closed_reason TEXT, error TEXT
+);
+INSERT INTO tables_v2 (id, game, version, num_players, seed, seed_chosen, options, created_at, finished_at, updated_at, moves)
+    SELECT t.id, t.game, t.version, t.num_players, CAST(t.seed AS TEXT), 1, t.options, t.created_at, t.finished_at,
+           COALESCE((SELECT MAX(a.at) FROM actions a WHERE a.table_id = t.id), t.created_at),
+           (SELECT COUNT(*) FROM actions a WHERE a.table_id = t.id)
+    FROM tables t;
+DROP TABLE tables;
+ALTER TABLE tables_v2 RENAME TO tables;
+CREATE INDEX IF NOT EXISTS tables_by_creation ON tables (created_at DESC, id DESC);
+"""
+
+#: A table's status from its row alone (seats decide between open and running).
+STATUS_SQL = """CASE
+    WHEN t.error IS NOT NULL THEN 'broken'
+    WHEN t.finished_at IS NOT NULL THEN 'finished'
+    WHEN t.closed_at IS NOT NULL THEN 'closed'
+    WHEN EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.kind = 'human' AND s.joined_at IS NULL) THEN 'open'
+    ELSE 'running' END"""
+
+
+class StorageError(Exception):
+    """A write the store could not make (disk full, database locked, I/O error); nothing of it was stored.
+
+    ``conflict`` marks a write refused because of what is already stored (an
+    action index taken): retrying the same write can never succeed.
+    """
+
+    def __init__(self, message: str, *, conflict: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.conflict = conflict
 
 
 def new_token() -> str:
@@ -94,29 +150,108 @@ class SeatRow:
 
 @dataclass(slots=True)
 class StoredTable:
-    """A table as the store keeps it: the record plus its seats."""
+    """A table as the store keeps it: the record plus its seats and life-cycle facts."""
 
     id: str
     record: Record
     seats: list[SeatRow]
     created_at: float = field(default_factory=time.time)
     finished_at: float | None = None
+    #: Whether the creator chose the seed (and so may know every hidden card).
+    seed_chosen: bool = False
+    #: Who created the table (a digest of the client's address), for fair bot work.
+    creator: str = ""
+    updated_at: float | None = None
+    closed_at: float | None = None
+    closed_reason: str | None = None
+    error: str | None = None
+
+
+@dataclass(slots=True)
+class TableSummary:
+    """What a listing shows of a table, read without its actions."""
+
+    id: str
+    game: str
+    version: str
+    num_players: int
+    options: dict[str, object]
+    seats: list[SeatRow]
+    created_at: float
+    finished_at: float | None
+    updated_at: float
+    moves: int
+    status: str
+    seed_chosen: bool
+    closed_reason: str | None
+    error: str | None
+
+
+@dataclass(slots=True)
+class TablePage:
+    """One page of a listing and how many tables match in all."""
+
+    tables: list[TableSummary]
+    total: int
+
+
+# -- writes ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CreateTable:
+    """Store a new table with its seats (and any actions its record already holds)."""
+
+    table: StoredTable
+
+
+@dataclass(frozen=True, slots=True)
+class AppendAction:
+    """Store action number ``index``; ``finished`` marks the game as over. Refused (conflict) if ``index`` is taken."""
+
+    table_id: str
+    index: int
+    seat: int
+    text: str
+    finished: bool
+    at: float = field(default_factory=time.time)
+
+
+@dataclass(frozen=True, slots=True)
+class MarkJoined:
+    """Note that a human seat's token has been used at least once."""
+
+    table_id: str
+    seat: int
+    at: float = field(default_factory=time.time)
+
+
+@dataclass(frozen=True, slots=True)
+class MarkBroken:
+    """Note that the stored record no longer replays on this engine, and why."""
+
+    table_id: str
+    error: str
+
+
+@dataclass(frozen=True, slots=True)
+class CloseTable:
+    """End an unfinished table without a result (``reason``: for example ``expired``)."""
+
+    table_id: str
+    reason: str
+    at: float = field(default_factory=time.time)
+
+
+WriteOp = CreateTable | AppendAction | MarkJoined | MarkBroken | CloseTable
 
 
 class TableStore(ABC):
     """The storage interface the server uses; every method is synchronous and thread-safe."""
 
     @abstractmethod
-    def create_table(self, table: StoredTable) -> None:
-        """Store a new table (its record must have no actions yet)."""
-
-    @abstractmethod
-    def append_action(self, table_id: str, index: int, seat: int, text: str, *, finished: bool) -> None:
-        """Durably store action number ``index``; ``finished`` marks the game as over. Raises if ``index`` is taken."""
-
-    @abstractmethod
-    def mark_joined(self, table_id: str, seat: int) -> None:
-        """Note that a human seat's token has been used at least once."""
+    def write(self, ops: Sequence[WriteOp]) -> None:
+        """Apply every op in one committed transaction, or none of them (raising :class:`StorageError`)."""
 
     @abstractmethod
     def load_table(self, table_id: str) -> StoredTable | None:
@@ -124,92 +259,179 @@ class TableStore(ABC):
 
     @abstractmethod
     def load_all(self) -> list[StoredTable]:
-        """Every table with all its actions, oldest first."""
+        """Every table with all its actions, oldest first (for tools and tests; the server loads tables one at a time)."""
+
+    @abstractmethod
+    def resumable(self, limit: int) -> list[str]:
+        """Ids of unfinished, unclosed tables with a bot seat, most recently active first (bots to restart at start-up)."""
+
+    @abstractmethod
+    def list_tables(self, status: str | None = None, game: str | None = None, limit: int = 50, offset: int = 0) -> TablePage:
+        """Tables newest first, optionally of one status and one game."""
+
+    @abstractmethod
+    def abandoned(self, idle_since: float) -> list[str]:
+        """Ids of unfinished, unclosed tables with no move (and no creation) since ``idle_since``."""
+
+    def count(self) -> int:
+        """How many tables are stored."""
+        return self.list_tables(limit=0).total
 
     def close(self) -> None:  # noqa: B027 - optional hook
         """Release resources."""
 
+    # Single-op conveniences (tools, tests).
+
+    def create_table(self, table: StoredTable) -> None:
+        """Store a new table."""
+        self.write([CreateTable(table)])
+
+    def append_action(self, table_id: str, index: int, seat: int, text: str, *, finished: bool) -> None:
+        """Store one action."""
+        self.write([AppendAction(table_id, index, seat, text, finished)])
+
 
 class SqliteStore(TableStore):
-    """SQLite storage (stdlib ``sqlite3``): WAL journal, full sync, one connection behind a lock.
+    """SQLite storage (stdlib ``sqlite3``): WAL journal, full sync, one writing and one reading connection.
 
-    One connection shared under a lock keeps the code simple; writes are a
-    single small row and the server runs them off the event loop.
+    ``busy_timeout`` bounds how long a write waits for a lock held by another
+    process before it fails with :class:`StorageError`. Reads run on their own
+    connection (WAL lets them proceed while a write is being synced).
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, busy_timeout: float = 3.0) -> None:
         self.path = str(path)
-        if self.path != ":memory:":
+        memory = self.path == ":memory:"
+        if not memory:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._write_lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=busy_timeout)
         self._db.execute("PRAGMA journal_mode=WAL")
         # FULL: a committed action survives even a power cut, not only a killed process.
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
-        with self._lock:
+        with self._write_lock:
+            self._prepare_schema()
+        if memory:
+            self._read_db, self._read_lock = self._db, self._write_lock  # a second connection would be another database
+        else:
+            self._read_db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=busy_timeout)
+            self._read_lock = threading.Lock()
+
+    def _prepare_schema(self) -> None:
+        exists = self._db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").fetchone() is not None
+        if not exists:
             self._db.executescript(SCHEMA)
-            row = self._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-            if row is None:
-                self._db.execute("INSERT INTO meta (key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-            elif int(row[0]) != SCHEMA_VERSION:
-                raise RuntimeError(f"{self.path} uses storage schema {row[0]}; this server reads schema {SCHEMA_VERSION}")
+            self._db.execute("INSERT INTO meta (key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            return
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        found = int(row[0]) if row is not None else SCHEMA_VERSION
+        if found == 1:
+            self._migrate_from_1()
+        elif found != SCHEMA_VERSION:
+            raise RuntimeError(f"{self.path} uses storage schema {found}; this server reads schema {SCHEMA_VERSION}")
+        self._db.executescript(SCHEMA)
 
-    def create_table(self, table: StoredTable) -> None:
-        """Insert the table and its seats in one transaction."""
-        record = table.record
-        with self._lock:
+    def _migrate_from_1(self) -> None:
+        # SQLite cannot change a column's type: rebuild the table (foreign keys off while the referenced table is replaced).
+        self._db.execute("PRAGMA foreign_keys=OFF")
+        try:
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                self._db.execute(
-                    "INSERT INTO tables (id, game, version, num_players, seed, options, created_at, finished_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        table.id,
-                        record.game,
-                        record.version,
-                        record.num_players,
-                        record.seed,
-                        json.dumps(record.options),
-                        table.created_at,
-                        None,
-                    ),
-                )
-                self._db.executemany(
-                    "INSERT INTO seats (table_id, seat, kind, bot, name, token_hash, joined_at) VALUES (?, ?, ?, ?, ?, ?, NULL)",
-                    [(table.id, s.seat, s.kind, s.bot, s.name, s.token_hash) for s in table.seats],
-                )
-                for index, (seat, text) in enumerate(record.actions):
-                    self._db.execute(
-                        "INSERT INTO actions (table_id, idx, seat, text, at) VALUES (?, ?, ?, ?, ?)",
-                        (table.id, index, seat, text, time.time()),
-                    )
+                for statement in MIGRATE_1_TO_2.split(";"):
+                    if statement.strip():
+                        self._db.execute(statement)
+                self._db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
+        finally:
+            self._db.execute("PRAGMA foreign_keys=ON")
 
-    def append_action(self, table_id: str, index: int, seat: int, text: str, *, finished: bool) -> None:
-        """Insert one action row (and the finish time) in one committed transaction."""
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
+    # -- writes -------------------------------------------------------------------------------
+
+    def write(self, ops: Sequence[WriteOp]) -> None:
+        """Apply ``ops`` in one transaction (one sync for all of them)."""
+        if not ops:
+            return
+        with self._write_lock:
             try:
-                self._db.execute(
-                    "INSERT INTO actions (table_id, idx, seat, text, at) VALUES (?, ?, ?, ?, ?)", (table_id, index, seat, text, time.time())
-                )
-                if finished:
-                    self._db.execute("UPDATE tables SET finished_at = ? WHERE id = ?", (time.time(), table_id))
+                self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as error:
+                raise StorageError(_describe(error)) from error
+            try:
+                for op in ops:
+                    self._apply(op)
+                self._db.execute("COMMIT")
+            except sqlite3.Error as error:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise StorageError(_describe(error), conflict=isinstance(error, sqlite3.IntegrityError)) from error
             except BaseException:
-                self._db.execute("ROLLBACK")
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
                 raise
-            self._db.execute("COMMIT")
 
-    def mark_joined(self, table_id: str, seat: int) -> None:
-        """Set the join time once."""
-        with self._lock:
-            self._db.execute(
-                "UPDATE seats SET joined_at = ? WHERE table_id = ? AND seat = ? AND joined_at IS NULL", (time.time(), table_id, seat)
+    def _apply(self, op: WriteOp) -> None:
+        db = self._db
+        if isinstance(op, AppendAction):
+            db.execute(
+                "INSERT INTO actions (table_id, idx, seat, text, at) VALUES (?, ?, ?, ?, ?)",
+                (op.table_id, op.index, op.seat, op.text, op.at),
             )
+            updated = db.execute(
+                "UPDATE tables SET moves = ?, updated_at = ?, finished_at = CASE WHEN ? THEN ? ELSE finished_at END"
+                " WHERE id = ? AND moves = ?",
+                (op.index + 1, op.at, op.finished, op.at, op.table_id, op.index),
+            )
+            if updated.rowcount != 1:
+                raise sqlite3.IntegrityError(f"table {op.table_id} has no move {op.index - 1} to follow")
+        elif isinstance(op, CreateTable):
+            self._insert_table(op.table)
+        elif isinstance(op, MarkJoined):
+            db.execute(
+                "UPDATE seats SET joined_at = ? WHERE table_id = ? AND seat = ? AND joined_at IS NULL", (op.at, op.table_id, op.seat)
+            )
+        elif isinstance(op, MarkBroken):
+            db.execute("UPDATE tables SET error = ? WHERE id = ?", (op.error, op.table_id))
+        else:
+            db.execute(
+                "UPDATE tables SET closed_at = ?, closed_reason = ? WHERE id = ? AND closed_at IS NULL AND finished_at IS NULL",
+                (op.at, op.reason, op.table_id),
+            )
+
+    def _insert_table(self, table: StoredTable) -> None:
+        record = table.record
+        now = time.time()
+        self._db.execute(
+            "INSERT INTO tables (id, game, version, num_players, seed, seed_chosen, options, created_at, finished_at, updated_at, moves,"
+            " creator) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                table.id,
+                record.game,
+                record.version,
+                record.num_players,
+                str(record.seed),
+                int(table.seed_chosen),
+                json.dumps(record.options),
+                table.created_at,
+                table.finished_at,
+                table.updated_at or table.created_at,
+                len(record.actions),
+                table.creator,
+            ),
+        )
+        self._db.executemany(
+            "INSERT INTO seats (table_id, seat, kind, bot, name, token_hash, joined_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(table.id, s.seat, s.kind, s.bot, s.name, s.token_hash, now if s.joined else None) for s in table.seats],
+        )
+        self._db.executemany(
+            "INSERT INTO actions (table_id, idx, seat, text, at) VALUES (?, ?, ?, ?, ?)",
+            [(table.id, index, seat, text, now) for index, (seat, text) in enumerate(record.actions)],
+        )
+
+    # -- reads --------------------------------------------------------------------------------
 
     def load_table(self, table_id: str) -> StoredTable | None:
         """One table."""
@@ -220,32 +442,126 @@ class SqliteStore(TableStore):
         """Every table."""
         return self._load("", ())
 
+    def resumable(self, limit: int) -> list[str]:
+        """Unfinished tables with a bot seat, most recently active first."""
+        with self._read_lock:
+            rows = self._read_db.execute(
+                "SELECT t.id FROM tables t WHERE t.finished_at IS NULL AND t.closed_at IS NULL AND t.error IS NULL"
+                " AND EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.kind = 'bot')"
+                " ORDER BY t.updated_at DESC LIMIT ?",
+                (limit,),
+            ).fetchall()
+        return [row[0] for row in rows]
+
+    def abandoned(self, idle_since: float) -> list[str]:
+        """Unfinished, unclosed tables idle since ``idle_since``."""
+        with self._read_lock:
+            rows = self._read_db.execute(
+                "SELECT id FROM tables WHERE finished_at IS NULL AND closed_at IS NULL AND updated_at < ? ORDER BY updated_at",
+                (idle_since,),
+            ).fetchall()
+        return [row[0] for row in rows]
+
+    def list_tables(self, status: str | None = None, game: str | None = None, limit: int = 50, offset: int = 0) -> TablePage:
+        """A page of table summaries, newest first."""
+        where, params = [], []
+        if status is not None:
+            where.append(f"({STATUS_SQL}) = ?")
+            params.append(status)
+        if game is not None:
+            where.append("t.game = ?")
+            params.append(game)
+        clause = f"WHERE {' AND '.join(where)}" if where else ""
+        with self._read_lock:
+            total = self._read_db.execute(f"SELECT COUNT(*) FROM tables t {clause}", params).fetchone()[0]
+            rows = self._read_db.execute(
+                "SELECT t.id, t.game, t.version, t.num_players, t.options, t.created_at, t.finished_at, t.updated_at, t.moves,"
+                f" {STATUS_SQL}, t.seed_chosen, t.closed_reason, t.error FROM tables t {clause}"
+                " ORDER BY t.created_at DESC, t.id DESC LIMIT ? OFFSET ?",
+                [*params, limit, offset],
+            ).fetchall()
+            seats = self._seats([row[0] for row in rows])
+        tables = [
+            TableSummary(
+                row[0],
+                row[1],
+                row[2],
+                row[3],
+                json.loads(row[4]),
+                seats[row[0]],
+                row[5],
+                row[6],
+                row[7],
+                row[8],
+                row[9],
+                bool(row[10]),
+                row[11],
+                row[12],
+            )
+            for row in rows
+        ]
+        return TablePage(tables, int(total))
+
+    def _seats(self, ids: list[str]) -> dict[str, list[SeatRow]]:
+        seats: dict[str, list[SeatRow]] = {table_id: [] for table_id in ids}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            for table_id, seat, kind, bot, name, token_hash, joined_at in self._read_db.execute(
+                f"SELECT table_id, seat, kind, bot, name, token_hash, joined_at FROM seats WHERE table_id IN ({marks})"
+                " ORDER BY table_id, seat",
+                chunk,
+            ):
+                seats[table_id].append(SeatRow(seat, kind, bot, name, token_hash, joined_at is not None))
+        return seats
+
     def _load(self, where: str, params: tuple[object, ...]) -> list[StoredTable]:
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT id, game, version, num_players, seed, options, created_at, finished_at"
-                f" FROM tables {where} ORDER BY created_at, id",
+        with self._read_lock:
+            rows = self._read_db.execute(
+                "SELECT id, game, version, num_players, seed, options, created_at, finished_at, seed_chosen, creator, updated_at,"
+                f" closed_at, closed_reason, error FROM tables {where} ORDER BY created_at, id",
                 params,
             ).fetchall()
             ids = [row[0] for row in rows]
-            seats: dict[str, list[SeatRow]] = {table_id: [] for table_id in ids}
-            actions: dict[str, list[tuple[int, str]]] = {table_id: [] for table_id in ids}
+            seats = self._seats(ids)
+            actions: dict[str, list[tuple[int, str]]] = {}
             for table_id in ids:
-                for seat, kind, bot, name, token_hash, joined_at in self._db.execute(
-                    "SELECT seat, kind, bot, name, token_hash, joined_at FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)
-                ):
-                    seats[table_id].append(SeatRow(seat, kind, bot, name, token_hash, joined_at is not None))
                 actions[table_id] = [
                     (seat, text)
-                    for seat, text in self._db.execute("SELECT seat, text FROM actions WHERE table_id = ? ORDER BY idx", (table_id,))
+                    for seat, text in self._read_db.execute("SELECT seat, text FROM actions WHERE table_id = ? ORDER BY idx", (table_id,))
                 ]
         tables = []
-        for table_id, game, version, num_players, seed, options, created_at, finished_at in rows:
-            record = Record(game, version, num_players, seed, json.loads(options), actions[table_id])
-            tables.append(StoredTable(table_id, record, seats[table_id], created_at, finished_at))
+        for (
+            table_id,
+            game,
+            version,
+            num_players,
+            seed,
+            options,
+            created_at,
+            finished_at,
+            chosen,
+            creator,
+            updated,
+            closed,
+            why,
+            error,
+        ) in rows:
+            record = Record(game, version, num_players, int(seed), json.loads(options), actions[table_id])
+            tables.append(
+                StoredTable(table_id, record, seats[table_id], created_at, finished_at, bool(chosen), creator, updated, closed, why, error)
+            )
         return tables
 
     def close(self) -> None:
-        """Close the connection."""
-        with self._lock:
+        """Close the connections."""
+        with self._write_lock:
             self._db.close()
+        if self._read_db is not self._db:
+            with self._read_lock:
+                self._read_db.close()
+
+
+def _describe(error: sqlite3.Error) -> str:
+    """A storage failure in words (SQLite's own message names the cause: locked, full, I/O)."""
+    return f"the database refused the write ({error})"

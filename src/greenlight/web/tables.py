@@ -1,49 +1,82 @@
 """Live tables: the authoritative matches, their connected clients and their bots.
 
-The :class:`TableHub` owns one :class:`~greenlight.core.match.Match` per table.
-Every action, from a person or a bot, goes through :meth:`TableHub.act`, which
-checks it with the game's rules, writes it to the store (a committed
-transaction) and only then acknowledges it and pushes each connected client
-its own fresh view. Bots think in worker processes on a copy of the state
-(:mod:`greenlight.web.thinking`), so the event loop keeps serving every
-other table at full speed.
+The :class:`TableHub` owns the tables in memory (at most
+``max_live_tables``; idle ones are unloaded and loaded again on demand).
+Every action, from a person or a bot, goes through :meth:`TableHub.act`:
+it is checked and applied to a **copy** of the state, written to the store,
+and only once the write is committed does the table's match take the new
+state, so no response of any kind ever shows a move that is not stored. A
+write that fails leaves no trace and is answered with a 503. Bots think in
+worker processes on a copy of the state (:mod:`greenlight.web.thinking`),
+shared fairly between the tables' creators, and a bot whose move cannot be
+stored tries again with back-off until the store takes writes again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
 import time
-from collections.abc import Sequence
+from collections import Counter, OrderedDict
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from greenlight.bots import bot_names
 from greenlight.core.errors import ActionParseError, GreenlightError, OptionError
+from greenlight.core.events import events_for
 from greenlight.core.game import Game
 from greenlight.core.match import Match
 from greenlight.core.record import Record
 from greenlight.core.registry import get_game
 from greenlight.core.rng import make_rng
-from greenlight.web.storage import SeatRow, StoredTable, TableStore, hash_token, new_token, token_matches
+from greenlight.web.inputs import InputError, clean_name
+from greenlight.web.limits import ServerSettings
+from greenlight.web.storage import (
+    AppendAction,
+    CloseTable,
+    CreateTable,
+    MarkBroken,
+    MarkJoined,
+    SeatRow,
+    StorageError,
+    StoredTable,
+    TableStore,
+    WriteOp,
+    hash_token,
+    new_token,
+    token_matches,
+)
 from greenlight.web.thinking import BotPool
-from greenlight.web.views import lobby_options, seat_view
+from greenlight.web.views import lobby_options, seat_view, table_info
+from greenlight.web.writer import WriteQueue
 
 log = logging.getLogger("greenlight.web")
 
 #: Most messages waiting for one slow client; older views are dropped first (each view is complete).
 CLIENT_QUEUE_SIZE = 64
-MAX_NAME_LENGTH = 40
+#: Bits of a table's secret seed when the server draws it.
+SEED_BITS = 128
+#: A bot whose move could not be stored waits this long before trying again, doubling up to the maximum.
+BOT_RETRY_FIRST_SECONDS = 0.5
+BOT_RETRY_MAX_SECONDS = 30.0
+
+T = TypeVar("T")
 
 
 class TableError(Exception):
-    """A request about a table was refused; ``status`` is the HTTP status that fits."""
+    """A request about a table was refused; ``status`` is the HTTP status that fits.
 
-    def __init__(self, status: int, message: str) -> None:
+    ``retry_after`` (seconds) is sent as a ``Retry-After`` header with 429 and 503 answers.
+    """
+
+    def __init__(self, status: int, message: str, *, retry_after: float | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.retry_after = retry_after
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,30 +98,41 @@ class CreatedTable:
 
 @dataclass(eq=False)
 class Client:
-    """One connected WebSocket client: a seat (``seat`` set) or a spectator."""
+    """One connected WebSocket client: a seat (``seat`` set) or a spectator, and who it is (``address``).
+
+    Messages are queued as encoded JSON text, so a view sent to many clients is encoded once.
+    """
 
     seat: int | None
-    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=lambda: asyncio.Queue(CLIENT_QUEUE_SIZE))
+    address: str = ""
+    queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(CLIENT_QUEUE_SIZE))
 
-    def push(self, message: dict[str, Any]) -> None:
+    def push(self, message: dict[str, Any] | str) -> None:
         """Queue a message; a client that lags far behind loses its oldest messages (the newest view is complete)."""
+        text = message if isinstance(message, str) else json.dumps(message)
         while self.queue.full():
             self.queue.get_nowait()
-        self.queue.put_nowait(message)
+        self.queue.put_nowait(text)
 
 
 class LiveTable:
     """One table in memory: its stored description, its match (rebuilt lazily), clients and bots."""
 
-    def __init__(self, stored: StoredTable) -> None:
+    def __init__(self, stored: StoredTable, match: Match | None = None) -> None:
         self.id = stored.id
         self.stored = stored
         self.lock = asyncio.Lock()
         self.clients: set[Client] = set()
         self.bot_wakeup = asyncio.Event()
         self.bot_task: asyncio.Task[None] | None = None
-        self.broken: str | None = None
-        self._match: Match | None = None
+        #: The seat whose bot is thinking now, if any (public: shown as "thinking").
+        self.thinking: int | None = None
+        self.broken: str | None = stored.error
+        self._match = match
+        self.last_active = time.monotonic()
+        self._presence_pending = False
+        #: Each viewer's log in words so far: (events described, lines).
+        self._logs: dict[int | None, tuple[int, list[str]]] = {}
 
     # -- the game -----------------------------------------------------------------
 
@@ -112,13 +156,22 @@ class LiveTable:
 
     @property
     def version(self) -> int:
-        """Number of accepted actions."""
+        """Number of accepted (stored) actions."""
         return len(self.stored.record.actions)
 
     @property
     def finished(self) -> bool:
         """Whether the game has ended (known from the store without rebuilding the match)."""
         return self.stored.finished_at is not None
+
+    @property
+    def closed(self) -> bool:
+        """Whether the table was closed unfinished (expired): it takes no more actions."""
+        return self.stored.closed_at is not None and not self.finished
+
+    def touch(self) -> None:
+        """Note activity now (idle tables are unloaded from memory)."""
+        self.last_active = time.monotonic()
 
     def seat_for_token(self, token: str) -> int | None:
         """The human seat whose token this is, or None."""
@@ -129,128 +182,209 @@ class LiveTable:
 
     def bot_seats_to_act(self) -> list[int]:
         """Bot seats the game is waiting for now."""
-        if self.broken is not None or self.finished:
+        if self.broken is not None or self.finished or self.closed:
             return []
         waiting = self.match.decision().players
         return [row.seat for row in self.stored.seats if row.kind == "bot" and row.seat in waiting]
 
     def bot_seed(self, seat: int) -> int:
         """The seed of ``seat``'s bot for the current move: table seed, seat and move number, so restarts change nothing."""
-        return make_rng("greenlight-web-bot", self.stored.record.seed, seat, self.version).randrange(2**31)
+        return make_rng("greenlight-web-bot", self.stored.record.seed, seat, self.version).getrandbits(64)
+
+    def idle(self) -> bool:
+        """Nobody connected, nothing being written or thought, and no bot owing a move: safe to unload."""
+        if self.clients or self.lock.locked() or self.thinking is not None:
+            return False
+        return self._match is None or not self.bot_seats_to_act()
 
     # -- what clients see ------------------------------------------------------------
 
     def status(self) -> str:
-        """``open`` (a human seat has never been joined), ``running``, ``finished`` or ``broken``."""
+        """``open`` (a human seat has never been joined), ``running``, ``finished``, ``closed`` or ``broken``."""
         if self.broken is not None:
             return "broken"
         if self.finished:
             return "finished"
+        if self.closed:
+            return "closed"
         if any(row.kind == "human" and not row.joined for row in self.stored.seats):
             return "open"
         return "running"
 
     def info(self) -> dict[str, Any]:
         """Public facts about the table (no tokens, nothing hidden)."""
-        record = self.stored.record
-        connected = {client.seat for client in self.clients}
-        try:
-            title = get_game(record.game).spec.title
-        except OptionError:
-            title = record.game
-        return {
-            "id": self.id,
-            "game": record.game,
-            "title": title,
-            "num_players": record.num_players,
-            "options": dict(record.options),
-            "status": self.status(),
-            "version": self.version,
-            "created_at": self.stored.created_at,
-            "finished_at": self.stored.finished_at,
-            "spectators": sum(1 for client in self.clients if client.seat is None),
-            "seats": [
-                {
-                    "seat": row.seat,
-                    "kind": row.kind,
-                    "bot": row.bot,
-                    "name": row.name,
-                    "joined": row.joined if row.kind == "human" else True,
-                    "connected": row.seat in connected if row.kind == "human" else True,
-                }
-                for row in self.stored.seats
-            ],
-            "error": self.broken,
-        }
+        stored = self.stored
+        stored.error = self.broken
+        connected = {client.seat for client in self.clients if client.seat is not None}
+        spectators = sum(1 for client in self.clients if client.seat is None)
+        info = table_info(stored, status=self.status(), version=self.version, connected=connected, spectators=spectators)
+        info["thinking"] = self.thinking
+        return info
+
+    def log_for(self, seat: int | None) -> list[str]:
+        """The event log in words as ``seat`` sees it, extended from what was described before."""
+        match = self.match
+        done, lines = self._logs.get(seat, (0, []))
+        if done < len(match.events):
+            lines = lines + [match.game.describe_event(event) for event in events_for(match.events[done:], seat)]
+            self._logs[seat] = (len(match.events), lines)
+        return lines
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """The full view of ``seat`` (None = spectator)."""
-        return seat_view(self.match, seat, self.info())
+        return seat_view(self.match, seat, self.info(), self.log_for(seat))
 
     def broadcast(self) -> None:
-        """Queue each connected client its own fresh view."""
+        """Queue each connected client its own fresh view (each distinct view encoded once)."""
         if not self.clients:
             return
         info = self.info()
-        views: dict[int | None, dict[str, Any]] = {}
+        texts: dict[int | None, str] = {}
         for client in self.clients:
-            if client.seat not in views:
-                views[client.seat] = seat_view(self.match, client.seat, info)
-            client.push(views[client.seat])
+            if client.seat not in texts:
+                texts[client.seat] = json.dumps(seat_view(self.match, client.seat, info, self.log_for(client.seat)))
+            client.push(texts[client.seat])
 
-    def broadcast_presence(self) -> None:
-        """Tell every client who is connected (public)."""
-        message = {"type": "presence", "table": self.info()}
+    def schedule_presence(self, delay: float) -> None:
+        """Tell every client who is connected, once for all joins and leaves within ``delay`` seconds."""
+        if self._presence_pending:
+            return
+        self._presence_pending = True
+        asyncio.get_running_loop().call_later(delay, self._send_presence)
+
+    def _send_presence(self) -> None:
+        self._presence_pending = False
+        if not self.clients:
+            return
+        text = json.dumps({"type": "presence", "table": self.info()})
         for client in self.clients:
-            client.push(message)
+            client.push(text)
 
 
 class TableHub:
-    """Every table of the server, the store behind them, and the bot runners."""
+    """The tables of the server, the store behind them, the writer and the bot runners."""
 
-    def __init__(self, store: TableStore, *, bot_delay: float = 0.6, bot_workers: int | None = None) -> None:
+    def __init__(
+        self, store: TableStore, settings: ServerSettings | None = None, *, bot_delay: float | None = None, bot_workers: int | None = None
+    ) -> None:
+        settings = settings or ServerSettings()
+        self.settings = settings
         self.store = store
-        self.bot_delay = bot_delay
-        self.bot_pool = BotPool(bot_workers)
-        self.tables: dict[str, LiveTable] = {}
-        self._started = False
+        self.bot_delay = settings.bot_delay if bot_delay is None else bot_delay
+        self.bot_pool = BotPool(settings.bot_workers if bot_workers is None else bot_workers)
+        self.writer = WriteQueue(store, timeout=settings.write_timeout)
+        #: Tables in memory, least recently used first.
+        self.tables: OrderedDict[str, LiveTable] = OrderedDict()
+        self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
+        self._housekeeping: asyncio.Task[None] | None = None
+        #: Open WebSockets by client address.
+        self.sockets: Counter[str] = Counter()
 
     # -- life cycle ---------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Load every stored table; rebuild the unfinished ones and restart their bots."""
-        stored = await asyncio.to_thread(self.store.load_all)
-        for item in stored:
-            table = LiveTable(item)
-            self.tables[table.id] = table
-            if not table.finished:
-                try:
-                    table.match  # noqa: B018 - rebuild now so a broken table is reported at start-up
-                except TableError as error:
-                    log.error("%s", error.message)
-                    continue
+        """Rebuild the unfinished tables that have bots (most recently active first) and restart their bots."""
+        for table_id in await asyncio.to_thread(self.store.resumable, max(1, self.settings.max_live_tables // 2)):
+            table = await self._load(table_id)
+            if table is not None and table.broken is None:
                 self._start_bots(table)
-        self._started = True
+        if self.settings.housekeeping_seconds > 0:
+            self._housekeeping = asyncio.create_task(self._keep_house(), name="greenlight-housekeeping")
 
     async def stop(self) -> None:
-        """Stop every bot runner."""
+        """Stop the bot runners and housekeeping, then write what is queued."""
         tasks = [table.bot_task for table in self.tables.values() if table.bot_task is not None]
+        if self._housekeeping is not None:
+            tasks.append(self._housekeeping)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self.bot_pool.close()
+        await asyncio.to_thread(self.writer.close)
 
     # -- tables -------------------------------------------------------------------------
 
-    def get(self, table_id: str) -> LiveTable:
-        """The table called ``table_id`` or a 404 TableError."""
+    async def table(self, table_id: str) -> LiveTable:
+        """The table called ``table_id`` (loaded from the store if it is not in memory) or a 404 TableError."""
         table = self.tables.get(table_id)
         if table is None:
-            raise TableError(404, f"there is no table {table_id!r}")
+            table = await self._load(table_id)
+            if table is None:
+                raise TableError(404, f"there is no table {table_id!r}")
+            if not table.finished and table.broken is None:
+                self._start_bots(table)
+        self.tables.move_to_end(table_id)
+        table.touch()
         return table
 
-    async def create(self, game_name: str, seats: Sequence[SeatRequest], options: dict[str, Any], seed: int | None = None) -> CreatedTable:
-        """Validate and store a new table; return it with the tokens of its human seats."""
+    async def _load(self, table_id: str) -> LiveTable | None:
+        """Read a table from the store and rebuild its match (once, however many ask at the same time)."""
+        if len(table_id) > 64:
+            return None
+        pending = self._loading.get(table_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[LiveTable | None] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = future
+        try:
+            table = await self._read(table_id)
+            future.set_result(table)
+            return table
+        except BaseException as error:
+            future.set_exception(error)
+            future.exception()  # retrieved: nobody else may be waiting
+            raise
+        finally:
+            del self._loading[table_id]
+
+    async def _read(self, table_id: str) -> LiveTable | None:
+        stored = await self._store_call(self.store.load_table, table_id)
+        if stored is None:
+            return None
+        if table_id in self.tables:
+            return self.tables[table_id]
+        self._make_room()
+        table = LiveTable(stored)
+        if not table.finished and table.broken is None:
+            try:
+                table._match = await asyncio.to_thread(Match.from_record, Record.from_json(stored.record.to_json()))
+            except GreenlightError as error:
+                table.broken = str(error)
+                log.error("table %s cannot be loaded: %s", table_id, error)
+                await self._write_quietly(MarkBroken(table_id, str(error)), table_id)
+        self.tables[table_id] = table
+        return table
+
+    def _make_room(self) -> None:
+        """Unload idle tables (least recently used first) until one more fits, or refuse with a 503."""
+        while len(self.tables) >= self.settings.max_live_tables:
+            victim = next((table for table in self.tables.values() if table.idle()), None)
+            if victim is None:
+                raise TableError(
+                    503, f"the server holds its maximum of {self.settings.max_live_tables} active tables; try again later", retry_after=30
+                )
+            self._unload(victim)
+
+    def _unload(self, table: LiveTable) -> None:
+        if table.bot_task is not None:
+            table.bot_task.cancel()
+            table.bot_task = None
+        self.tables.pop(table.id, None)
+
+    async def create(
+        self,
+        game_name: str,
+        seats: Sequence[SeatRequest],
+        options: dict[str, Any],
+        seed: int | None = None,
+        *,
+        creator: str = "",
+    ) -> CreatedTable:
+        """Validate and store a new table; return it with the tokens of its human seats.
+
+        Without ``seed`` the server draws a secret one of :data:`SEED_BITS` bits;
+        a chosen seed is marked in the table's public facts (its creator may know the deal).
+        """
         try:
             game = get_game(game_name)
         except OptionError as error:
@@ -261,21 +395,41 @@ class TableHub:
             if name not in allowed:
                 known = ", ".join(sorted(allowed)) or "none"
                 raise TableError(400, f"{game.spec.title} has no option {name!r} that can be set here (options: {known})")
+        seed_chosen = seed is not None
         if seed is None:
-            seed = secrets.randbelow(2**31)
+            seed = secrets.randbits(SEED_BITS)
         try:
             match = Match.start(game, num_players, seed, options)
         except GreenlightError as error:
             raise TableError(400, str(error)) from None
-        levels = bot_names(game)
+        rows = self._seat_rows(game, seats)
         tokens: dict[int, str] = {}
+        for row in rows:
+            if row.kind == "human":
+                tokens[row.seat] = new_token()
+                row.token_hash = hash_token(tokens[row.seat])
+        self._make_room()
+        table_id = secrets.token_hex(5)  # lower-case hex: never mistaken for a card id in text
+        stored = StoredTable(
+            table_id, Record.from_json(match.record.to_json()), rows, created_at=time.time(), seed_chosen=seed_chosen, creator=creator
+        )
+        await self._store_write(CreateTable(stored), table_id)
+        table = LiveTable(stored, match)
+        self.tables[table_id] = table
+        self._start_bots(table)
+        return CreatedTable(table, tokens)
+
+    @staticmethod
+    def _seat_rows(game: Game[Any], seats: Sequence[SeatRequest]) -> list[SeatRow]:
+        levels = bot_names(game)
         rows: list[SeatRow] = []
         for seat, request in enumerate(seats):
             if request.kind == "human":
-                token = new_token()
-                tokens[seat] = token
-                name = (request.name or "").strip()[:MAX_NAME_LENGTH] or f"Player {seat + 1}"
-                rows.append(SeatRow(seat, "human", None, name, hash_token(token)))
+                try:
+                    name = clean_name(request.name) or f"Player {seat + 1}"
+                except InputError as error:
+                    raise TableError(400, f"seat {seat}: {error}") from None
+                rows.append(SeatRow(seat, "human", None, name))
             elif request.kind == "bot":
                 level = request.bot or "random"
                 if level not in levels:
@@ -283,14 +437,7 @@ class TableHub:
                 rows.append(SeatRow(seat, "bot", level, f"Bot ({level})"))
             else:
                 raise TableError(400, f"seat {seat}: kind must be 'human' or 'bot', not {request.kind!r}")
-        table_id = secrets.token_hex(5)  # lower-case hex: never mistaken for a card id in text
-        stored = StoredTable(table_id, Record.from_json(match.record.to_json()), rows, created_at=time.time())
-        await asyncio.to_thread(self.store.create_table, stored)
-        table = LiveTable(stored)
-        table._match = match
-        self.tables[table_id] = table
-        self._start_bots(table)
-        return CreatedTable(table, tokens)
+        return rows
 
     def authenticate(self, table: LiveTable, token: str | None) -> int | None:
         """The seat a token stands for (None for no token = spectator); a wrong token is a 403."""
@@ -302,22 +449,33 @@ class TableHub:
         return seat
 
     async def joined(self, table: LiveTable, seat: int) -> None:
-        """Remember that a human seat has been taken (its token used)."""
+        """Remember that a human seat has been taken (its token used); the table shows it once it is stored."""
         row = table.stored.seats[seat]
-        if not row.joined:
-            row.joined = True
-            await asyncio.to_thread(self.store.mark_joined, table.id, seat)
+        if row.joined:
+            return
+        try:
+            await self.writer.write(MarkJoined(table.id, seat))
+        except StorageError as error:
+            log.warning("table %s: could not note that seat %d joined (will try again on its next request): %s", table.id, seat, error)
+            return
+        row.joined = True
 
     # -- actions --------------------------------------------------------------------------
 
     async def act(self, table: LiveTable, seat: int, text: str, expect_version: int | None = None) -> tuple[str, int]:
         """Check, store, then apply-and-broadcast one action; return its canonical text and its index in the record.
 
-        A refused action raises TableError (400 unreadable, 409 not legal now)
-        and changes nothing. The action row is committed to the store before
-        anyone is told about it.
+        A refused action raises TableError (400 unreadable, 409 not legal now,
+        503 not stored) and changes nothing. The table's match only takes the
+        move once its row is committed. The work runs shielded: a client that
+        goes away mid-write cannot leave the stored and the shown game apart.
         """
+        return await _shielded(self._act(table, seat, text, expect_version))
+
+    async def _act(self, table: LiveTable, seat: int, text: str, expect_version: int | None) -> tuple[str, int]:
         async with table.lock:
+            if table.closed:
+                raise TableError(409, f"this table was closed ({table.stored.closed_reason}); no more actions are taken")
             match = table.match
             if expect_version is not None and expect_version != table.version:
                 raise TableError(
@@ -325,78 +483,155 @@ class TableHub:
                 )
             if match.is_over():
                 raise TableError(409, "the game is over; no more actions are taken")
-            state_before = match.state.clone()
-            events_before = len(match.events)
             try:
-                action = match.game.parse_action(text)
-                match.play(seat, action)
+                staged = match.stage(seat, text)
             except GreenlightError as error:
                 raise TableError(400 if isinstance(error, ActionParseError) else 409, str(error)) from None
-            except BaseException:
-                self._restore(match, state_before, events_before, played=False)
-                raise
-            canonical = str(action)
-            finished = match.is_over()
             index = table.version
+            finished = match.game.decision(staged.state).is_terminal
             try:
-                await asyncio.to_thread(self.store.append_action, table.id, index, seat, canonical, finished=finished)
-            except BaseException:
-                # Not stored, so it never happened: put the match back and tell nobody.
-                self._restore(match, state_before, events_before, played=True)
-                raise
-            table.stored.record.actions.append((seat, canonical))
+                await self.writer.write(AppendAction(table.id, index, seat, staged.text, finished))
+            except StorageError as error:
+                log.error(
+                    "table %s: move %d (seat %d: %s) was not stored, so it was not played: %s", table.id, index, seat, staged.text, error
+                )
+                if error.conflict:
+                    raise TableError(409, "the table has moved on; refresh and try again") from None
+                raise TableError(
+                    503, f"your move could not be saved, so it was not played ({error.message}); try again shortly", retry_after=2
+                ) from None
+            match.commit(staged)
+            table.stored.record.actions.append((seat, staged.text))
             if finished:
                 table.stored.finished_at = time.time()
+            table.touch()
             table.broadcast()
             table.bot_wakeup.set()
-            return canonical, index
+            return staged.text, index
 
-    @staticmethod
-    def _restore(match: Match, state: Any, events: int, *, played: bool) -> None:
-        match.state = state
-        del match.events[events:]
-        if played:
-            match.record.actions.pop()
+    # -- storage ------------------------------------------------------------------------------
+
+    async def _store_write(self, op: WriteOp, table_id: str) -> None:
+        """Write one op or answer 503 (logged with the table id)."""
+        try:
+            await self.writer.write(op)
+        except StorageError as error:
+            log.error("table %s: %s not stored: %s", table_id, type(op).__name__, error)
+            raise TableError(503, f"the server could not save this ({error.message}); try again shortly", retry_after=2) from None
+
+    async def _write_quietly(self, op: WriteOp, table_id: str) -> None:
+        try:
+            await self.writer.write(op)
+        except StorageError as error:
+            log.error("table %s: %s not stored: %s", table_id, type(op).__name__, error)
+
+    async def _store_call(self, function: Any, *args: Any) -> Any:
+        """Run a read off the event loop; a failing read is a 503."""
+        try:
+            return await asyncio.to_thread(function, *args)
+        except Exception as error:  # sqlite3.Error and friends: the store is unavailable
+            log.error("reading from the store failed: %s", error)
+            raise TableError(503, f"the server could not read its database ({error}); try again shortly", retry_after=2) from None
+
+    async def list_page(self, status: str | None, game: str | None, limit: int, offset: int) -> dict[str, Any]:
+        """One page of public table facts, newest first (live tables show who is connected)."""
+        page = await self._store_call(self.store.list_tables, status, game, limit, offset)
+        infos = []
+        for summary in page.tables:
+            live = self.tables.get(summary.id)
+            infos.append(live.info() if live is not None else table_info(summary, status=summary.status, version=summary.moves))
+        following = offset + len(infos)
+        return {"tables": infos, "total": page.total, "offset": offset, "next_offset": following if following < page.total else None}
+
+    # -- housekeeping --------------------------------------------------------------------------
+
+    async def _keep_house(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.housekeeping_seconds)
+            try:
+                await self.keep_house()
+            except Exception:
+                log.exception("housekeeping failed; trying again later")
+
+    async def keep_house(self) -> None:
+        """Unload tables idle for ``idle_unload_seconds`` and close those abandoned for ``expire_after_seconds``."""
+        now = time.monotonic()
+        for table in list(self.tables.values()):
+            if table.idle() and now - table.last_active >= self.settings.idle_unload_seconds:
+                self._unload(table)
+        if self.settings.expire_after_seconds > 0:
+            for table_id in await self._store_call(self.store.abandoned, time.time() - self.settings.expire_after_seconds):
+                op = CloseTable(table_id, "expired")
+                await self._write_quietly(op, table_id)
+                live = self.tables.get(table_id)
+                if live is not None and not live.finished:
+                    live.stored.closed_at, live.stored.closed_reason = op.at, op.reason
+                    live.broadcast()
+                log.info("table %s expired after %.0f s without a move", table_id, self.settings.expire_after_seconds)
 
     # -- bots -----------------------------------------------------------------------------
 
     def _start_bots(self, table: LiveTable) -> None:
-        if table.finished or not any(row.kind == "bot" for row in table.stored.seats):
+        if table.finished or table.closed or table.bot_task is not None or not any(row.kind == "bot" for row in table.stored.seats):
             return
         table.bot_task = asyncio.create_task(self._run_bots(table), name=f"bots-{table.id}")
         table.bot_wakeup.set()
 
     async def _run_bots(self, table: LiveTable) -> None:
-        """Play the table's bot seats one move at a time, at a pace a person can follow."""
-        while not table.finished:
+        """Play the table's bot seats one move at a time, at a pace a person can follow; never give up on a failing store."""
+        delay = BOT_RETRY_FIRST_SECONDS
+        while not table.finished and not table.closed:
             await table.bot_wakeup.wait()
             table.bot_wakeup.clear()
             while True:
-                waiting = table.bot_seats_to_act()
-                if not waiting:
-                    break
-                if self.bot_delay > 0:
-                    await asyncio.sleep(self.bot_delay)
-                await self._bot_move(table, waiting[0])
+                try:
+                    waiting = table.bot_seats_to_act()
+                    if not waiting:
+                        break
+                    if self.bot_delay > 0:
+                        await asyncio.sleep(self.bot_delay)
+                    await self._bot_move(table, waiting[0])
+                    delay = BOT_RETRY_FIRST_SECONDS
+                except TableError as error:
+                    log.warning("table %s: bot move not stored (%s); trying again in %.1f s", table.id, error.message, delay)
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, BOT_RETRY_MAX_SECONDS)
+                except Exception:
+                    log.exception("table %s: bot runner failed; trying again in %.1f s", table.id, delay)
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, BOT_RETRY_MAX_SECONDS)
 
     async def _bot_move(self, table: LiveTable, seat: int) -> None:
         version = table.version
         level = table.stored.seats[seat].bot or "random"
+        table.thinking = seat
         try:
             # A copy, taken now: the real state may move on (another seat commits) while the bot thinks in a worker.
             world = table.match.state.clone()
-            text = await self.bot_pool.choose(table.stored.record.game, level, table.bot_seed(seat), world, seat)
+            seed = table.bot_seed(seat)
+            text = await self.bot_pool.choose(table.stored.record.game, level, seed, world, seat, owner=table.stored.creator)
         except Exception:
             log.exception("bot %s at table %s seat %d failed; playing a random legal action instead", level, table.id, seat)
             text = str(make_rng(table.id, seat, version).choice(table.match.legal_actions(seat)))
+        finally:
+            table.thinking = None
         if table.version != version and seat not in table.match.decision().players:
             return
         try:
             await self.act(table, seat, text)
         except TableError as error:
+            if error.status == 503:
+                raise  # not stored: the runner tries again after a pause
             if table.version != version:
                 return  # the table moved on while the bot was thinking; it chooses again on the new state
             # A bot that picks an illegal move is a bug; keep the game going with a legal one.
             log.error("bot %s at table %s seat %d chose %s, refused: %s", level, table.id, seat, text, error.message)
             fallback = make_rng(table.id, seat, version).choice(table.match.legal_actions(seat))
             await self.act(table, seat, str(fallback))
+
+
+async def _shielded(work: Coroutine[Any, Any, T]) -> T:
+    """Run ``work`` to its end even if the caller is cancelled (its result then goes unused)."""
+    task = asyncio.ensure_future(work)
+    task.add_done_callback(lambda done: done.cancelled() or done.exception())
+    return await asyncio.shield(task)

@@ -9,6 +9,11 @@ A bot is built afresh for every move from the table seed, the seat and the
 move number, so a move is the same whether or not the server was restarted
 before it. Bots hold no memory between moves (they act from the seat's
 observation), so nothing is lost by that.
+
+Bot work is shared fairly between the people who created the tables: moves
+wait in one queue per creator, and a free worker takes the next creator's
+move in turn (round robin), so one client's twenty tables of search bots
+cannot starve another client's table.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import multiprocessing
 import os
 import threading
 import time
+from collections import OrderedDict, deque
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -57,17 +63,59 @@ class BotPool:
     def __init__(self, workers: int | None = None) -> None:
         self.workers = (os.cpu_count() or 1) if workers is None else workers
         self._executor: ProcessPoolExecutor | None = None
+        self._free = max(1, self.workers)
+        #: Moves waiting for a worker, one queue per owner, in the order owners are served.
+        self._waiting: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
 
-    async def choose(self, game_id: str, level: str, seed: int, state: Any, seat: int) -> str:
-        """Think in a worker and return the chosen action's text."""
-        if self.workers == 0:
-            return await asyncio.to_thread(think, game_id, level, seed, state, seat)
-        loop = asyncio.get_running_loop()
+    async def choose(self, game_id: str, level: str, seed: int, state: Any, seat: int, owner: str = "") -> str:
+        """Wait for ``owner``'s turn at a worker, think there, and return the chosen action's text."""
+        await self._turn(owner)
         try:
-            return await loop.run_in_executor(self._pool(), think, game_id, level, seed, state, seat)
-        except BrokenProcessPool:
-            self._executor = None  # a worker died (killed, out of memory): the next move starts a fresh pool
+            if self.workers == 0:
+                return await asyncio.to_thread(think, game_id, level, seed, state, seat)
+            loop = asyncio.get_running_loop()
+            try:
+                return await loop.run_in_executor(self._pool(), think, game_id, level, seed, state, seat)
+            except BrokenProcessPool:
+                self._executor = None  # a worker died (killed, out of memory): the next move starts a fresh pool
+                raise
+        finally:
+            self._hand_on()
+
+    def waiting(self) -> dict[str, int]:
+        """Moves waiting for a worker, by owner (for tests and monitoring)."""
+        return {owner: len(queue) for owner, queue in self._waiting.items()}
+
+    async def _turn(self, owner: str) -> None:
+        if self._free > 0 and not self._waiting:
+            self._free -= 1
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(owner, deque()).append(future)
+        try:
+            await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():
+                self._hand_on()  # the worker slot was already ours: pass it on
+            else:
+                queue = self._waiting.get(owner)
+                if queue is not None and future in queue:
+                    queue.remove(future)
+                    if not queue:
+                        del self._waiting[owner]
             raise
+
+    def _hand_on(self) -> None:
+        """A worker slot is free: give it to the next owner in turn, or keep it."""
+        while self._waiting:
+            owner, queue = self._waiting.popitem(last=False)
+            future = queue.popleft()
+            if queue:
+                self._waiting[owner] = queue  # back of the line: every other owner goes first
+            if not future.done():
+                future.set_result(None)
+                return
+        self._free += 1
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:

@@ -13,11 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from greenlight.bots import bot_names
+from greenlight.core.errors import OptionError
 from greenlight.core.events import events_for
 from greenlight.core.game import Game
 from greenlight.core.match import Match
-from greenlight.core.registry import all_games
+from greenlight.core.registry import all_games, get_game
 from greenlight.core.spec import OptionSpec
+from greenlight.web.storage import StoredTable, TableSummary
 
 log = logging.getLogger("greenlight.web")
 
@@ -87,12 +89,58 @@ def log_lines(match: Match, seat: int | None, start: int = 0) -> list[str]:
     return [match.game.describe_event(event) for event in events_for(match.events[start:], seat)]
 
 
-def seat_view(match: Match, seat: int | None, table_info: dict[str, Any]) -> dict[str, Any]:
+def table_info(
+    summary: TableSummary | StoredTable,
+    *,
+    status: str,
+    version: int,
+    connected: set[int] | frozenset[int] = frozenset(),
+    spectators: int = 0,
+) -> dict[str, Any]:
+    """Public facts about a table (no tokens, nothing hidden), from its stored description and who is connected."""
+    game_id = summary.game if isinstance(summary, TableSummary) else summary.record.game
+    try:
+        title = get_game(game_id).spec.title
+    except OptionError:
+        title = game_id
+    if isinstance(summary, TableSummary):
+        num_players, options = summary.num_players, summary.options
+    else:
+        num_players, options = summary.record.num_players, summary.record.options
+    return {
+        "id": summary.id,
+        "game": game_id,
+        "title": title,
+        "num_players": num_players,
+        "options": dict(options),
+        "status": status,
+        "version": version,
+        "created_at": summary.created_at,
+        "finished_at": summary.finished_at,
+        "spectators": spectators,
+        "seed_chosen": summary.seed_chosen,
+        "closed": summary.closed_reason,
+        "seats": [
+            {
+                "seat": row.seat,
+                "kind": row.kind,
+                "bot": row.bot,
+                "name": row.name,
+                "joined": row.joined if row.kind == "human" else True,
+                "connected": row.seat in connected if row.kind == "human" else True,
+            }
+            for row in summary.seats
+        ],
+        "error": summary.error,
+    }
+
+
+def seat_view(match: Match, seat: int | None, table_info: dict[str, Any], log: list[str] | None = None) -> dict[str, Any]:
     """Everything one seat (``None`` = spectator) may know about the table now.
 
     Built only from that seat's observation, its own legal actions, the public
     decision (who must act and who has committed, never what) and the log
-    filtered for that seat.
+    filtered for that seat (``log``, when the caller keeps it up to date).
     """
     decision = match.decision()
     over = decision.is_terminal
@@ -104,6 +152,6 @@ def seat_view(match: Match, seat: int | None, table_info: dict[str, Any]) -> dic
         "decision": decision.to_json(),
         "observation": match.observe(seat),
         "legal_actions": [] if seat is None or over else [str(action) for action in match.legal_actions(seat)],
-        "log": log_lines(match, seat),
+        "log": log_lines(match, seat) if log is None else log,
         "outcome": match.outcome().to_json() if over else None,
     }

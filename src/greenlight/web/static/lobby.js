@@ -178,24 +178,27 @@
     }
   }
 
+  const GROUPS = [
+    ["open", "Waiting for players"],
+    ["running", "Running"],
+    ["finished", "Finished"],
+    ["broken", "Cannot be loaded"],
+  ];
+
   async function refreshTables() {
-    let tables;
+    let pages;
     try {
-      tables = await G.api("GET", "/api/tables");
+      // One page per status: the server lists tables a page at a time, newest first.
+      pages = await Promise.all(GROUPS.map(([status]) => G.api("GET", `/api/tables?status=${status}&limit=30`)));
     } catch (error) {
       return;
     }
     const root = G.clear(document.getElementById("table-lists"));
-    const groups = [
-      ["open", "Waiting for players"],
-      ["running", "Running"],
-      ["finished", "Finished"],
-      ["broken", "Cannot be loaded"],
-    ];
-    for (const [status, title] of groups) {
-      const items = tables.filter((t) => t.status === status).slice(0, 30);
+    for (const [index, [status, title]] of GROUPS.entries()) {
+      const items = pages[index].tables;
+      const more = pages[index].total - items.length;
       if (!items.length && status === "broken") continue;
-      root.append(el("h3", { text: title }));
+      root.append(el("h3", { text: more > 0 ? `${title} (newest 30 of ${pages[index].total})` : title }));
       if (!items.length) {
         root.append(el("p", { class: "muted", text: "none" }));
         continue;

@@ -1,0 +1,251 @@
+"""The JSON API under ``/api``: games, tables, actions and replays (see docs/api.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, Field
+
+from greenlight.core.data import load_data_file
+from greenlight.core.errors import OptionError
+from greenlight.core.game import Game
+from greenlight.core.record import Record
+from greenlight.core.registry import get_game
+from greenlight.web.inputs import InputError, parse_json
+from greenlight.web.limits import RateLimiter, ServerSettings, client_pseudonym, retry_after
+from greenlight.web.replays import replay_json
+from greenlight.web.tables import LiveTable, SeatRequest, TableError, TableHub
+from greenlight.web.views import catalogue, game_data_dir, game_json
+
+MAX_ACTION_LENGTH = 500
+#: Largest seed a creator may choose (the server's own seeds have 128 bits).
+MAX_SEED = 2**256 - 1
+
+
+class SeatIn(BaseModel):
+    """One seat of a new table."""
+
+    kind: Literal["human", "bot"]
+    bot: str | None = Field(default=None, max_length=40, description="bot level (see GET /api/games), for kind=bot")
+    name: str | None = Field(default=None, max_length=200, description="shown to everyone at the table (at most 40 visible characters)")
+
+
+class TableIn(BaseModel):
+    """A table to create: the game, one entry per seat, options, and optionally the seed."""
+
+    game: str = Field(max_length=60)
+    seats: list[SeatIn] = Field(min_length=1, max_length=16)
+    options: dict[str, bool | int | str] = Field(default_factory=dict, max_length=32)
+    seed: int | None = Field(
+        default=None, ge=0, le=MAX_SEED, description="leave out for a secret deal; whoever chooses a seed can know every hidden card"
+    )
+
+
+class ActionIn(BaseModel):
+    """An action in its text form (one of the seat's `legal_actions`)."""
+
+    action: str = Field(min_length=1, max_length=MAX_ACTION_LENGTH)
+    expect_version: int | None = Field(default=None, ge=0, description="refuse (409) unless the table is at this move number")
+
+
+class Limiters:
+    """The per-client rate limiters of one server."""
+
+    def __init__(self, settings: ServerSettings) -> None:
+        self.create = RateLimiter(settings.create_per_minute / 60.0, settings.create_burst)
+        self.actions = RateLimiter(settings.actions_per_second, settings.actions_burst)
+
+    def take(self, limiter: RateLimiter, client: str, what: str) -> None:
+        """Take one request from ``client``'s budget or refuse with a 429 saying when to try again."""
+        wait = limiter.wait_needed(client)
+        if wait > 0:
+            raise TableError(429, f"too many {what} from your address; try again in {retry_after(wait)} s", retry_after=wait)
+
+
+def hub_of(request: Request) -> TableHub:
+    """The server's table hub (a dependency of every table route)."""
+    hub: TableHub = request.app.state.hub
+    return hub
+
+
+def client_of(request: Request) -> str:
+    """Who sent the request: the peer address (or the forwarded one from a trusted proxy)."""
+    return request.client.host if request.client is not None else ""
+
+
+Hub = Annotated[TableHub, Depends(hub_of)]
+ClientAddress = Annotated[str, Depends(client_of)]
+
+router = APIRouter(prefix="/api")
+
+
+def game_or_404(game_id: str) -> Game[Any]:
+    """The registered game ``game_id`` or a 404."""
+    try:
+        return get_game(game_id)
+    except OptionError as error:
+        raise TableError(404, str(error)) from None
+
+
+def bearer(authorization: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header (None without a header; 401 for another scheme)."""
+    if authorization is None or not authorization.strip():
+        return None
+    scheme, _, token = authorization.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise TableError(401, "the Authorization header must be 'Bearer <seat token>'")
+    return token.strip()
+
+
+def seat_from_header(hub: TableHub, table: LiveTable, authorization: str | None, *, required: bool) -> int | None:
+    """The seat the request's token stands for; None for a spectator (401 where acting needs a token)."""
+    token = bearer(authorization)
+    if token is None:
+        if required:
+            raise TableError(401, "acting needs your seat token: send the header 'Authorization: Bearer <token>' from your seat link")
+        return None
+    return hub.authenticate(table, token)
+
+
+# -- games ------------------------------------------------------------------------------------
+
+
+@router.get("/health", tags=["server"])
+async def health(hub: Hub) -> dict[str, Any]:
+    """Whether the server is up, how many tables it stores and how many are in memory."""
+    count = await asyncio.to_thread(hub.store.count)
+    return {"ok": True, "tables": count, "live_tables": len(hub.tables)}
+
+
+@router.get("/games", tags=["games"])
+async def list_games() -> list[dict[str, Any]]:
+    """Every game this server offers: players, options (with explanations) and bot levels."""
+    return catalogue()
+
+
+@router.get("/games/{game_id}", tags=["games"])
+async def describe_game(game_id: str) -> dict[str, Any]:
+    """One game's catalogue entry."""
+    return game_json(game_or_404(game_id))
+
+
+@router.get("/games/{game_id}/data/{name}", tags=["games"])
+async def game_data(game_id: str, name: str) -> Any:
+    """A bundled data file of the game (cards, board) as JSON, for renderers: ``name`` without suffix, e.g. ``cards``."""
+    game = game_or_404(game_id)
+    folder = game_data_dir(game)
+    for suffix in (".toml", ".json"):
+        path = (folder / f"{name}{suffix}").resolve()
+        if path.parent == folder and path.is_file():
+            return await asyncio.to_thread(load_data_file, path)
+    raise TableError(404, f"{game.spec.title} has no data file {name!r}")
+
+
+# -- tables -----------------------------------------------------------------------------------
+
+
+@router.post("/tables", status_code=201, tags=["tables"])
+async def create_table(body: TableIn, request: Request, hub: Hub, client: ClientAddress) -> dict[str, Any]:
+    """Create a table. The response holds each human seat's secret token and link (shown only once)."""
+    limiters: Limiters = request.app.state.limiters
+    limiters.take(limiters.create, client, "new tables")
+    seats = [SeatRequest(seat.kind, seat.bot, seat.name) for seat in body.seats]
+    created = await hub.create(body.game, seats, dict(body.options), body.seed, creator=client_pseudonym(client))
+    table = created.table
+    base = hub.settings.public_url.rstrip("/")
+    seat_links = []
+    for row in table.stored.seats:
+        item: dict[str, Any] = {"seat": row.seat, "kind": row.kind, "bot": row.bot, "name": row.name}
+        if row.seat in created.tokens:
+            token = created.tokens[row.seat]
+            item["token"] = token
+            item["link"] = f"{base}/tables/{table.id}#token={token}"
+        seat_links.append(item)
+    return {"table": table.info(), "seats": seat_links, "spectator_link": f"{base}/tables/{table.id}"}
+
+
+@router.get("/tables", tags=["tables"])
+async def list_tables(
+    hub: Hub,
+    status: Literal["open", "running", "finished", "closed", "broken"] | None = None,
+    game: Annotated[str | None, Query(max_length=60)] = None,
+    limit: Annotated[int, Query(ge=0)] = 50,
+    offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
+) -> dict[str, Any]:
+    """Tables newest first, a page at a time (``limit`` at most the server's page size), optionally one status and one game."""
+    return await hub.list_page(status, game, min(limit, hub.settings.max_page_size), offset)
+
+
+@router.get("/tables/{table_id}", tags=["tables"])
+async def describe_table(table_id: str, hub: Hub) -> dict[str, Any]:
+    """Public facts about one table."""
+    return (await hub.table(table_id)).info()
+
+
+@router.get("/tables/{table_id}/view", tags=["tables"])
+async def view_table(table_id: str, hub: Hub, authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+    """What your seat (with a token) or a spectator (without) may see now."""
+    table = await hub.table(table_id)
+    seat = seat_from_header(hub, table, authorization, required=False)
+    if seat is not None:
+        await hub.joined(table, seat)
+    return table.view(seat)
+
+
+@router.post("/tables/{table_id}/actions", tags=["tables"])
+async def play_action(
+    table_id: str, body: ActionIn, request: Request, hub: Hub, client: ClientAddress, authorization: Annotated[str | None, Header()] = None
+) -> dict[str, Any]:
+    """Play one action for your seat. It is stored before this answers; the answer holds your new view."""
+    table = await hub.table(table_id)
+    seat = seat_from_header(hub, table, authorization, required=True)
+    assert seat is not None
+    limiters: Limiters = request.app.state.limiters
+    limiters.take(limiters.actions, client, "actions")
+    await hub.joined(table, seat)
+    canonical, index = await hub.act(table, seat, body.action, body.expect_version)
+    return {"accepted": True, "action": canonical, "index": index, "view": table.view(seat)}
+
+
+# -- replays ----------------------------------------------------------------------------------
+
+
+@router.get("/tables/{table_id}/record", tags=["replays"])
+async def download_record(table_id: str, hub: Hub) -> Response:
+    """The record of a finished (or closed) game (JSON, replayable with `greenlight replay` or /replay)."""
+    table = await hub.table(table_id)
+    if not (table.finished or table.closed):
+        raise TableError(409, "the record can be downloaded once the game is over (it holds every hidden choice)")
+    filename = f"greenlight-{table.stored.record.game}-{table.id}.json"
+    record = Record.from_json(table.stored.record.to_json())
+    record.players = [row.name if row.kind == "human" else f"bot:{row.bot}" for row in table.stored.seats]
+    return Response(
+        record.dumps() + "\n", media_type="application/json", headers={"Content-Disposition": f'attachment; filename="{filename}"'}
+    )
+
+
+@router.get("/tables/{table_id}/replay", tags=["replays"])
+async def table_replay(table_id: str, hub: Hub) -> dict[str, Any]:
+    """Every step of a finished (or closed) game as a spectator saw it, with the action taken."""
+    table = await hub.table(table_id)
+    if not (table.finished or table.closed):
+        raise TableError(409, "a table can be replayed once the game is over")
+    return await asyncio.to_thread(replay_json, table.stored.record.to_json())
+
+
+@router.post("/replay", tags=["replays"])
+async def replay_record(request: Request) -> dict[str, Any]:
+    """Replay an uploaded record (the JSON of a finished or unfinished game) step by step."""
+    settings: ServerSettings = request.app.state.settings
+    body = await request.body()
+    try:
+        data = parse_json(body, max_depth=settings.max_json_depth, max_int_digits=settings.max_json_int_digits)
+    except InputError as error:
+        raise TableError(400, str(error)) from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise TableError(400, f"the record must be JSON: {error}") from None
+    return await asyncio.to_thread(replay_json, data)

@@ -1,0 +1,106 @@
+"""The server's limits: every knob in one place, and the per-client rate limiter.
+
+Each limit has a safe default for a server on the open internet and a
+``greenlight serve`` option (see docs/security.md for the list). A client is
+known by its address (the peer address, or the forwarded one when the
+request comes through a proxy trusted with ``--forwarded-allow-ips``).
+
+>>> limiter = RateLimiter(per_second=1.0, burst=2)
+>>> [limiter.wait_needed("ann", now=0.0) for _ in range(3)]
+[0.0, 0.0, 1.0]
+>>> limiter.wait_needed("ann", now=1.0), limiter.wait_needed("bob", now=1.0)
+(0.0, 0.0)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSettings:
+    """Everything ``greenlight serve`` can tune; the defaults are what a public server should run with."""
+
+    #: Where people reach this server (seat links are built from it, never from request headers).
+    public_url: str = "http://127.0.0.1:8000"
+    bot_delay: float = 0.6
+    bot_workers: int | None = None
+    #: A write that the database has not taken within this many seconds fails with a 503 (nothing stored).
+    write_timeout: float = 3.0
+    #: Tables kept in memory at once; idle ones are unloaded first, and loaded again when someone looks.
+    max_live_tables: int = 500
+    #: A table with no client, no bot to move and no move for this long is unloaded from memory.
+    idle_unload_seconds: float = 600.0
+    #: An unfinished table with no move for this long is closed for good (0: never).
+    expire_after_seconds: float = 30 * 24 * 3600.0
+    #: How often idle tables are unloaded and abandoned ones expired.
+    housekeeping_seconds: float = 30.0
+    #: Tables one client may create: a sustained rate per minute and a burst.
+    create_per_minute: float = 20.0
+    create_burst: int = 10
+    #: Actions one client may send (HTTP and WebSocket together): per second and a burst.
+    actions_per_second: float = 10.0
+    actions_burst: int = 30
+    #: Request bodies: actions and table creation; record uploads.
+    max_body_bytes: int = 16 * 1024
+    max_upload_bytes: int = 4 * 1024 * 1024
+    #: JSON from clients: deepest nesting and longest integer (digits) accepted.
+    max_json_depth: int = 32
+    max_json_int_digits: int = 80
+    #: WebSockets open on one table, and by one client over all tables.
+    max_sockets_per_table: int = 200
+    max_sockets_per_client: int = 32
+    #: Largest WebSocket message a client may send.
+    max_message_bytes: int = 64 * 1024
+    #: HTTP connections one client may hold open; seconds to send a request's headers; idle keep-alive.
+    max_connections_per_client: int = 64
+    header_timeout_seconds: float = 10.0
+    keep_alive_seconds: int = 5
+    #: Seconds to send a request body once its headers are in.
+    body_timeout_seconds: float = 20.0
+    #: Largest page of ``GET /api/tables``.
+    max_page_size: int = 200
+    #: Presence changes (joins and leaves) within this many seconds go out as one message.
+    presence_delay_seconds: float = 0.25
+
+
+class RateLimiter:
+    """A token bucket per client: ``burst`` requests at once, then ``per_second`` on average."""
+
+    def __init__(self, per_second: float, burst: int) -> None:
+        self.per_second = per_second
+        self.burst = max(1, burst)
+        self._buckets: dict[str, tuple[float, float]] = {}
+
+    def wait_needed(self, client: str, now: float | None = None) -> float:
+        """Take one token for ``client``: 0.0 if allowed, else the seconds until a token is free (nothing taken)."""
+        if self.per_second <= 0:
+            return 0.0  # no limit
+        now = time.monotonic() if now is None else now
+        tokens, last = self._buckets.get(client, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - last) * self.per_second)
+        if tokens >= 1.0:
+            self._buckets[client] = (tokens - 1.0, now)
+            if len(self._buckets) > 10_000:
+                self._forget(now)
+            return 0.0
+        self._buckets[client] = (tokens, now)
+        return (1.0 - tokens) / self.per_second
+
+    def _forget(self, now: float) -> None:
+        """Drop clients whose bucket is full again (they are indistinguishable from new ones)."""
+        refill = self.burst / self.per_second
+        self._buckets = {client: (tokens, last) for client, (tokens, last) in self._buckets.items() if now - last < refill}
+
+
+def retry_after(seconds: float) -> str:
+    """A ``Retry-After`` header value: whole seconds, at least 1."""
+    return str(max(1, math.ceil(seconds)))
+
+
+def client_pseudonym(address: str) -> str:
+    """What the store keeps of a table creator's address: a short digest (a pseudonym for fair bot work, not a secret)."""
+    return hashlib.sha256(f"greenlight-creator/{address}".encode()).hexdigest()[:16]

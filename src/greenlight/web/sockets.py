@@ -1,0 +1,180 @@
+"""The WebSocket protocol of a table (see docs/api.md): hello, then act / view / ping, with views pushed after every move."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from greenlight.web.api import MAX_ACTION_LENGTH, Limiters
+from greenlight.web.inputs import InputError, parse_json
+from greenlight.web.limits import ServerSettings, retry_after
+from greenlight.web.tables import Client, LiveTable, TableError, TableHub
+
+#: Seconds a new socket has to say hello.
+HELLO_SECONDS = 20
+#: Close codes for frames the protocol does not take (RFC 6455 section 7.4.1).
+CLOSE_UNSUPPORTED_DATA = 1003
+
+router = APIRouter()
+
+
+class _Binary(Exception):
+    """The client sent a binary frame."""
+
+
+class _NotJson(Exception):
+    """The client sent text that is not JSON, or JSON the server refuses (with the reason)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(websocket: WebSocket, table_id: str) -> None:
+    """One client of a table: a seat (token in the hello) or a spectator."""
+    hub: TableHub = websocket.app.state.hub
+    settings: ServerSettings = websocket.app.state.settings
+    address = websocket.client.host if websocket.client is not None else ""
+    await websocket.accept()
+    try:
+        table = await hub.table(table_id)
+    except TableError as error:
+        await _refuse(websocket, error.status, error.message)
+        return
+    if len(table.clients) >= settings.max_sockets_per_table:
+        await _refuse(websocket, 429, f"this table already has {settings.max_sockets_per_table} connections; try again later")
+        return
+    if hub.sockets[address] >= settings.max_sockets_per_client:
+        await _refuse(websocket, 429, f"your address already holds {settings.max_sockets_per_client} connections; close some first")
+        return
+    hub.sockets[address] += 1
+    try:
+        await _serve(websocket, hub, settings, table, address)
+    finally:
+        hub.sockets[address] -= 1
+        if hub.sockets[address] <= 0:
+            del hub.sockets[address]
+
+
+async def _serve(websocket: WebSocket, hub: TableHub, settings: ServerSettings, table: LiveTable, address: str) -> None:
+    hello_text = 'say hello first: {"type": "hello", "token": "<seat token or null>"}'
+    try:
+        hello = await asyncio.wait_for(_receive(websocket, settings), timeout=HELLO_SECONDS)
+    except (TimeoutError, WebSocketDisconnect, _NotJson):
+        await _refuse(websocket, 400, hello_text)
+        return
+    except _Binary:
+        await _refuse(websocket, 400, hello_text, code=CLOSE_UNSUPPORTED_DATA)
+        return
+    if not isinstance(hello, dict) or hello.get("type") != "hello" or not isinstance(hello.get("token", None), (str, type(None))):
+        await _refuse(websocket, 400, 'the first message must be {"type": "hello", "token": "<seat token or null>"}')
+        return
+    try:
+        seat = hub.authenticate(table, hello.get("token"))
+        first_view = table.view(seat)
+        if seat is not None:
+            await hub.joined(table, seat)
+    except TableError as error:
+        await _refuse(websocket, error.status, error.message)
+        return
+    client = Client(seat, address)
+    client.push(first_view)
+    table.clients.add(client)
+    table.schedule_presence(settings.presence_delay_seconds)
+    writer = asyncio.create_task(_pump(websocket, client))
+    try:
+        while True:
+            try:
+                message = await _receive(websocket, settings)
+            except _NotJson as problem:
+                client.push({"type": "error", "id": None, "status": 400, "message": problem.reason})
+                continue
+            except _Binary:
+                await websocket.send_json(
+                    {"type": "error", "id": None, "status": 400, "message": "send JSON text messages, not binary ones"}
+                )
+                await websocket.close(code=CLOSE_UNSUPPORTED_DATA, reason="binary messages are not part of this protocol")
+                return
+            await _handle(hub, table, client, message, websocket.app.state.limiters)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        table.clients.discard(client)
+        writer.cancel()
+        table.schedule_presence(settings.presence_delay_seconds)
+
+
+async def _receive(websocket: WebSocket, settings: ServerSettings) -> Any:
+    """The next client message as JSON (raises _Binary, _NotJson or WebSocketDisconnect)."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None:
+        raise _Binary
+    try:
+        return parse_json(text, max_depth=settings.max_json_depth, max_int_digits=settings.max_json_int_digits)
+    except InputError as error:
+        raise _NotJson(str(error)) from None
+    except json.JSONDecodeError:
+        raise _NotJson("messages must be JSON objects") from None
+
+
+async def _refuse(websocket: WebSocket, status: int, message: str, *, code: int | None = None) -> None:
+    await websocket.send_json({"type": "error", "status": status, "message": message})
+    await websocket.close(code=code or 4000 + status, reason=message[:120])
+
+
+async def _pump(websocket: WebSocket, client: Client) -> None:
+    """Send the client's queued messages in order."""
+    try:
+        while True:
+            await websocket.send_text(await client.queue.get())
+    except (WebSocketDisconnect, RuntimeError):
+        return
+
+
+async def _handle(hub: TableHub, table: LiveTable, client: Client, message: Any, limiters: Limiters) -> None:
+    """One client message: ``act``, ``view`` (send my view again) or ``ping``."""
+    kind = message.get("type") if isinstance(message, dict) else None
+    request_id = message.get("id") if isinstance(message, dict) else None
+    if not isinstance(request_id, (int, str, type(None))) or isinstance(request_id, bool):
+        request_id = None
+
+    def refuse(status: int, text: str, retry: float | None = None) -> None:
+        answer: dict[str, Any] = {"type": "error", "id": request_id, "status": status, "message": text}
+        if retry is not None:
+            answer["retry_after"] = retry_after(retry)
+        client.push(answer)
+
+    if kind == "ping":
+        client.push({"type": "pong", "id": request_id})
+    elif kind == "view":
+        try:
+            client.push(table.view(client.seat))
+        except TableError as error:
+            refuse(error.status, error.message)
+    elif kind == "act":
+        assert isinstance(message, dict)
+        action = message.get("action")
+        expect = message.get("expect_version")
+        if client.seat is None:
+            refuse(403, "spectators cannot act; open your seat link to play")
+        elif not isinstance(action, str) or not action.strip() or len(action) > MAX_ACTION_LENGTH:
+            refuse(400, f"'action' must be a non-empty text of at most {MAX_ACTION_LENGTH} characters")
+        elif expect is not None and (not isinstance(expect, int) or isinstance(expect, bool)):
+            refuse(400, "'expect_version' must be a whole number")
+        else:
+            try:
+                limiters.take(limiters.actions, client.address, "actions")
+                canonical, index = await hub.act(table, client.seat, action, expect)
+            except TableError as error:
+                refuse(error.status, error.message, error.retry_after)
+            else:
+                client.push({"type": "ack", "id": request_id, "action": canonical, "index": index})
+    else:
+        refuse(400, f"unknown message type {kind!r}; use act, view or ping")
