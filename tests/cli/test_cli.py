@@ -42,6 +42,28 @@ def test_same_seed_same_game() -> None:
     assert greenlight(*args).stdout == greenlight(*args).stdout
 
 
+def test_without_a_seed_each_game_gets_a_fresh_secret_one_shown_only_at_the_end(tmp_path: Path) -> None:
+    bots = ["--seat", "bot:random"] * 3
+    first, second = (json.loads(greenlight("play", "cinecitta", "-n", "3", "--json", *bots).stdout) for _ in range(2))
+    assert first["seed"] != second["seed"] and min(first["seed"], second["seed"]) >= 2**100
+    assert bin(first["seed"] ^ second["seed"]).count("1") > 30, "two secret seeds share no structure"
+    record = tmp_path / "game.json"
+    shown = greenlight("play", "cinecitta", "-n", "3", "--record", str(record), *bots)
+    seed = Record.load(record).seed
+    opening, _, ending = shown.stdout.partition("Winner")
+    assert str(seed) not in opening and f"Seed {seed}: play this deal again with --seed {seed}" in ending
+    chosen = greenlight("play", "cinecitta", "-n", "3", "--seed", "11", *bots).stdout
+    assert chosen.splitlines()[0].startswith("Cinecitta 1937, 3 players, seed 11:")
+
+
+def test_the_seed_is_shown_during_play_only_on_request_and_confirmation() -> None:
+    seats = ["--seat", "human", "--seat", "bot:random", "--seat", "bot:random"]
+    declined = greenlight("play", "cinecitta", "-n", "3", "--seed", "123456789123", *seats, stdin="seed\nn\nquit\n").stdout
+    assert "reveals every hidden card" in declined and "Seed 123456789123" not in declined
+    shown = greenlight("play", "cinecitta", "-n", "3", "--seed", "123456789123", *seats, stdin="seed\ny\nquit\n").stdout
+    assert "Seed 123456789123" in shown
+
+
 def test_human_seat_plays_by_number_and_text_and_sees_refusals(tmp_path: Path) -> None:
     # Offer by number, respond by text, a refused action (explained), then always the first choice.
     answers = ["1", "respond headhunt", "offer Z9 0", "1"] + ["1"] * 40

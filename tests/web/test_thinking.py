@@ -56,3 +56,45 @@ def test_a_closed_pool_starts_again_on_the_next_move() -> None:
         assert asyncio.run(pool.choose(game_id, "random", 1, match.state.clone(), seat)) in legal
     finally:
         pool.close()
+
+
+def test_bot_work_is_shared_round_robin_between_table_creators() -> None:
+    """One creator's many waiting moves cannot keep another creator's move waiting behind all of them."""
+
+    async def scenario() -> list[str]:
+        pool = BotPool(workers=1)
+        granted: list[str] = []
+        await pool._turn("busy")  # the one worker is taken
+
+        async def wait_turn(owner: str, label: str) -> None:
+            await pool._turn(owner)
+            granted.append(label)
+            await asyncio.sleep(0)
+            pool._hand_on()
+
+        waiters = [asyncio.create_task(wait_turn("busy", f"busy-{n}")) for n in range(5)]
+        await asyncio.sleep(0)
+        waiters.append(asyncio.create_task(wait_turn("other", "other-0")))
+        await asyncio.sleep(0)
+        assert pool.waiting() == {"busy": 5, "other": 1}
+        pool._hand_on()  # the first move is done
+        await asyncio.gather(*waiters)
+        assert pool.waiting() == {} and pool._free == 1
+        return granted
+
+    assert asyncio.run(scenario()) == ["busy-0", "other-0", "busy-1", "busy-2", "busy-3", "busy-4"]
+
+
+def test_a_cancelled_wait_for_a_worker_gives_up_its_place() -> None:
+    async def scenario() -> None:
+        pool = BotPool(workers=1)
+        await pool._turn("a")
+        waiting = asyncio.create_task(pool._turn("b"))
+        await asyncio.sleep(0)
+        waiting.cancel()
+        await asyncio.gather(waiting, return_exceptions=True)
+        assert pool.waiting() == {}
+        pool._hand_on()
+        assert pool._free == 1
+
+    asyncio.run(scenario())

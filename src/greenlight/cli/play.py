@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import secrets
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 
 from greenlight.bots import bot_names, make_bot
 from greenlight.cli.common import SeatSpec, console, fail, load_game, outcome_table, parse_options, result_json
@@ -16,6 +18,10 @@ from greenlight.core.events import Event
 from greenlight.core.game import Game
 from greenlight.core.match import Match
 from greenlight.core.record import Record
+from greenlight.core.rng import make_rng
+
+#: Bits of a game's seed when the terminal draws it.
+SEED_BITS = 128
 
 #: Legal actions listed one per line up to this many; longer lists are shown in columns.
 LIST_LIMIT = 40
@@ -41,7 +47,7 @@ def _read_choice(seat: int, actions: list[Action], game: Game[Any]) -> Action | 
             continue
         if answer.lower() in ("quit", "exit"):
             raise QuitGame
-        if answer.lower() in ("help", "?", "list", "log", "board"):
+        if answer.lower() in ("help", "?", "list", "log", "board", "seed"):
             return answer.lower()
         if answer.isdigit():
             index = int(answer)
@@ -100,6 +106,9 @@ def _human_turn(match: Match, seat: int, hot_seat: bool) -> None:
         if choice == "log":
             console.print("\n".join(match.log(seat)[-30:]) or "(nothing yet)")
             continue
+        if choice == "seed":
+            _reveal_seed(match)
+            continue
         if isinstance(choice, str):
             console.print(game.render_text(match.observe(seat)))
             _show_actions(actions)
@@ -114,6 +123,16 @@ def _human_turn(match: Match, seat: int, hot_seat: bool) -> None:
             console.input("Done. Press Enter and pass the screen on ")
             console.clear()
         return
+
+
+def _reveal_seed(match: Match) -> None:
+    """Show the game's seed on request, after a warning: whoever knows it can work out every hidden card."""
+    try:
+        answer = console.input("The seed reveals every hidden card to whoever sees it. Show it? [y/N] ")
+    except EOFError:
+        return
+    if answer.strip().lower() in ("y", "yes"):
+        console.print(f"Seed {match.record.seed}")
 
 
 def _print_events(match: Match, events: list[Event], viewer: int | None) -> None:
@@ -175,7 +194,9 @@ def register(app: typer.Typer) -> None:
         game_name: Annotated[str, typer.Argument(metavar="GAME", help="cinecitta, maybe-movies or movie-empire")],
         players: Annotated[int, typer.Option("--players", "-n", help="Number of players")] = 0,
         seat: Annotated[list[str] | None, typer.Option("--seat", help="human or bot:LEVEL, once per seat in order")] = None,
-        seed: Annotated[int | None, typer.Option(help="Game seed (same seed, same deal) [default: 0]")] = None,
+        seed: Annotated[
+            int | None, typer.Option(help="Game seed: the same seed deals the same cards (default: a secret one, shown at the end)")
+        ] = None,
         option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Game option NAME=VALUE (repeatable)")] = None,
         record: Annotated[Path | None, typer.Option(help="Save the game record (JSON) to this file after every move")] = None,
         resume: Annotated[Path | None, typer.Option(help="Continue the game saved in this record file (and keep saving to it)")] = None,
@@ -195,7 +216,8 @@ def register(app: typer.Typer) -> None:
                 # Bots come back as the same level; any other label (a name from the web lobby) is a person here.
                 seats = [SeatSpec.parse(label) if label.startswith("bot:") else SeatSpec(human=True) for label in match.record.players]
         else:
-            seed = seed or 0
+            chosen = seed is not None
+            seed = secrets.randbits(SEED_BITS) if seed is None else seed
             count = players or len(seats) or game.spec.min_players
         if not seats:
             seats = _default_seats(game, count)
@@ -204,9 +226,14 @@ def register(app: typer.Typer) -> None:
         try:
             if not resume:
                 match = Match.start(game, count, seed, parse_options(game, option or []))
-            # A resumed bot is seeded from the move it resumes at, so resuming twice from one file repeats itself.
-            bot_seed = seed * 1009 + 7919 * len(match.record.actions)
-            bots = {index: make_bot(spec.bot, game, bot_seed + index) for index, spec in enumerate(seats) if not spec.human}
+            # A resumed bot is seeded from the move it resumes at, so resuming twice from one file repeats itself;
+            # through a hash, so a bot's seed says nothing about the game's.
+            moves = len(match.record.actions)
+            bots = {
+                index: make_bot(spec.bot, game, make_rng("greenlight-cli-bot", seed, moves, index).getrandbits(64))
+                for index, spec in enumerate(seats)
+                if not spec.human
+            }
         except GreenlightError as error:
             raise fail(str(error)) from None
         labels = [str(spec) for spec in seats]
@@ -214,9 +241,11 @@ def register(app: typer.Typer) -> None:
         quiet = json_output
         if not quiet:
             resumed = f", resumed at move {len(match.record.actions)}" if resume else ""
+            # A secret seed is shown only at the end: it would reveal every hidden card.
+            dealt = f", seed {seed}" if not resume and chosen else ""
             console.print(
-                f"[bold]{game.spec.title}[/bold], {count} players, seed {seed}{resumed}: "
-                + ", ".join(f"P{i} {label}" for i, label in enumerate(labels))
+                f"[bold]{game.spec.title}[/bold], {count} players{dealt}{resumed}: "
+                + ", ".join(f"P{i} {escape(label)}" for i, label in enumerate(labels))
             )
         if record:
             match.record.save(record)
@@ -238,5 +267,6 @@ def register(app: typer.Typer) -> None:
         console.print(outcome_table(game, outcome, labels))
         winners = ", ".join(f"P{seat}" for seat in outcome.winners) or "nobody"
         console.print(f"[bold green]Winner: {winners}[/bold green]")
+        console.print(f"Seed {seed}: play this deal again with --seed {seed}", soft_wrap=True)
         if record:
             console.print(f"Record saved to {record}; replay it with: greenlight replay {record}")

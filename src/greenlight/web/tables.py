@@ -279,6 +279,7 @@ class TableHub:
         self._housekeeping: asyncio.Task[None] | None = None
         #: Open WebSockets by client address.
         self.sockets: Counter[str] = Counter()
+        self._joining: set[tuple[str, int]] = set()
 
     # -- life cycle ---------------------------------------------------------------------
 
@@ -449,16 +450,27 @@ class TableHub:
         return seat
 
     async def joined(self, table: LiveTable, seat: int) -> None:
-        """Remember that a human seat has been taken (its token used); the table shows it once it is stored."""
+        """Remember that a human seat has been taken (its token used); the table shows it once it is stored.
+
+        The write is not waited for, so a slow or failing store never holds up a
+        view; if it fails, the next request of that seat tries again.
+        """
         row = table.stored.seats[seat]
-        if row.joined:
+        if row.joined or (table.id, seat) in self._joining:
             return
-        try:
-            await self.writer.write(MarkJoined(table.id, seat))
-        except StorageError as error:
-            log.warning("table %s: could not note that seat %d joined (will try again on its next request): %s", table.id, seat, error)
-            return
-        row.joined = True
+        self._joining.add((table.id, seat))
+        future = self.writer.submit(MarkJoined(table.id, seat))
+
+        def stored(done: asyncio.Future[None]) -> None:
+            self._joining.discard((table.id, seat))
+            error = done.exception()
+            if error is None:
+                row.joined = True
+                table.schedule_presence(self.settings.presence_delay_seconds)
+            else:
+                log.warning("table %s: could not note that seat %d joined (tried again on its next request): %s", table.id, seat, error)
+
+        future.add_done_callback(stored)
 
     # -- actions --------------------------------------------------------------------------
 
