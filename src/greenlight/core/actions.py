@@ -30,6 +30,10 @@ from typing import Any, ClassVar
 from greenlight.core.errors import ActionParseError
 
 NONE_TOKEN = "-"
+#: Texts of actions already printed (legal-action lists print the same actions over and over);
+#: emptied when it reaches this size, so a game with an unbounded action space cannot grow it forever.
+TEXT_CACHE_SIZE = 200_000
+_texts: dict[object, str] = {}
 
 
 class Action:
@@ -39,6 +43,19 @@ class Action:
     verb: ClassVar[str] = ""
 
     def __str__(self) -> str:
+        try:
+            return _texts[self]
+        except KeyError:
+            pass
+        except TypeError:  # an unhashable field: print it every time
+            return self._text()
+        text = self._text()
+        if len(_texts) >= TEXT_CACHE_SIZE:
+            _texts.clear()
+        _texts[self] = text
+        return text
+
+    def _text(self) -> str:
         names = _field_names(type(self))  # type: ignore[arg-type]
         if not names:
             return self.verb

@@ -116,9 +116,10 @@ def seat_from_header(hub: TableHub, table: LiveTable, authorization: str | None,
 
 @router.get("/health", tags=["server"])
 async def health(hub: Hub) -> dict[str, Any]:
-    """Whether the server is up, how many tables it stores and how many are in memory."""
+    """Whether the server is up, how many tables it stores and holds in memory, and how writes are grouped."""
     count = await asyncio.to_thread(hub.store.count)
-    return {"ok": True, "tables": count, "live_tables": len(hub.tables)}
+    writes = {"batches": hub.writer.batches, "ops": hub.writer.ops}
+    return {"ok": True, "tables": count, "live_tables": len(hub.tables), "writes": writes}
 
 
 @router.get("/games", tags=["games"])

@@ -75,7 +75,7 @@ async def _serve(websocket: WebSocket, hub: TableHub, settings: ServerSettings, 
         return
     try:
         seat = hub.authenticate(table, hello.get("token"))
-        first_view = table.view(seat)
+        first_view = table.view_text(seat)
         if seat is not None:
             await hub.joined(table, seat)
     except TableError as error:
@@ -155,7 +155,7 @@ async def _handle(hub: TableHub, table: LiveTable, client: Client, message: Any,
         client.push({"type": "pong", "id": request_id})
     elif kind == "view":
         try:
-            client.push(table.view(client.seat))
+            client.push(table.view_text(client.seat))
         except TableError as error:
             refuse(error.status, error.message)
     elif kind == "act":

@@ -15,6 +15,7 @@ stored tries again with back-off until the store takes writes again.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import secrets
@@ -62,8 +63,14 @@ SEED_BITS = 128
 #: A bot whose move could not be stored waits this long before trying again, doubling up to the maximum.
 BOT_RETRY_FIRST_SECONDS = 0.5
 BOT_RETRY_MAX_SECONDS = 30.0
+#: Longest a view waits for the note that its seat has joined to be stored.
+JOIN_WAIT_SECONDS = 0.5
 
 T = TypeVar("T")
+
+#: Stands in a view for its log while the view is encoded; no game text holds a NUL character, and names cannot.
+LOG_PLACEHOLDER: Any = "\x00log\x00"
+LOG_PLACEHOLDER_JSON = json.dumps(LOG_PLACEHOLDER)
 
 
 class TableError(Exception):
@@ -132,7 +139,7 @@ class LiveTable:
         self.last_active = time.monotonic()
         self._presence_pending = False
         #: Each viewer's log in words so far: (events described, lines).
-        self._logs: dict[int | None, tuple[int, list[str]]] = {}
+        self._logs: dict[int | None, tuple[int, list[str], list[str]]] = {}
 
     # -- the game -----------------------------------------------------------------
 
@@ -223,16 +230,28 @@ class LiveTable:
 
     def log_for(self, seat: int | None) -> list[str]:
         """The event log in words as ``seat`` sees it, extended from what was described before."""
+        return self._log(seat)[1]
+
+    def _log(self, seat: int | None) -> tuple[int, list[str], list[str]]:
+        """(events described, lines, each line JSON-encoded) for ``seat``, brought up to date."""
         match = self.match
-        done, lines = self._logs.get(seat, (0, []))
+        cached = self._logs.get(seat)
+        done, lines, encoded = cached if cached is not None else (0, [], [])
         if done < len(match.events):
-            lines = lines + [match.game.describe_event(event) for event in events_for(match.events[done:], seat)]
-            self._logs[seat] = (len(match.events), lines)
-        return lines
+            new = [match.game.describe_event(event) for event in events_for(match.events[done:], seat)]
+            lines, encoded = lines + new, encoded + [json.dumps(line) for line in new]
+            self._logs[seat] = (len(match.events), lines, encoded)
+        return done, lines, encoded
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """The full view of ``seat`` (None = spectator)."""
         return seat_view(self.match, seat, self.info(), self.log_for(seat))
+
+    def view_text(self, seat: int | None, info: dict[str, Any] | None = None) -> str:
+        """The view of ``seat`` as JSON text; the log's lines are encoded once, when they are new."""
+        view = seat_view(self.match, seat, info if info is not None else self.info(), LOG_PLACEHOLDER)
+        _, _, encoded = self._log(seat)
+        return json.dumps(view).replace(LOG_PLACEHOLDER_JSON, "[" + ", ".join(encoded) + "]", 1)
 
     def broadcast(self) -> None:
         """Queue each connected client its own fresh view (each distinct view encoded once)."""
@@ -242,7 +261,7 @@ class LiveTable:
         texts: dict[int | None, str] = {}
         for client in self.clients:
             if client.seat not in texts:
-                texts[client.seat] = json.dumps(seat_view(self.match, client.seat, info, self.log_for(client.seat)))
+                texts[client.seat] = self.view_text(client.seat, info)
             client.push(texts[client.seat])
 
     def schedule_presence(self, delay: float) -> None:
@@ -279,7 +298,7 @@ class TableHub:
         self._housekeeping: asyncio.Task[None] | None = None
         #: Open WebSockets by client address.
         self.sockets: Counter[str] = Counter()
-        self._joining: set[tuple[str, int]] = set()
+        self._joining: dict[tuple[str, int], asyncio.Future[None]] = {}
 
     # -- life cycle ---------------------------------------------------------------------
 
@@ -452,25 +471,30 @@ class TableHub:
     async def joined(self, table: LiveTable, seat: int) -> None:
         """Remember that a human seat has been taken (its token used); the table shows it once it is stored.
 
-        The write is not waited for, so a slow or failing store never holds up a
-        view; if it fails, the next request of that seat tries again.
+        The write is waited for at most :data:`JOIN_WAIT_SECONDS`, so a slow or
+        failing store never holds up a view for long; if it fails, the seat's
+        next request tries again.
         """
         row = table.stored.seats[seat]
-        if row.joined or (table.id, seat) in self._joining:
+        if row.joined:
             return
-        self._joining.add((table.id, seat))
-        future = self.writer.submit(MarkJoined(table.id, seat))
+        pending = self._joining.get((table.id, seat))
+        if pending is None:
+            pending = self.writer.submit(MarkJoined(table.id, seat))
+            self._joining[(table.id, seat)] = pending
 
-        def stored(done: asyncio.Future[None]) -> None:
-            self._joining.discard((table.id, seat))
-            error = done.exception()
-            if error is None:
-                row.joined = True
-                table.schedule_presence(self.settings.presence_delay_seconds)
-            else:
-                log.warning("table %s: could not note that seat %d joined (tried again on its next request): %s", table.id, seat, error)
+            def stored(done: asyncio.Future[None]) -> None:
+                self._joining.pop((table.id, seat), None)
+                error = done.exception()
+                if error is None:
+                    row.joined = True
+                    table.schedule_presence(self.settings.presence_delay_seconds)
+                else:
+                    log.warning("table %s: could not note that seat %d joined (tried again on its next request): %s", table.id, seat, error)
 
-        future.add_done_callback(stored)
+            pending.add_done_callback(stored)
+        with contextlib.suppress(TimeoutError, StorageError):
+            await asyncio.wait_for(asyncio.shield(pending), JOIN_WAIT_SECONDS)
 
     # -- actions --------------------------------------------------------------------------
 
