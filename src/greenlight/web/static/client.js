@@ -146,7 +146,14 @@
         console.error(error);
       }
     }
-    G.append(G.clear(dom.status), [el("p", { class: "who", text: who }), line ? el("p", { class: "game-status", text: line }) : null]);
+    const notices = [];
+    if (view.table.seed_chosen) {
+      notices.push(el("p", { class: "notice", text: "The creator of this table chose its seed, so they can know every hidden card." }));
+    }
+    if (view.table.closed) {
+      notices.push(el("p", { class: "notice", text: `This table was closed (${view.table.closed}) before the game ended.` }));
+    }
+    G.append(G.clear(dom.status), [el("p", { class: "who", text: who }), line ? el("p", { class: "game-status", text: line }) : null, ...notices]);
   }
 
   function drawSeats() {
