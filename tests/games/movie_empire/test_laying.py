@@ -101,7 +101,18 @@ def test_new_line_needs_a_free_slot_and_capacity() -> None:
     state.sympathy[0] = 2
     assert "produce new" in legal(state, 0)
     without_script = position(2, hands=[["PB01"], []])
-    assert GAME.why_illegal(without_script, 0, Produce("new")) == "a new line needs a script and a production card in your hand"
+    assert GAME.why_illegal(without_script, 0, Produce("new")) == (
+        "a new line needs a script and a production card in your hand; you hold no script"
+    )
+    without_card = position(2, hands=[["SC01", "ST04"], []])
+    assert GAME.why_illegal(without_card, 0, Produce("new")) == (
+        "a new line needs a script and a production card in your hand; you hold no production card"
+    )
+    empty_handed = position(2, hands=[[], []])
+    assert (
+        GAME.why_illegal(empty_handed, 0, Produce("new"))
+        == "a new line needs a script and a production card in your hand; you hold neither"
+    )
 
 
 def test_shut_line_takes_nothing_and_blocks_a_new_line() -> None:

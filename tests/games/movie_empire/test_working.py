@@ -433,5 +433,5 @@ def test_purge_before_the_placement_only_when_it_could_open_a_space() -> None:
     state.blocked[TABLE.space_by_id["PS2"].index] = 1
     assert legal(state, 0) == {"pass"}
     assert GAME.why_illegal(state, 0, GAME.parse_action("purge")) == (
-        "you cannot place an assistant this turn, even after a Purge, so you must pass (free actions need a placement)"
+        "you cannot place an assistant this turn, even after a produce step or a Purge, so you must pass (free actions need a placement)"
     )

@@ -43,7 +43,7 @@ from greenlight.games.movie_empire.actions import (
 )
 from greenlight.games.movie_empire.effects import HAND_LIMIT, level, open_lines, shut_line
 from greenlight.games.movie_empire.flow import advance, end_turn
-from greenlight.games.movie_empire.lines import lay_problem
+from greenlight.games.movie_empire.lines import lay_actions, lay_problem
 from greenlight.games.movie_empire.state import (
     GRUMPY,
     INTERNET,
@@ -256,6 +256,9 @@ def _dispatch(state: MovieEmpireState, seat: int, action: Action, events: list[E
 
 # -- refusals in words ---------------------------------------------------------------------------
 
+_NO_SPACE_AFTER = "you would have no space to place on after"
+_WHY_PLACE = "you produce only in a turn with a placement, R16, R67"
+
 
 def why_illegal(state: MovieEmpireState, seat: int, action: Action) -> str:
     """Explain a refused action in the words of the rules."""
@@ -294,15 +297,32 @@ def why_illegal(state: MovieEmpireState, seat: int, action: Action) -> str:
         problem = lay_problem(table, line, action, state.hands[seat])
         if problem:
             return problem
-        return "before your placement, a lay must leave you a space to place on (you produce only in a turn with a placement)"
+        return f"before your placement, {_NO_SPACE_AFTER} this lay, even with more lays into this line ({_WHY_PLACE})"
+    if isinstance(action, Script):
+        if state.lines[seat][state.target] is not None:
+            return "this line already has its script; a script is laid only to start a new line"
+        hand = state.hands[seat]
+        if action.card not in hand:
+            return f"{table.card_name(action.card)} is not in your hand"
+        if action.card not in table.scripts:
+            return f"{table.card_name(action.card)} is not a script; a new line starts with a script"
+        if not any(card in table.production for card in hand):
+            return "a new line needs a production card in your hand as its first card"
+        return f"before your placement, {_NO_SPACE_AFTER} a new line with this script, whatever you lay into it ({_WHY_PLACE})"
     if isinstance(action, Produce):
         if state.turn_produced:
             return "you already produced this turn (one produce step per turn)"
+        hand = state.hands[seat]
         if action.line == NEW_LINE:
             if working.new_line_slot(state, seat) == NO_SEAT:
                 allowed, opened = level(state, seat).lines, open_lines(state, seat)
                 return f"a new line needs an empty line slot and fewer open lines than your level allows ({opened} open, {allowed} allowed)"
-            return "a new line needs a script and a production card in your hand"
+            has_script = any(card in table.scripts for card in hand)
+            has_card = any(card in table.production for card in hand)
+            if not (has_script and has_card):
+                held = "neither" if not (has_script or has_card) else "no production card" if has_script else "no script"
+                return f"a new line needs a script and a production card in your hand; you hold {held}"
+            return f"before your placement, {_NO_SPACE_AFTER} any new line you could start now ({_WHY_PLACE})"
         index = int(action.line) - 1 if action.line.isdigit() else -1
         line = state.lines[seat][index] if index in (0, 1) else None
         if line is None:
@@ -311,12 +331,18 @@ def why_illegal(state: MovieEmpireState, seat: int, action: Action) -> str:
             return f"line {action.line} is shut down; no cards may be laid into it"
         if line.locked:
             return f"line {action.line} was designated by a release this round and is locked"
-        return f"no card of your hand can be laid into line {action.line}"
+        if not lay_actions(table, line, hand):
+            return f"no card of your hand can be laid into line {action.line}"
+        return f"before your placement, {_NO_SPACE_AFTER} any lays into line {action.line} ({_WHY_PLACE})"
     if isinstance(action, Pass):
+        if state.turn_acted and not state.turn_produced and not working.can_place(state, seat):
+            return "you used your dossier this turn and a produce step can still open a space, so you must produce and place (R53, R67)"
         return "you produced or used your dossier this turn, so you must place an assistant"
     if isinstance(action, End):
         return "place an assistant (or pass) before ending your turn"
     if isinstance(action, Done):
+        if state.lays:
+            return "before your placement, the produce step must first open a space for you to place on: lay on (R67)"
         return "lay at least one card before 'done'"
     if isinstance(action, (Purge, Cut, Block)):
         if state.clean:
@@ -328,9 +354,14 @@ def why_illegal(state: MovieEmpireState, seat: int, action: Action) -> str:
         if isinstance(action, Block):
             return "block a free space, after your placement" if state.turn_placed else "Block comes after your placement"
         if isinstance(action, Cut):
+            if not working.placement_this_turn(state, seat):
+                return "Cut! needs a turn with a placement, and you cannot place an assistant this turn, even after a produce step (R53)"
             return f"{action.space} does not hold another player's release assistant that is not already cut"
         if isinstance(action, Purge):
-            return "you cannot place an assistant this turn, even after a Purge, so you must pass (free actions need a placement)"
+            return (
+                "you cannot place an assistant this turn, even after a produce step or a Purge, so you must pass "
+                "(free actions need a placement)"
+            )
     if isinstance(action, Discard):
         return f"{table.card_name(action.card)} is not in your hand"
     if isinstance(action, Stop):

@@ -350,83 +350,183 @@ def new_line_slot(state: MovieEmpireState, seat: int) -> int:
     return next((index for index, line in enumerate(lines) if line is None), NO_SEAT)
 
 
-def _placement_survives(state: MovieEmpireState, seat: int, index: int, line: Line, spent: list[str]) -> bool:
-    """Whether a placement is still available after line ``index`` becomes ``line`` and ``spent`` leaves the hand."""
-    lines, hand = state.lines[seat], state.hands[seat]
-    old_line, old_hand = lines[index], list(hand)
-    lines[index] = line
-    for card in spent:
-        hand.remove(card)
-    try:
-        return can_place(state, seat)
-    finally:
-        lines[index] = old_line
-        hand[:] = old_hand
+def _without(cards: list[str], card: str) -> list[str]:
+    """``cards`` with one copy of ``card`` taken out."""
+    rest = list(cards)
+    rest.remove(card)
+    return rest
+
+
+def lay_targets(state: MovieEmpireState, seat: int) -> tuple[bool, bool]:
+    """(Sabotage swap, release) placements that pass every check a lay cannot change (§4.2 step 3).
+
+    Laying changes only the hand and one line, so of all placements only the
+    SB1 swap (it needs a production card in the hand) and the release spaces
+    (they need a line passing ``release_ok``) can depend on it. The first value
+    says the swap opens as soon as the hand holds a production card, the
+    second that a release space opens as soon as some line may be released.
+    """
+    placed = state.placed[seat]
+    if placed >= ASSISTANTS:
+        return False, False
+    money = state.money[seat] - HIRE_FEES[placed]
+    if money < 0:
+        return False, False
+    plan = plan_for(state, seat)
+    forbidden_tasks: frozenset[int] = plan.forbidden_tasks if plan is not None and plan.effect == "forbid_task" else frozenset()
+    swap = release = False
+    for space in in_use(state):
+        task = space.task
+        if task not in (T_SABOTAGE, T_RELEASE) or task in forbidden_tasks:
+            continue
+        index = space.index
+        if state.assistant[index] != NO_SEAT or state.blocked[index] != NO_SEAT:
+            continue
+        if space.money < 0 and money < -space.money:
+            continue
+        if task == T_RELEASE:
+            release = True
+        elif takeable_slots(state, seat):
+            swap = True
+    return swap, release
+
+
+class Reach:
+    """Which lays into one line can still lead to a placement before the placement (R16, R33, R67).
+
+    Built only when no placement that a lay cannot remove is available
+    (``_needs_lookahead``). A lay, or a new line's script, is then legal when
+    some continuation of the same produce step (further lays into that line,
+    in any order) leaves a placement available; a hand holds at most 4 cards,
+    so every order is searched, memoised on (line, cards left). ``open_after``
+    is the test at the end of such a sequence, and the produce step may end
+    (``done``) before the placement only once it holds.
+    """
+
+    __slots__ = ("memo", "release", "seat", "state", "swap")
+
+    def __init__(self, state: MovieEmpireState, seat: int) -> None:
+        """The lookahead for ``seat`` in ``state`` (its lines and hand as they are now)."""
+        self.state = state
+        self.seat = seat
+        self.swap, self.release = lay_targets(state, seat)
+        self.memo: dict[tuple[int, Line, tuple[str, ...]], bool] = {}
+
+    @property
+    def hopeless(self) -> bool:
+        """No lay can open any placement: neither the swap nor a release space is otherwise open."""
+        return not (self.swap or self.release)
+
+    def open_after(self, index: int, line: Line, hand: list[str]) -> bool:
+        """Whether a placement is available once line ``index`` is ``line`` (open, unlocked) and ``hand`` is left."""
+        state = self.state
+        if self.swap and any(card in state.table.production for card in hand):
+            return True
+        if not self.release:
+            return False
+        if 1 in line.stages and not plan_blocks_release(state, self.seat, line):
+            return True  # release_ok: the line is open and unlocked, with a blue card, allowed by the plan (§4.3)
+        return release_problem(state, self.seat, 1 - index) is None  # the other line, which no lay changes
+
+    def reaches(self, index: int, line: Line, hand: list[str]) -> bool:
+        """Whether a placement is available after line ``index`` becomes ``line``, now or after more lays into it (R67)."""
+        key = (index, line, tuple(sorted(hand)))
+        found = self.memo.get(key)
+        if found is None:
+            table = self.state.table
+            found = self.open_after(index, line, hand) or any(
+                self.reaches(index, apply_lay(table, line, lay), _without(hand, lay.card)) for lay in lay_actions(table, line, hand)
+            )
+            self.memo[key] = found
+        return found
+
+    def opening_lays(self, index: int, line: Line, hand: list[str]) -> list[Lays]:
+        """The legal lays of ``hand`` into ``line`` after which a placement is reachable."""
+        if self.hopeless:
+            return []
+        table = self.state.table
+        return [lay for lay in lay_actions(table, line, hand) if self.reaches(index, apply_lay(table, line, lay), _without(hand, lay.card))]
 
 
 def _needs_lookahead(state: MovieEmpireState, seat: int) -> bool:
-    """Before the placement, lays must leave a placement available (R16); usually one is, whatever is laid."""
+    """Before the placement, lays must lead to a placement (R16, R67); usually one is available, whatever is laid."""
     return not state.turn_placed and not available_places(state, seat, skip_hand_dependent=True)
 
 
-def line_lays(state: MovieEmpireState, seat: int, index: int, lookahead: bool) -> list[Lays]:
-    """Legal lays into line ``index`` (existing, open, unlocked); with ``lookahead`` only those leaving a placement."""
+def line_lays(state: MovieEmpireState, seat: int, index: int, reach: Reach | None) -> list[Lays]:
+    """Legal lays into line ``index`` (existing, open, unlocked); with ``reach`` only those leading to a placement."""
     line = state.lines[seat][index]
     assert line is not None
-    lays = lay_actions(state.table, line, state.hands[seat])
-    if lookahead:
-        lays = [lay for lay in lays if _placement_survives(state, seat, index, apply_lay(state.table, line, lay), [lay.card])]
-    return lays
+    if reach is not None:
+        return reach.opening_lays(index, line, state.hands[seat])
+    return lay_actions(state.table, line, state.hands[seat])
 
 
-def new_line_scripts(state: MovieEmpireState, seat: int, index: int, lookahead: bool) -> list[Action]:
-    """Scripts that can start a new line in slot ``index`` (some first card must follow, R17)."""
+def new_line_scripts(state: MovieEmpireState, seat: int, index: int, reach: Reach | None) -> list[Action]:
+    """Scripts that can start a new line in slot ``index`` (some first card must follow, R17).
+
+    With ``reach`` (before the placement), only scripts with which some
+    sequence of lays leads to a placement (R67).
+    """
     hand = state.hands[seat]
     table = state.table
     if not any(card in table.production for card in hand):
+        return []
+    if reach is not None and reach.hopeless:
         return []
     scripts: list[Action] = []
     for card in dict.fromkeys(hand):
         if card not in table.scripts:
             continue
-        if lookahead:
-            line = Line(card)
-            rest = list(hand)
-            rest.remove(card)
-            if not any(
-                _placement_survives(state, seat, index, apply_lay(table, line, lay), [card, lay.card])
-                for lay in lay_actions(table, line, rest)
-            ):
-                continue
+        if reach is not None and not reach.opening_lays(index, Line(card), _without(hand, card)):
+            continue
         scripts.append(Script(card))
     return scripts
 
 
-def produce_options(state: MovieEmpireState, seat: int, lookahead: bool | None = None) -> list[Action]:
-    """``produce 1``/``produce 2``/``produce new`` for each target with at least one legal lay."""
+def produce_options(state: MovieEmpireState, seat: int, reach: Reach | None = None) -> list[Action]:
+    """``produce 1``/``produce 2``/``produce new`` for each target with at least one legal lay.
+
+    ``reach`` is the lookahead before the placement (None when a placement
+    that no lay can remove is available, or after the placement).
+    """
     options: list[Action] = []
-    if lookahead is None:
-        lookahead = _needs_lookahead(state, seat)
     for index, line in enumerate(state.lines[seat]):
-        if line is not None and not line.shut and not line.locked and line_lays(state, seat, index, lookahead):
+        if line is not None and not line.shut and not line.locked and line_lays(state, seat, index, reach):
             options.append(Produce(str(index + 1)))
     slot = new_line_slot(state, seat)
-    if slot != NO_SEAT and new_line_scripts(state, seat, slot, lookahead):
+    if slot != NO_SEAT and new_line_scripts(state, seat, slot, reach):
         options.append(Produce(NEW_LINE))
     return options
 
 
+def produce_reach(state: MovieEmpireState, seat: int) -> Reach | None:
+    """The lookahead a produce step needs now (R16, R67), or None if whatever is laid a placement stays available."""
+    return Reach(state, seat) if _needs_lookahead(state, seat) else None
+
+
 def produce_step_actions(state: MovieEmpireState, seat: int) -> list[Action]:
-    """The decisions inside a produce step: the new line's script, then lays, then ``done``."""
+    """The decisions inside a produce step: the new line's script, then lays, then ``done``.
+
+    Before the placement, ``done`` comes only once the lays have opened a
+    placement (R67): a lay that needs a later one is followed by it.
+    """
     index = state.target
     line = state.lines[seat][index]
-    lookahead = _needs_lookahead(state, seat)
+    reach = produce_reach(state, seat)
     if line is None:
-        return new_line_scripts(state, seat, index, lookahead)
-    actions: list[Action] = list(line_lays(state, seat, index, lookahead))
-    if state.lays:
+        return new_line_scripts(state, seat, index, reach)
+    actions: list[Action] = list(line_lays(state, seat, index, reach))
+    if state.lays and (reach is None or reach.open_after(index, line, state.hands[seat])):
         actions.append(DONE)
     return actions
+
+
+def placement_this_turn(state: MovieEmpireState, seat: int) -> bool:
+    """Whether the turn holds or can still hold a placement: made, available now, or opened by a produce step (R53, R67)."""
+    if state.turn_placed or can_place(state, seat):
+        return True
+    return not state.turn_produced and bool(produce_options(state, seat, Reach(state, seat)))
 
 
 # -- the turn menu (§4.2 step 2, R67, R68) --------------------------------------------------------
@@ -435,24 +535,27 @@ def produce_step_actions(state: MovieEmpireState, seat: int) -> list[Action]:
 def turn_menu(state: MovieEmpireState, seat: int) -> list[Action]:
     """Pass, place, produce, dossier free actions and end, as far as each is allowed now."""
     actions: list[Action] = []
-    lookahead = False
+    reach: Reach | None = None
     places: list[Action] = []
     if not state.turn_placed:
         places = available_places(state, seat)
-        # R16/R67: once something was done this turn a placement must follow, unless none is possible.
-        if not (state.turn_produced or state.turn_acted) or not places:
+        if not any(_static_place(state, place) for place in places):
+            reach = Reach(state, seat)
+    produce = produce_options(state, seat, reach) if not state.turn_produced else []
+    if not state.turn_placed:
+        # R16/R67: once something was done this turn a placement must follow, unless none is possible,
+        # not even after a produce step.
+        if not (state.turn_produced or state.turn_acted) or not (places or produce):
             actions.append(PASS)
         actions.extend(places)
-        lookahead = not any(_static_place(state, place) for place in places)
-    if not state.turn_produced:
-        actions.extend(produce_options(state, seat, lookahead))
+    actions.extend(produce)
     if usable_dossier(state, seat):
-        # Before the placement a Purge needs a placement to follow: one available now, or one it could open (R67, R53).
-        if state.turn_placed or places or purge_could_open(state, seat):
+        # R53: free actions only in a turn with a placement: one made or available, or one a produce step opens (R67).
+        placement = state.turn_placed or bool(places) or bool(produce)
+        # Before the placement a Purge may also come first if it could open a space itself (R67).
+        if placement or purge_could_open(state, seat):
             actions.append(PURGE)
-        # R53: Cut! only in a turn with a placement, so before it only if a placement is possible.
-        cuts_allowed = state.turn_placed or bool(places)
-        for space in in_use(state) if cuts_allowed else ():
+        for space in in_use(state) if placement else ():
             if space.task == T_RELEASE:
                 owner = state.assistant[space.index]
                 if owner != NO_SEAT and owner != seat and state.cut_by[space.index] == NO_SEAT:
