@@ -10,7 +10,7 @@ from greenlight.core.errors import IllegalActionError, OptionError
 from greenlight.games.cinecitta import GAME, rules
 from greenlight.games.cinecitta.actions import HEADHUNT, SECURE, Offer, Place, Respond
 from greenlight.games.cinecitta.cards import load_cards
-from greenlight.games.cinecitta.state import OFFER, OVER, PLACE, RESPOND
+from greenlight.games.cinecitta.state import OFFER, OVER, PLACE, RESPOND, CinecittaState
 
 TABLE = load_cards()
 
@@ -347,7 +347,7 @@ def test_9_9_b_short_of_wages_drops_out() -> None:
         "money": None,
         "reels": None,
         "box_office": None,
-        "award": 0,
+        "award": None,  # R43: S6 is skipped too
         "value": None,
     }
 
@@ -367,9 +367,57 @@ def test_9_9_c_incomplete_studio_takes_no_award() -> None:
         movie_awards=True,
     )
     assert [b["status"] for b in breakdowns] == ["DROPPED_INCOMPLETE", "FINISHED", "FINISHED"]
-    assert [b["award"] for b in breakdowns] == [0, 200, -100]
+    assert [b["award"] for b in breakdowns] == [None, 200, -100]  # R43: no figure for the skipped S6
     assert [b["value"] for b in breakdowns] == [None, 759, 969]
     assert rules.rank_breakdowns(breakdowns).scores == (0, 759, 969)
+
+
+def test_9_9_c_incomplete_studio_reports_no_figure_for_the_skipped_steps() -> None:
+    # R43: the Office's two promotion icons (D3, A3) are not counted, since S2-S7 are skipped: no promotion figure either.
+    assert sum(TABLE[card].promotion for card in ["D3", "A3"]) == 2
+    assert score(["D5", "A7"], ["D3", "A3"], 120) == {
+        "status": "DROPPED_INCOMPLETE",
+        "quality": None,
+        "promotion": None,
+        "wages_due": None,
+        "money": None,
+        "reels": None,
+        "box_office": None,
+        "award": None,
+        "value": None,
+    }
+
+
+def no_finisher_position() -> CinecittaState:
+    """The end of a 3-player game (8 rounds) in which no seat finished: 9.9(c), 9.9(b), and a one-card Studio."""
+    state = rules.position(
+        3,
+        hands=[[], [], []],
+        wallets=[120, 30, 0],
+        studios=[["D5", "A7"], ["A2", "C3", "S4"], ["D2"]],
+        offices=[["D3", "A3"], ["A8", "C9", "S9"], ["A4", "C8"]],
+        round=9,
+        options={"movie_awards": True},
+    )
+    assert GAME.is_terminal(state)
+    return state
+
+
+def test_when_no_seat_finishes_every_seat_shares_place_1_and_nobody_wins() -> None:
+    result = GAME.outcome(no_finisher_position())
+    assert [b["status"] for b in result.breakdown] == ["DROPPED_INCOMPLETE", "DROPPED_WAGES", "DROPPED_INCOMPLETE"]
+    assert [b["promotion"] for b in result.breakdown] == [None, 20, None]  # R43: only the wage drop-out ran S2
+    assert [b["award"] for b in result.breakdown] == [None, None, None]  # awards only among FINISHED seats (R15, R25)
+    assert result.scores == (0.0, 0.0, 0.0)
+    assert result.ranks == (1, 1, 1)  # R43: the drop-outs share the place after the (no) FINISHED seats
+    assert result.winners == ()  # R19
+    assert result.returns() == (0.0, 0.0, 0.0)
+
+
+def test_final_board_text_shows_skipped_figures_as_dashes() -> None:
+    text = GAME.render_text(GAME.observe(no_finisher_position(), None))
+    assert "P0: DROPPED_INCOMPLETE quality - promotion - wages - money - reels - box office - award - value -" in text.splitlines()
+    assert "P1: DROPPED_WAGES quality 234 promotion +20 wages 60 money - reels - box office - award - value -" in text.splitlines()
 
 
 # -- 9.10 awards -------------------------------------------------------------------------------
@@ -408,7 +456,7 @@ def test_9_10_without_awards() -> None:
 
 def test_9_10_with_awards_gray_to_both_tied_lowest_golden_to_highest() -> None:
     breakdowns = rules.score_all(TABLE, STUDIOS_9_10, OFFICES_9_10, WALLETS_9_10, movie_awards=True)
-    assert [b["award"] for b in breakdowns] == [0, 0, -100, -100, 200]
+    assert [b["award"] for b in breakdowns] == [None, None, -100, -100, 200]  # the drop-outs skip S6 (R43)
     assert [b["value"] for b in breakdowns] == [None, None, 455, 1335, 1359]
     assert rules.rank_breakdowns(breakdowns).winners == (4,)
 

@@ -366,16 +366,22 @@ def quality_of(table: CardTable, studio: Sequence[str]) -> int | None:
 
 
 def score_seat(table: CardTable, studio: Sequence[str], office: Sequence[str], wallet: int) -> dict[str, Any]:
-    """S1-S5 and S7 (without awards) for one seat, as a breakdown."""
+    """S1-S5 and S7 (without awards) for one seat, as a breakdown.
+
+    A step the seat skips reports no figure (None), promotion and award
+    included (R43): a seat with an incomplete Studio skips S2-S7 (R14), one
+    short of its wages S5-S7, so neither has an award (S6 is for FINISHED
+    seats only, R15, R25). A FINISHED seat's award starts at 0.
+    """
     breakdown: dict[str, Any] = {
         "status": DROPPED_INCOMPLETE,
         "quality": None,
-        "promotion": 0,
+        "promotion": None,
         "wages_due": None,
         "money": None,
         "reels": None,
         "box_office": None,
-        "award": 0,
+        "award": None,
         "value": None,
     }
     quality = quality_of(table, studio)
@@ -393,7 +399,7 @@ def score_seat(table: CardTable, studio: Sequence[str], office: Sequence[str], w
         return breakdown
     money -= wages
     reels = sum(table[card].reels for card in office)
-    breakdown.update(status=FINISHED, money=money, reels=reels, box_office=money * reels, value=quality + money * reels)
+    breakdown.update(status=FINISHED, money=money, reels=reels, box_office=money * reels, award=0, value=quality + money * reels)
     return breakdown
 
 

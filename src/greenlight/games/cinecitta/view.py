@@ -598,9 +598,11 @@ def render_text(observation: Observation) -> str:
         lines.append("[bold]Final scores[/bold]")
         for seat, item in enumerate(obs["final"]["breakdown"]):
             win = " [green]WINNER[/green]" if seat in obs["final"]["winners"] else ""
+            figure = {key: "-" if value is None else value for key, value in item.items()}  # R43: a skipped step has no figure
+            promotion = "-" if item["promotion"] is None else f"+{item['promotion']}"
             lines.append(
-                f"P{seat}: {item['status']} quality {item['quality']} promotion +{item['promotion']} wages {item['wages_due']} "
-                f"money {item['money']} reels {item['reels']} box office {item['box_office']} award {item['award']} "
-                f"value {item['value']}{win}"
+                f"P{seat}: {item['status']} quality {figure['quality']} promotion {promotion} wages {figure['wages_due']} "
+                f"money {figure['money']} reels {figure['reels']} box office {figure['box_office']} award {figure['award']} "
+                f"value {figure['value']}{win}"
             )
     return "\n".join(lines)
