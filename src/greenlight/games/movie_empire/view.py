@@ -255,7 +255,7 @@ def determinize(state: MovieEmpireState, viewer: int | None, rng: random.Random)
                 world.commit[seat] = rng.choice(rounds.give_actions(world, seat)).cards  # type: ignore[attr-defined]
             else:
                 world.commit[seat] = () if world.exempt[seat] else tuple(world.hands[seat])
-    world.rng_seed, world.rng_uses = rng.getrandbits(64), 0  # future chance outcomes are redrawn too
+    world.rng_seed, world.rng_uses = rng.getrandbits(128), 0  # future chance outcomes are redrawn too
     return world
 
 
