@@ -97,7 +97,7 @@ def setup(num_players: int, seed: int, options: dict[str, OptionValue]) -> Movie
     if not state.short:
         state.plan_pile = list(table.plan_ids)
         rng.shuffle(state.plan_pile)
-    state.rng_seed = rng.getrandbits(128)  # later shuffles (reshuffles, returned scripts) continue from here (128 bits, as secret as the seed)
+    state.rng_seed = rng.getrandbits(128)  # later shuffles continue from here (128 bits: as secret as the seed)
     state.phase = SETUP
     return state
 
