@@ -15,7 +15,10 @@ Printed next to the result, measured in the same run on the same disk: the
 rate of raw single-row SQLite commits (WAL, ``synchronous=FULL``), which is
 what one commit per move would cap the server at.
 
-Run: ``python bench/bench_load.py --tables 100 --think 1 --seconds 30``
+Tables start spread over ``--ramp`` seconds (about one game) and the
+measured window begins once all have started.
+
+Run: ``python bench/bench_load.py --tables 100 120 --think 1 --seconds 60``
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -136,11 +140,13 @@ async def player(url: str, table_id: str, token: str, address: str, think: float
                 task.cancel()
 
 
-async def table_loop(url: str, number: int, think: float, stats: Stats, stop: asyncio.Event) -> None:
+async def table_loop(url: str, number: int, think: float, ramp: float, stats: Stats, stop: asyncio.Event) -> None:
     """Keep one table of three scripted players busy: a finished game is followed by a new one."""
     address = address_of(number)
     rng = random.Random(number)
-    await asyncio.sleep(rng.random() * think)  # tables start out of step, as people do
+    # Tables start spread over about one game's length, as people come and go; started together, they would
+    # also end together, and a hundred new tables in one second is not a steady load.
+    await asyncio.sleep(rng.random() * ramp)
     transport = httpx.AsyncHTTPTransport(local_address=address)
     async with httpx.AsyncClient(base_url=url, transport=transport, timeout=60) as api:
         while not stop.is_set():
@@ -152,18 +158,30 @@ async def table_loop(url: str, number: int, think: float, stats: Stats, stop: as
             stats.games += 1
 
 
-async def run_load(url: str, tables: int, think: float, warmup: float, seconds: float, server_pid: int) -> dict[str, Any]:
+async def watch_lag(lags: list[float], stop: asyncio.Event) -> None:
+    """How late this process's own event loop runs a 5 ms timer (time the client adds to every measurement)."""
+    while not stop.is_set():
+        start = time.perf_counter()
+        await asyncio.sleep(0.005)
+        lags.append((time.perf_counter() - start - 0.005) * 1000)
+
+
+async def run_load(url: str, tables: int, think: float, ramp: float, seconds: float, server_pid: int) -> dict[str, Any]:
     stats = Stats()
     stop = asyncio.Event()
-    tasks = [asyncio.create_task(table_loop(url, number, think, stats, stop)) for number in range(tables)]
-    await asyncio.sleep(warmup)
+    lags: list[float] = []
+    lag_watch = asyncio.create_task(watch_lag(lags, stop))
+    tasks = [asyncio.create_task(table_loop(url, number, think, ramp, stats, stop)) for number in range(tables)]
+    await asyncio.sleep(ramp + 3)
     async with httpx.AsyncClient(base_url=url, timeout=60) as api:
         writes_before = (await api.get("/api/health")).json()["writes"]
         window_start, server_cpu_before, own_cpu_before = time.perf_counter(), cpu_seconds(server_pid), time.process_time()
         await asyncio.sleep(seconds)
         window_end, server_cpu_after, own_cpu_after = time.perf_counter(), cpu_seconds(server_pid), time.process_time()
-        writes_after = (await api.get("/api/health")).json()["writes"]
+        health = (await api.get("/api/health")).json()
+        writes_after = health["writes"]
     stop.set()
+    await lag_watch
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -187,14 +205,19 @@ async def run_load(url: str, tables: int, think: float, warmup: float, seconds: 
         "moves_per_commit": round(ops / batches, 2) if batches else None,
         "server_cpu": round((server_cpu_after - server_cpu_before) / span, 2),
         "client_cpu": round((own_cpu_after - own_cpu_before) / span, 2),
+        "server_loop_lag_ms": health["loop_lag"],
+        "client_loop_lag_ms_p50": round(statistics.median(lags), 1),
+        "client_loop_lag_ms_p99": round(percentile(lags, 0.99), 1),
     }
 
 
 def main() -> None:
+    # The client's own garbage collection pauses would be counted as server latency; keep them rare.
+    gc.set_threshold(50_000, 50, 1000)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, nargs="+", default=[100], help="table counts to run one after another")
     parser.add_argument("--think", type=float, default=1.0, help="seconds each player waits before acting")
-    parser.add_argument("--warmup", type=float, default=8.0)
+    parser.add_argument("--ramp", type=float, default=25.0, help="seconds over which the tables start (about one game)")
     parser.add_argument("--seconds", type=float, default=30.0, help="length of the measured window")
     parser.add_argument("--dir", type=Path, default=Path.cwd(), help="folder on the disk to measure (default: here)")
     args = parser.parse_args()
@@ -214,7 +237,7 @@ def main() -> None:
                             break
                     except httpx.HTTPError:
                         time.sleep(0.1)
-                row = asyncio.run(run_load(url, tables, args.think, args.warmup, args.seconds, process.pid))
+                row = asyncio.run(run_load(url, tables, args.think, args.ramp, args.seconds, process.pid))
             finally:
                 process.terminate()
                 process.wait()

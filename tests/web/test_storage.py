@@ -87,7 +87,7 @@ def test_an_action_index_is_stored_once_and_in_order(tmp_path: Path) -> None:
     assert taken.value.conflict
     with pytest.raises(StorageError) as gap:
         store.append_action("t1", 2, 0, "offer A2 0", finished=False)
-    assert gap.value.conflict and "no move 1" in gap.value.message
+    assert gap.value.conflict and "does not follow" in gap.value.message
     table = store.load_table("t1")
     assert table is not None and table.record.actions == [(1, "offer D6 30")] and table.finished_at is None
 

@@ -99,17 +99,20 @@ class Match:
         self.events.extend(events)
         return events
 
-    def stage(self, seat: int, action: Action | str) -> StagedMove:
+    def stage(self, seat: int, action: Action | str, on: StagedMove | None = None) -> StagedMove:
         """Check and apply an action on a copy of the state; the match itself is unchanged until :meth:`commit`.
 
         A server stages a move, stores it, and only then commits it, so nothing
-        it shows ever reflects a move that is not stored. Raises like :meth:`play`.
+        it shows ever reflects a move that is not stored. ``on`` stages it after
+        another staged move (moves being stored one after another). Raises like
+        :meth:`play`.
         """
         if isinstance(action, str):
             action = self.game.parse_action(action)
-        state = self.state.clone()
+        base = self.state if on is None else on.state
+        state = base.clone()
         events = self.game.apply(state, seat, action)
-        return StagedMove(seat, action, state, events, self.state)
+        return StagedMove(seat, action, state, events, base)
 
     def commit(self, staged: StagedMove) -> None:
         """Make a staged move part of the match (state, record, events)."""

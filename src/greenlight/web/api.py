@@ -66,13 +66,13 @@ class Limiters:
             raise TableError(429, f"too many {what} from your address; try again in {retry_after(wait)} s", retry_after=wait)
 
 
-def hub_of(request: Request) -> TableHub:
-    """The server's table hub (a dependency of every table route)."""
+async def hub_of(request: Request) -> TableHub:
+    """The server's table hub (a dependency of every table route; async, so FastAPI runs it inline, not in a thread)."""
     hub: TableHub = request.app.state.hub
     return hub
 
 
-def client_of(request: Request) -> str:
+async def client_of(request: Request) -> str:
     """Who sent the request: the peer address (or the forwarded one from a trusted proxy)."""
     return request.client.host if request.client is not None else ""
 
@@ -119,7 +119,7 @@ async def health(hub: Hub) -> dict[str, Any]:
     """Whether the server is up, how many tables it stores and holds in memory, and how writes are grouped."""
     count = await asyncio.to_thread(hub.store.count)
     writes = {"batches": hub.writer.batches, "ops": hub.writer.ops}
-    return {"ok": True, "tables": count, "live_tables": len(hub.tables), "writes": writes}
+    return {"ok": True, "tables": count, "live_tables": len(hub.tables), "writes": writes, "loop_lag": hub.loop_lag()}
 
 
 @router.get("/games", tags=["games"])

@@ -37,6 +37,9 @@ from greenlight.core.record import Record
 
 SCHEMA_VERSION = 2
 
+#: Most moves in one INSERT statement (five bound values each, far below SQLite's limit on bound values).
+APPEND_CHUNK = 1000
+
 #: Table statuses a listing can filter on.
 STATUSES = ("open", "running", "finished", "closed", "broken")
 
@@ -52,8 +55,6 @@ CREATE TABLE IF NOT EXISTS tables (
     options TEXT NOT NULL,
     created_at REAL NOT NULL,
     finished_at REAL,
-    updated_at REAL NOT NULL,
-    moves INTEGER NOT NULL DEFAULT 0,
     creator TEXT NOT NULL DEFAULT '',
     closed_at REAL,
     closed_reason TEXT,
@@ -86,18 +87,20 @@ MIGRATE_1_TO_2 = """
 CREATE TABLE tables_v2 (
     id TEXT PRIMARY KEY, game TEXT NOT NULL, version TEXT NOT NULL, num_players INTEGER NOT NULL,
     seed TEXT NOT NULL, seed_chosen INTEGER NOT NULL DEFAULT 0, options TEXT NOT NULL,
-    created_at REAL NOT NULL, finished_at REAL, updated_at REAL NOT NULL, moves INTEGER NOT NULL DEFAULT 0,
+    created_at REAL NOT NULL, finished_at REAL,
     creator TEXT NOT NULL DEFAULT '', closed_at REAL, closed_reason TEXT, error TEXT
 );
-INSERT INTO tables_v2 (id, game, version, num_players, seed, seed_chosen, options, created_at, finished_at, updated_at, moves)
-    SELECT t.id, t.game, t.version, t.num_players, CAST(t.seed AS TEXT), 1, t.options, t.created_at, t.finished_at,
-           COALESCE((SELECT MAX(a.at) FROM actions a WHERE a.table_id = t.id), t.created_at),
-           (SELECT COUNT(*) FROM actions a WHERE a.table_id = t.id)
+INSERT INTO tables_v2 (id, game, version, num_players, seed, seed_chosen, options, created_at, finished_at)
+    SELECT t.id, t.game, t.version, t.num_players, CAST(t.seed AS TEXT), 1, t.options, t.created_at, t.finished_at
     FROM tables t;
 DROP TABLE tables;
 ALTER TABLE tables_v2 RENAME TO tables;
 CREATE INDEX IF NOT EXISTS tables_by_creation ON tables (created_at DESC, id DESC);
 """
+
+#: A table's number of moves and its last activity, read through the actions' primary key (a move writes only its own row).
+MOVES_SQL = "(SELECT COUNT(*) FROM actions a WHERE a.table_id = t.id)"
+LAST_ACTIVE_SQL = "COALESCE((SELECT a.at FROM actions a WHERE a.table_id = t.id ORDER BY a.idx DESC LIMIT 1), t.created_at)"
 
 #: A table's status from its row alone (seats decide between open and running).
 STATUS_SQL = """CASE
@@ -161,6 +164,7 @@ class StoredTable:
     seed_chosen: bool = False
     #: Who created the table (a digest of the client's address), for fair bot work.
     creator: str = ""
+    #: When the last move (or the creation) happened; read from the actions, never written.
     updated_at: float | None = None
     closed_at: float | None = None
     closed_reason: str | None = None
@@ -361,8 +365,15 @@ class SqliteStore(TableStore):
             except sqlite3.Error as error:
                 raise StorageError(_describe(error)) from error
             try:
+                run: list[AppendAction] = []
                 for op in ops:
+                    if isinstance(op, AppendAction):
+                        run.append(op)
+                        continue
+                    self._append(run)
+                    run = []
                     self._apply(op)
+                self._append(run)
                 self._db.execute("COMMIT")
             except sqlite3.Error as error:
                 if self._db.in_transaction:
@@ -373,21 +384,34 @@ class SqliteStore(TableStore):
                     self._db.execute("ROLLBACK")
                 raise
 
-    def _apply(self, op: WriteOp) -> None:
+    def _append(self, run: list[AppendAction]) -> None:
+        """Insert a run of moves with one statement, then check that each table's moves still run 0, 1, 2, ...
+
+        Few SQLite calls per batch matter: each one hands the GIL to the event
+        loop and has to get it back.
+        """
+        if not run:
+            return
+        for start in range(0, len(run), APPEND_CHUNK):
+            chunk = run[start : start + APPEND_CHUNK]
+            rows = ", ".join(["(?, ?, ?, ?, ?)"] * len(chunk))
+            values = [value for op in chunk for value in (op.table_id, op.index, op.seat, op.text, op.at)]
+            self._db.execute(f"INSERT INTO actions (table_id, idx, seat, text, at) VALUES {rows}", values)
+        tables = sorted({op.table_id for op in run})
+        marks = ",".join("?" * len(tables))
+        # The primary key refuses a second move N; this refuses a move N without a move N-1 before it.
+        gaps = self._db.execute(
+            f"SELECT table_id FROM actions WHERE table_id IN ({marks}) GROUP BY table_id HAVING COUNT(*) != MAX(idx) + 1", tables
+        ).fetchall()
+        if gaps:
+            raise sqlite3.IntegrityError(f"a move does not follow its table's last move (table {', '.join(row[0] for row in gaps)})")
+        finished = [(op.at, op.table_id) for op in run if op.finished]
+        if finished:
+            self._db.executemany("UPDATE tables SET finished_at = ? WHERE id = ?", finished)
+
+    def _apply(self, op: CreateTable | MarkJoined | MarkBroken | CloseTable) -> None:
         db = self._db
-        if isinstance(op, AppendAction):
-            db.execute(
-                "INSERT INTO actions (table_id, idx, seat, text, at) VALUES (?, ?, ?, ?, ?)",
-                (op.table_id, op.index, op.seat, op.text, op.at),
-            )
-            updated = db.execute(
-                "UPDATE tables SET moves = ?, updated_at = ?, finished_at = CASE WHEN ? THEN ? ELSE finished_at END"
-                " WHERE id = ? AND moves = ?",
-                (op.index + 1, op.at, op.finished, op.at, op.table_id, op.index),
-            )
-            if updated.rowcount != 1:
-                raise sqlite3.IntegrityError(f"table {op.table_id} has no move {op.index - 1} to follow")
-        elif isinstance(op, CreateTable):
+        if isinstance(op, CreateTable):
             self._insert_table(op.table)
         elif isinstance(op, MarkJoined):
             db.execute(
@@ -405,8 +429,8 @@ class SqliteStore(TableStore):
         record = table.record
         now = time.time()
         self._db.execute(
-            "INSERT INTO tables (id, game, version, num_players, seed, seed_chosen, options, created_at, finished_at, updated_at, moves,"
-            " creator) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO tables (id, game, version, num_players, seed, seed_chosen, options, created_at, finished_at, creator)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 table.id,
                 record.game,
@@ -417,8 +441,6 @@ class SqliteStore(TableStore):
                 json.dumps(record.options),
                 table.created_at,
                 table.finished_at,
-                table.updated_at or table.created_at,
-                len(record.actions),
                 table.creator,
             ),
         )
@@ -435,7 +457,7 @@ class SqliteStore(TableStore):
 
     def load_table(self, table_id: str) -> StoredTable | None:
         """One table."""
-        found = self._load("WHERE id = ?", (table_id,))
+        found = self._load("WHERE t.id = ?", (table_id,))
         return found[0] if found else None
 
     def load_all(self) -> list[StoredTable]:
@@ -448,7 +470,7 @@ class SqliteStore(TableStore):
             rows = self._read_db.execute(
                 "SELECT t.id FROM tables t WHERE t.finished_at IS NULL AND t.closed_at IS NULL AND t.error IS NULL"
                 " AND EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.kind = 'bot')"
-                " ORDER BY t.updated_at DESC LIMIT ?",
+                f" ORDER BY {LAST_ACTIVE_SQL} DESC LIMIT ?",
                 (limit,),
             ).fetchall()
         return [row[0] for row in rows]
@@ -457,7 +479,8 @@ class SqliteStore(TableStore):
         """Unfinished, unclosed tables idle since ``idle_since``."""
         with self._read_lock:
             rows = self._read_db.execute(
-                "SELECT id FROM tables WHERE finished_at IS NULL AND closed_at IS NULL AND updated_at < ? ORDER BY updated_at",
+                f"SELECT t.id FROM tables t WHERE t.finished_at IS NULL AND t.closed_at IS NULL AND {LAST_ACTIVE_SQL} < ?"
+                f" ORDER BY {LAST_ACTIVE_SQL}",
                 (idle_since,),
             ).fetchall()
         return [row[0] for row in rows]
@@ -475,7 +498,7 @@ class SqliteStore(TableStore):
         with self._read_lock:
             total = self._read_db.execute(f"SELECT COUNT(*) FROM tables t {clause}", params).fetchone()[0]
             rows = self._read_db.execute(
-                "SELECT t.id, t.game, t.version, t.num_players, t.options, t.created_at, t.finished_at, t.updated_at, t.moves,"
+                f"SELECT t.id, t.game, t.version, t.num_players, t.options, t.created_at, t.finished_at, {LAST_ACTIVE_SQL}, {MOVES_SQL},"
                 f" {STATUS_SQL}, t.seed_chosen, t.closed_reason, t.error FROM tables t {clause}"
                 " ORDER BY t.created_at DESC, t.id DESC LIMIT ? OFFSET ?",
                 [*params, limit, offset],
@@ -518,8 +541,8 @@ class SqliteStore(TableStore):
     def _load(self, where: str, params: tuple[object, ...]) -> list[StoredTable]:
         with self._read_lock:
             rows = self._read_db.execute(
-                "SELECT id, game, version, num_players, seed, options, created_at, finished_at, seed_chosen, creator, updated_at,"
-                f" closed_at, closed_reason, error FROM tables {where} ORDER BY created_at, id",
+                "SELECT t.id, t.game, t.version, t.num_players, t.seed, t.options, t.created_at, t.finished_at, t.seed_chosen, t.creator,"
+                f" {LAST_ACTIVE_SQL}, t.closed_at, t.closed_reason, t.error FROM tables t {where} ORDER BY t.created_at, t.id",
                 params,
             ).fetchall()
             ids = [row[0] for row in rows]

@@ -20,16 +20,16 @@ import json
 import logging
 import secrets
 import time
-from collections import Counter, OrderedDict
-from collections.abc import Coroutine, Sequence
+from collections import Counter, OrderedDict, deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 from greenlight.bots import bot_names
 from greenlight.core.errors import ActionParseError, GreenlightError, OptionError
 from greenlight.core.events import events_for
 from greenlight.core.game import Game
-from greenlight.core.match import Match
+from greenlight.core.match import Match, StagedMove
 from greenlight.core.record import Record
 from greenlight.core.registry import get_game
 from greenlight.core.rng import make_rng
@@ -63,10 +63,12 @@ SEED_BITS = 128
 #: A bot whose move could not be stored waits this long before trying again, doubling up to the maximum.
 BOT_RETRY_FIRST_SECONDS = 0.5
 BOT_RETRY_MAX_SECONDS = 30.0
+EARLIER_MOVE_LOST = "a move before yours at this table could not be saved, so yours was not played either; try again"
+#: How often the event loop's lag is probed.
+LAG_PROBE_SECONDS = 0.05
 #: Longest a view waits for the note that its seat has joined to be stored.
 JOIN_WAIT_SECONDS = 0.5
 
-T = TypeVar("T")
 
 #: Stands in a view for its log while the view is encoded; no game text holds a NUL character, and names cannot.
 LOG_PLACEHOLDER: Any = "\x00log\x00"
@@ -104,6 +106,17 @@ class CreatedTable:
 
 
 @dataclass(eq=False)
+class PendingMove:
+    """A move checked and sent to the store, not yet stored; ``doomed`` once an earlier move of its table failed."""
+
+    staged: StagedMove
+    index: int
+    finished: bool
+    outcome: asyncio.Future[None] | None = None
+    doomed: TableError | None = None
+
+
+@dataclass(eq=False)
 class Client:
     """One connected WebSocket client: a seat (``seat`` set) or a spectator, and who it is (``address``).
 
@@ -128,7 +141,8 @@ class LiveTable:
     def __init__(self, stored: StoredTable, match: Match | None = None) -> None:
         self.id = stored.id
         self.stored = stored
-        self.lock = asyncio.Lock()
+        #: Moves checked and sent to the store, oldest first, not yet stored (they are shown to nobody).
+        self.pending: list[PendingMove] = []
         self.clients: set[Client] = set()
         self.bot_wakeup = asyncio.Event()
         self.bot_task: asyncio.Task[None] | None = None
@@ -138,6 +152,7 @@ class LiveTable:
         self._match = match
         self.last_active = time.monotonic()
         self._presence_pending = False
+        self._broadcast_pending = False
         #: Each viewer's log in words so far: (events described, lines).
         self._logs: dict[int | None, tuple[int, list[str], list[str]]] = {}
 
@@ -200,7 +215,7 @@ class LiveTable:
 
     def idle(self) -> bool:
         """Nobody connected, nothing being written or thought, and no bot owing a move: safe to unload."""
-        if self.clients or self.lock.locked() or self.thinking is not None:
+        if self.clients or self.pending or self.thinking is not None:
             return False
         return self._match is None or not self.bot_seats_to_act()
 
@@ -264,6 +279,16 @@ class LiveTable:
                 texts[client.seat] = self.view_text(client.seat, info)
             client.push(texts[client.seat])
 
+    def schedule_broadcast(self) -> None:
+        """Broadcast once the moves stored together have all been committed (one view per client for them all)."""
+        if not self._broadcast_pending:
+            self._broadcast_pending = True
+            asyncio.get_running_loop().call_soon(self._flush_broadcast)
+
+    def _flush_broadcast(self) -> None:
+        self._broadcast_pending = False
+        self.broadcast()
+
     def schedule_presence(self, delay: float) -> None:
         """Tell every client who is connected, once for all joins and leaves within ``delay`` seconds."""
         if self._presence_pending:
@@ -296,6 +321,9 @@ class TableHub:
         self.tables: OrderedDict[str, LiveTable] = OrderedDict()
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
         self._housekeeping: asyncio.Task[None] | None = None
+        self._lag_watch: asyncio.Task[None] | None = None
+        #: How late the event loop ran a short timer, recently (ms): the delay every request suffers on top of its own work.
+        self.loop_lags: deque[float] = deque(maxlen=400)
         #: Open WebSockets by client address.
         self.sockets: Counter[str] = Counter()
         self._joining: dict[tuple[str, int], asyncio.Future[None]] = {}
@@ -310,12 +338,15 @@ class TableHub:
                 self._start_bots(table)
         if self.settings.housekeeping_seconds > 0:
             self._housekeeping = asyncio.create_task(self._keep_house(), name="greenlight-housekeeping")
+        self._lag_watch = asyncio.create_task(self._watch_lag(), name="greenlight-loop-lag")
 
     async def stop(self) -> None:
         """Stop the bot runners and housekeeping, then write what is queued."""
         tasks = [table.bot_task for table in self.tables.values() if table.bot_task is not None]
         if self._housekeeping is not None:
             tasks.append(self._housekeeping)
+        if self._lag_watch is not None:
+            tasks.append(self._lag_watch)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -502,48 +533,82 @@ class TableHub:
         """Check, store, then apply-and-broadcast one action; return its canonical text and its index in the record.
 
         A refused action raises TableError (400 unreadable, 409 not legal now,
-        503 not stored) and changes nothing. The table's match only takes the
-        move once its row is committed. The work runs shielded: a client that
-        goes away mid-write cannot leave the stored and the shown game apart.
+        503 not stored) and changes nothing. The move is checked against the
+        table's state after the moves still being stored (so the three offers
+        of one step can share one disk sync), and the table's match only takes
+        it once its row is committed, in the order the moves were made. A move
+        whose write fails takes every later move of the table down with it
+        (they were checked against a state that will never exist).
         """
-        return await _shielded(self._act(table, seat, text, expect_version))
+        if table.closed:
+            raise TableError(409, f"this table was closed ({table.stored.closed_reason}); no more actions are taken")
+        match = table.match
+        waiting = len(table.pending)
+        if expect_version is not None and expect_version != table.version + waiting:
+            raise TableError(
+                409,
+                f"the table has moved on (now at move {table.version + waiting}, you expected {expect_version}); refresh and try again",
+            )
+        last = table.pending[-1] if waiting else None
+        if match.game.decision(last.staged.state if last is not None else match.state).is_terminal:
+            raise TableError(409, "the game is over; no more actions are taken")
+        try:
+            staged = match.stage(seat, text, on=last.staged if last is not None else None)
+        except GreenlightError as error:
+            raise TableError(400 if isinstance(error, ActionParseError) else 409, str(error)) from None
+        move = PendingMove(staged, table.version + waiting, match.game.decision(staged.state).is_terminal)
+        move.outcome = asyncio.get_running_loop().create_future()
+        table.pending.append(move)
+        self.writer.submit(
+            AppendAction(table.id, move.index, seat, staged.text, move.finished), lambda error: self._stored(table, move, error)
+        )
+        await asyncio.shield(move.outcome)  # a client that goes away changes nothing: the move lands or fails all the same
+        return staged.text, move.index
 
-    async def _act(self, table: LiveTable, seat: int, text: str, expect_version: int | None) -> tuple[str, int]:
-        async with table.lock:
-            if table.closed:
-                raise TableError(409, f"this table was closed ({table.stored.closed_reason}); no more actions are taken")
-            match = table.match
-            if expect_version is not None and expect_version != table.version:
-                raise TableError(
-                    409, f"the table has moved on (now at move {table.version}, you expected {expect_version}); refresh and try again"
-                )
-            if match.is_over():
-                raise TableError(409, "the game is over; no more actions are taken")
-            try:
-                staged = match.stage(seat, text)
-            except GreenlightError as error:
-                raise TableError(400 if isinstance(error, ActionParseError) else 409, str(error)) from None
-            index = table.version
-            finished = match.game.decision(staged.state).is_terminal
-            try:
-                await self.writer.write(AppendAction(table.id, index, seat, staged.text, finished))
-            except StorageError as error:
-                log.error(
-                    "table %s: move %d (seat %d: %s) was not stored, so it was not played: %s", table.id, index, seat, staged.text, error
-                )
-                if error.conflict:
-                    raise TableError(409, "the table has moved on; refresh and try again") from None
-                raise TableError(
-                    503, f"your move could not be saved, so it was not played ({error.message}); try again shortly", retry_after=2
-                ) from None
-            match.commit(staged)
-            table.stored.record.actions.append((seat, staged.text))
-            if finished:
+    def _stored(self, table: LiveTable, move: PendingMove, error: StorageError | None) -> None:
+        """The write of ``move`` ended (called in the order the moves were made): commit it to the match, or undo it."""
+        outcome = move.outcome
+        assert outcome is not None
+        if move.doomed is not None:
+            outcome.set_exception(move.doomed)
+        elif error is None:
+            assert table.pending and table.pending[0] is move, "moves are stored in the order they were made"
+            table.pending.pop(0)
+            table.match.commit(move.staged)
+            table.stored.record.actions.append((move.staged.seat, move.staged.text))
+            if move.finished:
                 table.stored.finished_at = time.time()
             table.touch()
-            table.broadcast()
+            table.schedule_broadcast()  # before the ack: a seat hears of its move in a view first
             table.bot_wakeup.set()
-            return staged.text, index
+            outcome.set_result(None)
+        else:
+            log.error(
+                "table %s: move %d (seat %d: %s) was not stored, so it was not played: %s",
+                table.id,
+                move.index,
+                move.staged.seat,
+                move.staged.text,
+                error,
+            )
+            if move in table.pending:
+                later = table.pending[table.pending.index(move) + 1 :]
+                del table.pending[table.pending.index(move) :]
+                for other in later:
+                    other.doomed = TableError(
+                        503,
+                        "a move before yours at this table could not be saved, so yours was not played either; try again",
+                        retry_after=2,
+                    )
+            if error.conflict:
+                outcome.set_exception(TableError(409, "the table has moved on; refresh and try again"))
+            else:
+                outcome.set_exception(
+                    TableError(
+                        503, f"your move could not be saved, so it was not played ({error.message}); try again shortly", retry_after=2
+                    )
+                )
+        outcome.exception()  # marks an error retrieved: a caller that went away leaves no "never retrieved" warning
 
     # -- storage ------------------------------------------------------------------------------
 
@@ -580,6 +645,17 @@ class TableHub:
         return {"tables": infos, "total": page.total, "offset": offset, "next_offset": following if following < page.total else None}
 
     # -- housekeeping --------------------------------------------------------------------------
+
+    async def _watch_lag(self) -> None:
+        while True:
+            start = time.perf_counter()
+            await asyncio.sleep(LAG_PROBE_SECONDS)
+            self.loop_lags.append((time.perf_counter() - start - LAG_PROBE_SECONDS) * 1000)
+
+    def loop_lag(self) -> dict[str, float]:
+        """Median and worst recent event-loop lag in milliseconds."""
+        lags = sorted(self.loop_lags) or [0.0]
+        return {"median_ms": round(lags[len(lags) // 2], 2), "max_ms": round(lags[-1], 2)}
 
     async def _keep_house(self) -> None:
         while True:
@@ -622,8 +698,8 @@ class TableHub:
             while True:
                 try:
                     waiting = table.bot_seats_to_act()
-                    if not waiting:
-                        break
+                    if not waiting or table.pending:
+                        break  # a move being stored wakes the runner again once it lands
                     if self.bot_delay > 0:
                         await asyncio.sleep(self.bot_delay)
                     await self._bot_move(table, waiting[0])
@@ -664,10 +740,3 @@ class TableHub:
             log.error("bot %s at table %s seat %d chose %s, refused: %s", level, table.id, seat, text, error.message)
             fallback = make_rng(table.id, seat, version).choice(table.match.legal_actions(seat))
             await self.act(table, seat, str(fallback))
-
-
-async def _shielded(work: Coroutine[Any, Any, T]) -> T:
-    """Run ``work`` to its end even if the caller is cancelled (its result then goes unused)."""
-    task = asyncio.ensure_future(work)
-    task.add_done_callback(lambda done: done.cancelled() or done.exception())
-    return await asyncio.shield(task)

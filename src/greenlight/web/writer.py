@@ -36,6 +36,7 @@ import logging
 import queue
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from greenlight.web.storage import StorageError, TableStore, WriteOp
@@ -52,6 +53,7 @@ class _Pending:
     future: asyncio.Future[None]
     loop: asyncio.AbstractEventLoop
     deadline: float
+    on_done: Callable[[StorageError | None], None] | None
 
 
 class WriteQueue:
@@ -67,11 +69,17 @@ class WriteQueue:
         self.batches = 0
         self.ops = 0
 
-    def submit(self, op: WriteOp) -> asyncio.Future[None]:
-        """Queue ``op``; the future is done once its batch is committed (or failed with :class:`StorageError`)."""
+    def submit(self, op: WriteOp, on_done: Callable[[StorageError | None], None] | None = None) -> asyncio.Future[None]:
+        """Queue ``op``; the future is done once its batch is committed (or failed with :class:`StorageError`).
+
+        ``on_done`` is called in the event loop with the outcome (None for
+        stored) before the future is resolved, in the order the ops were
+        submitted, so a caller can apply results in that order without
+        waiting for a task to be scheduled.
+        """
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        self._queue.put(_Pending(op, future, loop, time.monotonic() + self.timeout))
+        self._queue.put(_Pending(op, future, loop, time.monotonic() + self.timeout, on_done))
         return future
 
     async def write(self, op: WriteOp) -> None:
@@ -148,14 +156,21 @@ class WriteQueue:
             _settle(item, None)
 
 
-def _settle(item: _Pending, error: BaseException | None) -> None:
+def _settle(item: _Pending, error: StorageError | None) -> None:
     def done() -> None:
+        if item.on_done is not None:
+            try:
+                item.on_done(error)
+            except Exception:
+                log.exception("a write's completion callback failed")
         if item.future.done():
             return
         if error is None:
             item.future.set_result(None)
         else:
             item.future.set_exception(error)
+            if item.on_done is not None:
+                item.future.exception()  # handled by on_done: no "exception was never retrieved" when nobody awaits it
 
     # RuntimeError: the event loop is gone (server shutting down), so nobody waits for this answer.
     with contextlib.suppress(RuntimeError):
