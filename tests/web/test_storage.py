@@ -212,3 +212,40 @@ def test_an_action_that_cannot_be_stored_is_undone_and_told_to_nobody(tmp_path: 
         store.close()
 
     asyncio.run(scenario())
+
+
+class FirstMoveFails(SqliteStore):
+    """A store whose disk fails any batch holding a table's first move, once."""
+
+    armed = True
+
+    def write(self, ops: Sequence[WriteOp]) -> None:
+        if self.armed and any(isinstance(op, AppendAction) and op.index == 0 for op in ops):
+            self.armed = False
+            raise StorageError("the database refused the write (disk I/O error)")
+        super().write(ops)
+
+
+def test_moves_stored_together_fail_together_and_leave_no_trace(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        store = FirstMoveFails(tmp_path / "t.db")
+        hub = TableHub(store, bot_delay=0)
+        await hub.start()
+        table = (await hub.create("cinecitta", [SeatRequest("human")] * 3, {}, seed=4)).table
+        before = [table.view(seat) for seat in range(3)]
+        offers = [table.view(seat)["legal_actions"][0] for seat in range(3)]
+        # Three offers sent at once: the second and third are checked after the first, which the disk refuses.
+        results = await asyncio.gather(*(hub.act(table, seat, offers[seat]) for seat in range(3)), return_exceptions=True)
+        assert all(isinstance(result, TableError) and result.status == 503 for result in results), results
+        assert [table.view(seat) for seat in range(3)] == before and table.pending == []
+        reloaded = store.load_table(table.id)
+        assert reloaded is not None and reloaded.record.actions == []
+        # Sent again, all three land, in order, and the step resolves.
+        assert await asyncio.gather(*(hub.act(table, seat, offers[seat]) for seat in range(3))) == [(offers[s], s) for s in range(3)]
+        assert table.version == 3 and table.view(0)["decision"]["kind"] != before[0]["decision"]["kind"]
+        await hub.stop()
+        reloaded = store.load_table(table.id)
+        assert reloaded is not None and reloaded.record.actions == [(seat, offers[seat]) for seat in range(3)]
+        store.close()
+
+    asyncio.run(scenario())
