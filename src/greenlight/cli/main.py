@@ -17,7 +17,7 @@ app = typer.Typer(
     add_completion=False,
 )
 
-COMMAND_MODULES = ("play", "replay", "bench", "games", "serve", "arena", "simulate")
+COMMAND_MODULES = ("play", "rules", "replay", "bench", "games", "serve", "arena", "simulate")
 
 for _name in COMMAND_MODULES:
     try:

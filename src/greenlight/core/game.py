@@ -30,6 +30,7 @@ from greenlight.core.events import Event
 from greenlight.core.outcome import Outcome
 from greenlight.core.spec import GameSpec, Options, OptionValue
 from greenlight.core.state import GameState
+from greenlight.core.words import Component
 
 if TYPE_CHECKING:
     from greenlight.core.bot import Bot
@@ -132,16 +133,46 @@ class Game(ABC, Generic[S]):
         """
         return frozenset()
 
-    def describe_event(self, event: Event) -> str:
-        """One line of log text for ``event``. Games override this."""
+    # -- player words -------------------------------------------------------------
+    #
+    # The view layer of a game is the one source of everything a person reads:
+    # the terminal and the web render these words, never data-file fields or bare
+    # card codes (see greenlight.core.words). Each takes what it needs to word
+    # things in context; none may reveal what the seat or audience may not know.
+
+    def components(self, state: S | None = None) -> list[Component]:
+        """Every printed component (cards, trends, plans, spaces...) in words; of ``state``'s game if given, else the bundled data."""
+        return []
+
+    def describe_action(self, state: S, player: int, action: Action) -> str:
+        """A short sentence saying what ``action`` does for ``player`` now, with what it costs or scores.
+
+        For example "Lay Colour Grading to the right of line 1, as post-production".
+        Games override this; the default is the action's text.
+        """
+        return str(action)
+
+    def action_warning(self, state: S, player: int, action: Action) -> str | None:
+        """Why ``player`` should confirm ``action`` first (it cannot be undone and scores nothing, or drops them out), or None."""
+        return None
+
+    def describe_event(self, event: Event, state: S | None = None, names: Sequence[str] | None = None) -> str:
+        """One line of log text for ``event``, with seats called by ``names`` and cards by name (from ``state``'s game).
+
+        Games override this.
+        """
         details = ", ".join(f"{key} {value}" for key, value in event.data.items())
         return f"{event.kind.replace('_', ' ')}: {details}" if details else event.kind.replace("_", " ")
 
-    def render_text(self, observation: Observation) -> str:
-        """A plain-text (rich markup allowed) rendering of an observation for the terminal."""
+    def render_text(self, observation: Observation, names: Sequence[str] | None = None) -> str:
+        """A plain-text (rich markup allowed) rendering of an observation for the terminal, in words."""
         import json
 
         return json.dumps(observation, indent=2)
+
+    def help_text(self, observation: Observation) -> str:
+        """The legend of the symbols the game's text uses and the rules of the step the observation is at, in words."""
+        return ""
 
     # -- ending ---------------------------------------------------------------
 

@@ -6,6 +6,7 @@ this one class, so recording and event logging happen in one place.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -126,9 +127,9 @@ class Match:
         """What ``seat`` may see now."""
         return self.game.observe(self.state, seat)
 
-    def log(self, seat: int | None) -> list[str]:
-        """The event log in words, as ``seat`` may see it."""
-        return [self.game.describe_event(event) for event in events_for(self.events, seat)]
+    def log(self, seat: int | None, names: Sequence[str] | None = None) -> list[str]:
+        """The event log in words, as ``seat`` may see it, seats called by ``names`` (events without words are left out)."""
+        return [text for event in events_for(self.events, seat) if (text := self.game.describe_event(event, self.state, names))]
 
     def outcome(self) -> Outcome:
         """Final result (only once the game is over)."""

@@ -6,8 +6,10 @@ Adding a game means adding its package; nothing else needs to change.
 from __future__ import annotations
 
 import importlib
+import inspect
 import pkgutil
 from functools import cache
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -58,6 +60,16 @@ def game_package(game: Game[Any]) -> str | None:
     if not module.startswith(prefix):
         return None
     return prefix + module[len(prefix) :].split(".")[0]
+
+
+def companion_file(game: Game[Any], name: str) -> Path | None:
+    """The file ``name`` in ``game``'s package folder (for example ``guide.md``, the rules for players), or None.
+
+    >>> companion_file(get_game("cinecitta"), "no-such-file.txt") is None
+    True
+    """
+    path = Path(inspect.getfile(type(game))).resolve().parent / name
+    return path if path.is_file() else None
 
 
 def companion_module(game: Game[Any], name: str) -> ModuleType | None:

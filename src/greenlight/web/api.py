@@ -19,7 +19,7 @@ from greenlight.web.inputs import InputError, parse_json
 from greenlight.web.limits import RateLimiter, ServerSettings, client_pseudonym, retry_after
 from greenlight.web.replays import replay_json
 from greenlight.web.tables import LiveTable, SeatRequest, TableError, TableHub
-from greenlight.web.views import catalogue, game_data_dir, game_json
+from greenlight.web.views import catalogue, component_json, game_data_dir, game_json, guide_html, player_guide
 
 MAX_ACTION_LENGTH = 500
 #: Largest seed a creator may choose (the server's own seeds have 128 bits).
@@ -146,6 +146,22 @@ async def game_data(game_id: str, name: str) -> Any:
     raise TableError(404, f"{game.spec.title} has no data file {name!r}")
 
 
+@router.get("/games/{game_id}/components", tags=["games"])
+async def game_components(game_id: str) -> list[dict[str, str]]:
+    """Every printed component of the game (bundled data) in words: kind, code, name and face text."""
+    return [component_json(component) for component in game_or_404(game_id).components()]
+
+
+@router.get("/games/{game_id}/rules", tags=["games"])
+async def game_rules(game_id: str) -> dict[str, str]:
+    """The rules for players, as Markdown and as HTML (``docs/rules/<game>.md``)."""
+    game = game_or_404(game_id)
+    text = player_guide(game)
+    if text is None:
+        raise TableError(404, f"{game.spec.title} has no rules for players yet")
+    return {"title": game.spec.title, "markdown": text, "html": guide_html(text)}
+
+
 # -- tables -----------------------------------------------------------------------------------
 
 
@@ -185,6 +201,13 @@ async def list_tables(
 async def describe_table(table_id: str, hub: Hub) -> dict[str, Any]:
     """Public facts about one table."""
     return (await hub.table(table_id)).info()
+
+
+@router.get("/tables/{table_id}/components", tags=["tables"])
+async def table_components(table_id: str, hub: Hub) -> list[dict[str, str]]:
+    """The printed components of this table's game (its own card data, catalogue or deck) in words."""
+    table = await hub.table(table_id)
+    return [component_json(component) for component in table.game.components(table.match.state)]
 
 
 @router.get("/tables/{table_id}/view", tags=["tables"])
@@ -235,7 +258,8 @@ async def table_replay(table_id: str, hub: Hub) -> dict[str, Any]:
     table = await hub.table(table_id)
     if not (table.finished or table.closed):
         raise TableError(409, "a table can be replayed once the game is over")
-    return await asyncio.to_thread(replay_json, table.stored.record.to_json())
+    names = [row.name for row in table.stored.seats]
+    return await asyncio.to_thread(replay_json, table.stored.record.to_json(), names)
 
 
 @router.post("/replay", tags=["replays"])

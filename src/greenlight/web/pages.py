@@ -13,7 +13,7 @@ from greenlight.core.errors import OptionError
 from greenlight.core.registry import get_game
 from greenlight.web.api import Hub, game_or_404
 from greenlight.web.tables import LiveTable, TableError
-from greenlight.web.views import WEB_FILE_TYPES, catalogue, game_json, game_web_dir
+from greenlight.web.views import WEB_FILE_TYPES, catalogue, game_json, game_web_dir, guide_html, player_guide
 
 HERE = Path(__file__).resolve().parent
 #: Content Security Policy of the HTML pages: scripts and styles only from this server, nothing inline.
@@ -80,6 +80,16 @@ async def replay_upload_page(request: Request) -> HTMLResponse:
     """Replay a record file from disk."""
     games = {entry["id"]: entry for entry in catalogue()}
     return page(request, "replay.html", {"boot": {"table_id": None, "games": games}, "title": "Replay a record"})
+
+
+@router.get("/games/{game_id}/rules", response_class=HTMLResponse)
+async def rules_page(request: Request, game_id: str) -> HTMLResponse:
+    """The rules for players of one game, as a page of its own."""
+    game = game_or_404(game_id)
+    text = player_guide(game)
+    if text is None:
+        return page(request, "missing.html", {"what": f"{game.spec.title} has no rules for players yet.", "boot": {}}, status_code=404)
+    return page(request, "rules.html", {"title": f"Rules of {game.spec.title}", "rules_html": guide_html(text), "boot": {}})
 
 
 @router.get("/games/{game_id}/web/{name}")

@@ -21,7 +21,23 @@ from greenlight.core.registry import get_game
 from greenlight.web.tables import TableError
 
 
-def replay_json(data: Any) -> dict[str, Any]:
+def display_names(record: Record, names: list[str] | None = None) -> list[str]:
+    """How a replay calls the seats: the given names, else the record's labels in words, else Player N."""
+    if names:
+        return names
+    labels = record.players or ["human"] * record.num_players
+    shown = []
+    for seat, label in enumerate(labels):
+        if label.startswith("bot:"):
+            shown.append(f"Bot ({label[4:]})")
+        elif label in ("human", ""):
+            shown.append(f"Player {seat + 1}")
+        else:
+            shown.append(label)
+    return shown
+
+
+def replay_json(data: Any, names: list[str] | None = None) -> dict[str, Any]:
     """Check a record (JSON form) and return its spectator view before and after each action.
 
     Raises TableError (400) when the record is malformed, names an unknown
@@ -40,10 +56,11 @@ def replay_json(data: Any) -> dict[str, Any]:
                 raise TableError(
                     400, f"records with a custom data file (option {spec.name}) can only be replayed locally: greenlight replay FILE"
                 )
+        shown = display_names(record, names)
         state = game.new_state(record.num_players, record.seed, record.options)
-        steps: list[dict[str, Any]] = [_step(game, state, 0, None, None, [])]
+        steps: list[dict[str, Any]] = [_step(game, state, 0, None, None, [], shown)]
         for index, (state, seat, text, events) in enumerate(replay_steps(record, game), start=1):
-            steps.append(_step(game, state, index, seat, text, events))
+            steps.append(_step(game, state, index, seat, text, events, shown))
     except GreenlightError as error:
         raise TableError(400, str(error)) from None
     over = game.decision(state).is_terminal
@@ -51,18 +68,19 @@ def replay_json(data: Any) -> dict[str, Any]:
         "game": {"id": game.spec.id, "title": game.spec.title},
         "record": record.to_json(),
         "finished": over,
+        "names": shown,
         "outcome": game.outcome(state).to_json() if over else None,
         "steps": steps,
     }
 
 
-def _step(game: Any, state: Any, index: int, seat: int | None, action: str | None, events: list[Any]) -> dict[str, Any]:
+def _step(game: Any, state: Any, index: int, seat: int | None, action: str | None, events: list[Any], names: list[str]) -> dict[str, Any]:
     decision = game.decision(state)
     return {
         "index": index,
         "seat": seat,
         "action": action,
-        "log": [game.describe_event(event) for event in events_for(events, None)],
+        "log": [text for event in events_for(events, None) if (text := game.describe_event(event, state, names))],
         "decision": decision.to_json(),
         "observation": game.observe(state, None),
     }

@@ -27,7 +27,6 @@ from typing import Any
 
 from greenlight.bots import bot_names
 from greenlight.core.errors import ActionParseError, GreenlightError, OptionError
-from greenlight.core.events import events_for
 from greenlight.core.game import Game
 from greenlight.core.match import Match, StagedMove
 from greenlight.core.record import Record
@@ -51,7 +50,7 @@ from greenlight.web.storage import (
     token_matches,
 )
 from greenlight.web.thinking import BotPool
-from greenlight.web.views import lobby_options, seat_view, table_info
+from greenlight.web.views import lobby_options, log_lines, seat_view, table_info
 from greenlight.web.writer import WriteQueue
 
 log = logging.getLogger("greenlight.web")
@@ -253,7 +252,7 @@ class LiveTable:
         cached = self._logs.get(seat)
         done, lines, encoded = cached if cached is not None else (0, [], [])
         if done < len(match.events):
-            new = [match.game.describe_event(event) for event in events_for(match.events[done:], seat)]
+            new = log_lines(match, seat, done, [row.name for row in self.stored.seats])
             lines, encoded = lines + new, encoded + [json.dumps(line) for line in new]
             self._logs[seat] = (len(match.events), lines, encoded)
         return done, lines, encoded

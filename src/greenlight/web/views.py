@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,8 @@ from greenlight.core.errors import OptionError
 from greenlight.core.events import events_for
 from greenlight.core.game import Game
 from greenlight.core.match import Match
-from greenlight.core.registry import all_games, get_game
+from greenlight.core.registry import all_games, companion_file, get_game
+from greenlight.core.words import Component
 from greenlight.core.spec import OptionSpec
 from greenlight.web.storage import StoredTable, TableSummary
 
@@ -69,8 +71,27 @@ def game_json(game: Game[Any]) -> dict[str, Any]:
         "options": [option_json(spec) for spec in lobby_options(game)],
         "bots": bot_names(game),
         "renderer": (web / "table.js").is_file(),
+        "rules": companion_file(game, "guide.md") is not None,
         "stylesheet": (web / "table.css").is_file(),
     }
+
+
+def component_json(component: Component) -> dict[str, str]:
+    """A component as the API sends it."""
+    return {"kind": component.kind, "id": component.id, "name": component.name, "text": component.text}
+
+
+def player_guide(game: Game[Any]) -> str | None:
+    """The game's rules for players (Markdown, ``guide.md`` in its package: the file of docs/rules/), or None."""
+    path = companion_file(game, "guide.md")
+    return path.read_text(encoding="utf-8") if path is not None else None
+
+
+def guide_html(markdown: str) -> str:
+    """Rules Markdown as HTML (raw HTML in the source is escaped, links stay links)."""
+    from markdown_it import MarkdownIt
+
+    return str(MarkdownIt("commonmark", {"html": False}).enable("table").render(markdown))
 
 
 def catalogue() -> list[dict[str, Any]]:
@@ -84,9 +105,22 @@ def catalogue() -> list[dict[str, Any]]:
     return entries
 
 
-def log_lines(match: Match, seat: int | None, start: int = 0) -> list[str]:
+def log_lines(match: Match, seat: int | None, start: int = 0, names: Sequence[str] | None = None) -> list[str]:
     """The event log from event ``start`` on, in words, as ``seat`` may see it."""
-    return [match.game.describe_event(event) for event in events_for(match.events[start:], seat)]
+    events = events_for(match.events[start:], seat)
+    return [text for event in events if (text := match.game.describe_event(event, match.state, names))]
+
+
+def action_choices(match: Match, seat: int) -> tuple[list[str], list[str], dict[str, str]]:
+    """The seat's legal actions: their texts, their words (same order) and the warnings of those that need confirming."""
+    game, state = match.game, match.state
+    actions = match.legal_actions(seat)
+    warnings = {}
+    for action in actions:
+        warning = game.action_warning(state, seat, action)
+        if warning:
+            warnings[str(action)] = warning
+    return [str(action) for action in actions], [game.describe_action(state, seat, action) for action in actions], warnings
 
 
 def table_info(
@@ -144,14 +178,20 @@ def seat_view(match: Match, seat: int | None, table_info: dict[str, Any], log: l
     """
     decision = match.decision()
     over = decision.is_terminal
+    texts, words, warnings = ([], [], {}) if seat is None or over else action_choices(match, seat)
+    observation = match.observe(seat)
+    names = [entry["name"] for entry in table_info.get("seats", [])] or None
     return {
         "type": "view",
         "table": table_info,
         "seat": seat,
         "version": len(match.record.actions),
         "decision": decision.to_json(),
-        "observation": match.observe(seat),
-        "legal_actions": [] if seat is None or over else [str(action) for action in match.legal_actions(seat)],
-        "log": log_lines(match, seat) if log is None else log,
+        "observation": observation,
+        "legal_actions": texts,
+        "action_words": words,
+        "action_warnings": warnings,
+        "help": match.game.help_text(observation),
+        "log": log_lines(match, seat, names=names) if log is None else log,
         "outcome": match.outcome().to_json() if over else None,
     }

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from greenlight.core.actions import Action
 from greenlight.core.bot import Bot
@@ -74,11 +74,11 @@ class CinecittaGame(Game[CinecittaState]):
         """Scores with the §5 breakdown."""
         return rules.outcome(state)
 
-    def describe_event(self, event: Event) -> str:
+    def describe_event(self, event: Event, state: CinecittaState | None = None, names: Sequence[str] | None = None) -> str:
         """Log text."""
         return view.describe_event(event)
 
-    def render_text(self, observation: Observation) -> str:
+    def render_text(self, observation: Observation, names: Sequence[str] | None = None) -> str:
         """Terminal view."""
         return view.render_text(observation)
 

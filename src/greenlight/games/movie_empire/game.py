@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from greenlight.core.actions import Action
@@ -179,11 +179,11 @@ class MovieEmpireGame(Game[MovieEmpireState]):
         """Final scores with the §5 breakdown and tie-breaks."""
         return scoring.outcome(state)
 
-    def describe_event(self, event: Event) -> str:
+    def describe_event(self, event: Event, state: MovieEmpireState | None = None, names: Sequence[str] | None = None) -> str:
         """Log text."""
         return view.describe_event(event)
 
-    def render_text(self, observation: Observation) -> str:
+    def render_text(self, observation: Observation, names: Sequence[str] | None = None) -> str:
         """Terminal board."""
         return view.render_text(observation)
 

@@ -13,7 +13,8 @@
   // ?view=generic shows the raw observation through the generic renderer (the view every new game gets).
   const forceGeneric = new URLSearchParams(window.location.search).get("view") === "generic";
   let renderer = (!forceGeneric && G.renderers[game.id]) || G.genericRenderer;
-  const ctx = { game, api: G.api, tableId, token };
+  // ctx.components: the table's printed components by code ({kind, id, name, text}), loaded before the first view.
+  const ctx = { game, api: G.api, tableId, token, components: new Map(), words: wordsFor, component: (id) => ctx.components.get(id) || null };
   const dom = {
     connection: document.getElementById("connection"),
     status: document.getElementById("status"),
@@ -32,6 +33,7 @@
   let nextId = 1;
   let sending = null;
   let refused = false;
+  let confirming = null;
 
   // -- connection -------------------------------------------------------------------------------
 
@@ -78,6 +80,24 @@
       showRefusal(message.message);
       if (view) drawControls();
     }
+  }
+
+  /** The words of one of this seat's legal actions ("Offer Director 2 with 30"), or its text if it has none. */
+  function wordsFor(action) {
+    const index = view ? view.legal_actions.indexOf(action) : -1;
+    return index >= 0 && view.action_words && view.action_words[index] ? view.action_words[index] : action;
+  }
+
+  /** Send an action, after asking first if the game says it cannot be undone and scores nothing or drops you out. */
+  function choose(action) {
+    const warning = view && view.action_warnings ? view.action_warnings[action] : null;
+    if (warning && confirming !== action) {
+      confirming = action;
+      drawControls();
+      return;
+    }
+    confirming = null;
+    send(action);
   }
 
   function send(action) {
@@ -133,6 +153,7 @@
     drawBoard();
     drawControls();
     drawOutcome();
+    drawHelp();
     drawLog();
   }
 
@@ -190,7 +211,8 @@
     }
   }
 
-  function label(prefix, token) {
+  /** A choice's label: the renderer's, else the whole action's words for a final choice, else a component's name for a code. */
+  function label(prefix, token, action) {
     if (renderer.label) {
       try {
         const custom = renderer.label(prefix, token, view, ctx);
@@ -199,7 +221,9 @@
         console.error(error);
       }
     }
-    return token;
+    if (action) return wordsFor(action);
+    const component = ctx.components.get(token);
+    return component ? component.name : token;
   }
 
   function drawControls() {
@@ -234,6 +258,19 @@
       }
     }
     root.append(el("h2", { text: "Your move" }), el("p", { class: "prompt", text: prompt || decision.prompt || "Choose an action." }));
+    if (confirming) {
+      root.append(
+        el(
+          "div",
+          { class: "confirm", role: "alertdialog", "aria-label": "confirm your move" },
+          el("p", { text: view.action_warnings[confirming] }),
+          el("p", { class: "muted", text: wordsFor(confirming) }),
+          el("button", { type: "button", class: "choice final danger", onclick: () => choose(confirming) }, "Do it anyway"),
+          el("button", { type: "button", class: "choice", onclick: () => { confirming = null; drawControls(); } }, "Think again")
+        )
+      );
+      return;
+    }
     if (path.some((_, i) => hasChoice(G.treeNode(tree, path.slice(0, i))))) {
       root.append(
         el(
@@ -255,25 +292,27 @@
             type: "button",
             class: complete ? "choice final" : "choice",
             dataset: { token, action: complete ? child.action : "" },
-            title: complete ? child.action : `${[...path, token].join(" ")} …`,
+            title: complete ? wordsFor(child.action) : "more choices follow",
             disabled: sending !== null,
             onclick: () => {
-              if (complete) send(child.action);
+              if (complete) choose(child.action);
               else {
                 path.push(token);
                 drawControls();
               }
             },
           },
-          label(path, token)
+          label(path, token, complete ? child.action : null)
         )
       );
     }
     if (node.action && node.children.size) {
-      choices.append(el("button", { type: "button", class: "choice final", dataset: { action: node.action }, disabled: sending !== null, onclick: () => send(node.action) }, "Just this"));
+      choices.append(
+        el("button", { type: "button", class: "choice final", dataset: { action: node.action }, disabled: sending !== null, onclick: () => choose(node.action) }, wordsFor(node.action))
+      );
     }
     root.append(choices);
-    if (sending) root.append(el("p", { class: "muted", text: `Sending “${sending}”…` }));
+    if (sending) root.append(el("p", { class: "muted", text: `Sending: ${wordsFor(sending)}…` }));
     root.append(typedActionForm());
   }
 
@@ -327,6 +366,14 @@
     );
   }
 
+  function drawHelp() {
+    const box = document.getElementById("step-help");
+    const text = document.getElementById("step-help-text");
+    if (!box || !text) return;
+    box.hidden = !view.help;
+    G.clear(text).append(...(view.help || "").split("\n\n").map((part) => el("p", { text: part })));
+  }
+
   function drawLog() {
     const lines = view.log;
     G.clear(dom.log).append(...lines.map((line, i) => el("li", { value: String(i + 1), text: line })).reverse());
@@ -336,6 +383,11 @@
 
   async function start() {
     setConnection("down", "connecting…");
+    try {
+      for (const component of await G.api("GET", `/api/tables/${encodeURIComponent(tableId)}/components`)) ctx.components.set(component.id, component);
+    } catch (error) {
+      console.error(error);
+    }
     if (renderer.setup) {
       try {
         await renderer.setup(ctx);

@@ -187,3 +187,24 @@
   }
   G.formatValue = formatValue;
 })();
+
+// Rules panels: a <details class="rules-panel" data-game="ID"> loads that game's rules for players when first opened.
+(function () {
+  const G = window.Greenlight;
+  function wire(panel) {
+    panel.addEventListener("toggle", async () => {
+      if (!panel.open || panel.dataset.loaded) return;
+      panel.dataset.loaded = "yes";
+      const target = panel.querySelector(".rules-text");
+      try {
+        const rules = await G.api("GET", `/api/games/${encodeURIComponent(panel.dataset.game)}/rules`);
+        // The rules are the project's own Markdown, rendered on the server with raw HTML escaped.
+        target.innerHTML = rules.html;
+      } catch (error) {
+        target.textContent = `The rules could not be loaded: ${error.message}`;
+      }
+    });
+  }
+  G.wireRulesPanels = (root) => root.querySelectorAll(".rules-panel").forEach(wire);
+  document.addEventListener("DOMContentLoaded", () => G.wireRulesPanels(document));
+})();

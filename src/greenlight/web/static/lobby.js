@@ -36,6 +36,19 @@
 
   function selectGame(item) {
     game = item;
+    const rules = G.clear(document.getElementById("game-rules"));
+    if (item.rules) {
+      rules.append(
+        el(
+          "details",
+          { class: "rules-panel", dataset: { game: item.id } },
+          el("summary", { text: `How to play ${item.title}` }),
+          el("div", { class: "rules-text", text: "Loading…" }),
+          el("p", {}, el("a", { href: `/games/${encodeURIComponent(item.id)}/rules`, target: "_blank", rel: "noopener", text: "Open the rules on their own page" }))
+        )
+      );
+      G.wireRulesPanels(rules);
+    }
     G.clear(playerCount);
     for (let n = item.min_players; n <= item.max_players; n++) playerCount.append(el("option", { value: String(n), text: String(n) }));
     drawSeats();
@@ -56,7 +69,7 @@
       const sync = () => (name.hidden = choice.value !== "human");
       choice.addEventListener("change", sync);
       sync();
-      seatList.append(el("li", { dataset: { seat: String(seat) } }, el("span", { class: "seat-label", text: `P${seat}` }), choice, name));
+      seatList.append(el("li", { dataset: { seat: String(seat) } }, el("span", { class: "seat-label", text: `Player ${seat + 1}` }), choice, name));
     }
     drawOptions();
   }
