@@ -19,8 +19,8 @@ from greenlight.core.events import events_for
 from greenlight.core.game import Game
 from greenlight.core.match import Match
 from greenlight.core.registry import all_games, companion_file, get_game
-from greenlight.core.words import Component
 from greenlight.core.spec import OptionSpec
+from greenlight.core.words import Component
 from greenlight.web.storage import StoredTable, TableSummary
 
 log = logging.getLogger("greenlight.web")
