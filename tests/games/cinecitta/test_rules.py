@@ -414,10 +414,11 @@ def test_when_no_seat_finishes_every_seat_shares_place_1_and_nobody_wins() -> No
     assert result.returns() == (0.0, 0.0, 0.0)
 
 
-def test_final_board_text_shows_skipped_figures_as_dashes() -> None:
-    text = GAME.render_text(GAME.observe(no_finisher_position(), None))
-    assert "P0: DROPPED_INCOMPLETE quality - promotion - wages - money - reels - box office - award - value -" in text.splitlines()
-    assert "P1: DROPPED_WAGES quality 234 promotion +20 wages 60 money - reels - box office - award - value -" in text.splitlines()
+def test_final_board_text_says_why_each_seat_dropped_out_and_shows_no_skipped_figure() -> None:
+    text = GAME.render_text(GAME.observe(no_finisher_position(), None), ["Ann", "Bea", "Cleo"])
+    assert "Ann: dropped out: the Studio did not have three cards (wallet 120)." in text.splitlines()
+    assert "Bea: dropped out: quality 234, but 30 + 20 promotion = 50 could not pay wages of 60." in text.splitlines()
+    assert "Cleo: dropped out: the Studio did not have three cards (wallet 0)." in text.splitlines()
 
 
 # -- 9.10 awards -------------------------------------------------------------------------------

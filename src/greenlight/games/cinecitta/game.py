@@ -12,10 +12,11 @@ from greenlight.core.events import Event
 from greenlight.core.game import Game, Observation
 from greenlight.core.outcome import Outcome
 from greenlight.core.spec import OptionValue
-from greenlight.games.cinecitta import rules, view
+from greenlight.core.words import Component
+from greenlight.games.cinecitta import rules, view, words
 from greenlight.games.cinecitta.actions import ACTION_TYPES, SECURE, Offer, Place, Respond
 from greenlight.games.cinecitta.bots import HeuristicBot
-from greenlight.games.cinecitta.cards import MAX_CARDS, OCCUPATIONS, CardTable
+from greenlight.games.cinecitta.cards import MAX_CARDS, OCCUPATIONS, CardTable, load_cards
 from greenlight.games.cinecitta.spec import SPEC
 from greenlight.games.cinecitta.state import CinecittaState
 
@@ -50,10 +51,6 @@ class CinecittaGame(Game[CinecittaState]):
         """Legal commitments of ``player``."""
         return rules.legal_actions(state, player)
 
-    def why_illegal(self, state: CinecittaState, player: int, action: Action) -> str:
-        """Reason for refusing ``action``."""
-        return rules.why_illegal(state, player, action)
-
     def apply_unchecked(self, state: CinecittaState, player: int, action: Action) -> list[Event]:
         """Commit, and resolve the step once every seat has committed."""
         return rules.apply(state, player, action)
@@ -74,13 +71,33 @@ class CinecittaGame(Game[CinecittaState]):
         """Scores with the §5 breakdown."""
         return rules.outcome(state)
 
+    def components(self, state: CinecittaState | None = None) -> list[Component]:
+        """Every staff card of the game's card table (bundled or custom) in words, and the other printed components."""
+        return words.components(state.table if state is not None else load_cards())
+
+    def describe_action(self, state: CinecittaState, player: int, action: Action) -> str:
+        """What the offer, response or plan does now: its cost, what comes back, the Studio it leaves."""
+        return words.describe_action(state, player, action)
+
+    def action_warning(self, state: CinecittaState, player: int, action: Action) -> str | None:
+        """A last-round move that makes dropping out certain while another move does not."""
+        return words.action_warning(state, player, action)
+
     def describe_event(self, event: Event, state: CinecittaState | None = None, names: Sequence[str] | None = None) -> str:
-        """Log text."""
-        return view.describe_event(event)
+        """Log text with seat names and card names ("" for commitments)."""
+        return words.describe_event(event, state, names)
 
     def render_text(self, observation: Observation, names: Sequence[str] | None = None) -> str:
-        """Terminal view."""
-        return view.render_text(observation)
+        """Terminal view in words."""
+        return words.render_text(observation, names)
+
+    def help_text(self, observation: Observation) -> str:
+        """The card legend, the scoring and the rules of the current step."""
+        return words.help_text(observation)
+
+    def why_illegal(self, state: CinecittaState, player: int, action: Action) -> str:
+        """Reason for refusing ``action``."""
+        return rules.why_illegal(state, player, action)
 
     def action_code(self, state: CinecittaState, action: Action) -> int:
         """Offers by (card, amount); responses; plans by card order and the occupations moved out."""

@@ -365,6 +365,26 @@ def quality_of(table: CardTable, studio: Sequence[str]) -> int | None:
     return 100 * a + 10 * b + c
 
 
+def promotion_of(table: CardTable, office: Sequence[str]) -> int:
+    """S2: the money the Office's promotion icons add (10 per icon; Studio icons never count, R27)."""
+    return 10 * sum(table[card].promotion for card in office)
+
+
+def has_pen(table: CardTable, office: Sequence[str]) -> bool:
+    """Whether a Pen in the Office waives every wage (R27, R28: only Office Pens count, one is enough)."""
+    return any(table[card].pen for card in office)
+
+
+def wages_of(table: CardTable, studio: Sequence[str], office: Sequence[str]) -> int:
+    """S3: 10 per staff card in the Studio and the Office, or 0 with a Pen in the Office (R18)."""
+    return 0 if has_pen(table, office) else 10 * (len(studio) + len(office))
+
+
+def reels_of(table: CardTable, office: Sequence[str]) -> int:
+    """S5: the film reels of the Office cards (Studio reels never count)."""
+    return sum(table[card].reels for card in office)
+
+
 def score_seat(table: CardTable, studio: Sequence[str], office: Sequence[str], wallet: int) -> dict[str, Any]:
     """S1-S5 and S7 (without awards) for one seat, as a breakdown.
 
@@ -388,17 +408,16 @@ def score_seat(table: CardTable, studio: Sequence[str], office: Sequence[str], w
     if quality is None:
         return breakdown
     breakdown["quality"] = quality
-    promotion = 10 * sum(table[card].promotion for card in office)
+    promotion = promotion_of(table, office)
     breakdown["promotion"] = promotion
     money = wallet + promotion
-    has_pen = any(table[card].pen for card in office)  # R27, R28: only Office Pens count
-    wages = 0 if has_pen else 10 * (len(studio) + len(office))
+    wages = wages_of(table, studio, office)
     breakdown["wages_due"] = wages
     if money < wages:  # S4, R18
         breakdown["status"] = DROPPED_WAGES
         return breakdown
     money -= wages
-    reels = sum(table[card].reels for card in office)
+    reels = reels_of(table, office)
     breakdown.update(status=FINISHED, money=money, reels=reels, box_office=money * reels, award=0, value=quality + money * reels)
     return breakdown
 

@@ -1,4 +1,4 @@
-"""What each seat may see (rules §8), determinization, and text for logs and the terminal."""
+"""What each seat may see (rules §8) and determinization; the words for players are in ``words``."""
 
 from __future__ import annotations
 
@@ -6,21 +6,28 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from greenlight.core.events import Event
 from greenlight.core.game import Observation
-from greenlight.games.cinecitta import rules
+from greenlight.games.cinecitta import rules, words
 from greenlight.games.cinecitta.actions import HEADHUNT, Offer, Place, Respond
 from greenlight.games.cinecitta.state import OFFER, OVER, PLACE, RESPOND, CinecittaState, Folder
 
 
 def _folder_json(folder: Folder, viewer: int, show_response: bool) -> dict[str, Any]:
+    """One of the viewer's folders; once the answer is known, what came back to its sender (``back``)."""
+    response = folder.response if show_response else None
+    back: dict[str, Any] | None = None
+    if response == HEADHUNT:
+        back = {"money": 2 * folder.amount, "card": None}
+    elif response is not None:
+        back = {"money": 0, "card": folder.card}
     return {
         "round": folder.round,
         "sender": folder.sender,
         "recipient": folder.recipient,
         "card": folder.card,
         "amount": folder.amount,
-        "response": folder.response if show_response else None,
+        "response": response,
+        "back": back,
         "role": "sent" if folder.sender == viewer else "received",
     }
 
@@ -47,6 +54,9 @@ def observe(state: CinecittaState, viewer: int | None) -> Observation:
         "last_placements": [
             {"seat": p.seat, "card": p.card, "moved_out": p.moved_out} for p in (state.placements[-1] if state.placements else [])
         ],
+        # Previews (public): each seat's quality, promotion money, reels, Pen and wages due now.
+        "tableaus": [words.tableau(state.table, studio, office) for studio, office in zip(state.studios, state.offices, strict=True)],
+        "sends_to": [rules.target_of(state, seat) for seat in range(n)] if state.step != OVER else None,
     }
     if viewer is not None:
         view.update(_private_view(state, viewer))
@@ -90,6 +100,10 @@ def _private_view(state: CinecittaState, viewer: int) -> dict[str, Any]:
         "pending": list(state.pending[viewer]) if state.step == PLACE else [],
         "my_commitment": commitment,
         "folder_history": history,
+        # The seat's own score if the game ended now (its wallet against its wages; rules §5).
+        "forecast": words.forecast(state.table, state.studios[viewer], state.offices[viewer], state.wallets[viewer])
+        if state.step != OVER
+        else None,
     }
 
 
@@ -522,87 +536,3 @@ def determinize(state: CinecittaState, viewer: int | None, rng: random.Random) -
             plan = rng.choice(rules.legal_plans(world.table, world.studios[seat], world.pending[seat]))
             world.plans[seat] = plan.placements  # type: ignore[attr-defined]
     return world
-
-
-# -- words ---------------------------------------------------------------------------
-
-
-def describe_event(event: Event) -> str:
-    """One line of log text."""
-    data = event.data
-    kind = event.kind
-    if kind == "committed":
-        return f"P{data['seat']} has made their {data['step']} choice."
-    if kind == "folder_passed":
-        return f"P{data['sender']} passed a folder to P{data['recipient']}: {data['card']} with {data['amount']}."
-    if kind == "folder_returned":
-        if data["response"] == HEADHUNT:
-            return f"P{data['recipient']} headhunted {data['card']} from P{data['sender']}, sending back {2 * data['amount']}."
-        return f"P{data['recipient']} secured {data['amount']} and returned {data['card']} to P{data['sender']}."
-    if kind == "placed":
-        moved = f", moving {data['moved_out']} to the Office" if data["moved_out"] else ""
-        return f"P{data['seat']} placed {data['card']} in the Studio{moved}."
-    if kind == "round_started":
-        return f"Round {data['round']} begins; folders go {data['offset']} seat(s) to the left."
-    if kind == "game_over":
-        winners = ", ".join(f"P{seat}" for seat in data["winners"]) or "nobody"
-        return f"The game is over. Winner: {winners}."
-    return kind
-
-
-def _card_text(state_table: Any, card: str) -> str:
-    info = state_table[card]
-    icons = []
-    if info.promotion:
-        icons.append(f"+{info.promotion}")
-    if info.reels:
-        icons.append(f"{info.reels}R")
-    if info.pen:
-        icons.append("Pen")
-    return f"{card}({' '.join(icons)})" if icons else card
-
-
-def render_text(observation: Observation) -> str:
-    """A terminal view with rich markup."""
-    obs = observation
-    table = rules.table_for(obs["options"])
-
-    def card(card_id: str) -> str:
-        return _card_text(table, card_id) if card_id in table else card_id
-
-    lines = [f"[bold]Cinecitta 1937[/bold]  round {obs['round']}/{obs['rounds']}  step: {obs['step']}"]
-    if obs["partner_offset"] is not None:
-        lines.append(f"Folders go {obs['partner_offset']} seat(s) to the left this round.")
-    waiting = ", ".join(f"P{s}" for s in obs["waiting"]) or "-"
-    committed = ", ".join(f"P{s}" for s in obs["committed"]) or "-"
-    lines.append(f"Committed: {committed}   waiting for: {waiting}")
-    for seat in range(obs["num_players"]):
-        marker = " (you)" if seat == obs["viewer"] else ""
-        studio = " ".join(card(c) for c in obs["studios"][seat]) or "-"
-        office = " ".join(card(c) for c in obs["offices"][seat]) or "-"
-        lines.append(f"[cyan]P{seat}{marker}[/cyan] hand {obs['hand_sizes'][seat]} | Studio: {studio} | Office: {office}")
-    if obs.get("hand") is not None:
-        lines.append(f"[bold]Your hand:[/bold] {' '.join(card(c) for c in obs['hand']) or '-'}   [bold]Wallet:[/bold] {obs['wallet']}")
-        if obs.get("folder_sent"):
-            f = obs["folder_sent"]
-            answer = f" -> {f['response']}" if f["response"] else ""
-            lines.append(f"You sent P{f['recipient']}: {f['card']} with {f['amount']}{answer}")
-        if obs.get("folder_received"):
-            f = obs["folder_received"]
-            lines.append(f"[bold]Your folder from P{f['sender']}:[/bold] {card(f['card'])} with {f['amount']}")
-        if obs.get("pending"):
-            lines.append(f"Pending cards to place: {' '.join(card(c) for c in obs['pending'])}")
-        if obs.get("my_commitment"):
-            lines.append(f"Your choice: {obs['my_commitment']}")
-    if obs.get("final"):
-        lines.append("[bold]Final scores[/bold]")
-        for seat, item in enumerate(obs["final"]["breakdown"]):
-            win = " [green]WINNER[/green]" if seat in obs["final"]["winners"] else ""
-            figure = {key: "-" if value is None else value for key, value in item.items()}  # R43: a skipped step has no figure
-            promotion = "-" if item["promotion"] is None else f"+{item['promotion']}"
-            lines.append(
-                f"P{seat}: {item['status']} quality {figure['quality']} promotion {promotion} wages {figure['wages_due']} "
-                f"money {figure['money']} reels {figure['reels']} box office {figure['box_office']} award {figure['award']} "
-                f"value {figure['value']}{win}"
-            )
-    return "\n".join(lines)
