@@ -323,16 +323,18 @@ def _respond_words(state: CinecittaState, player: int, action: Respond) -> str:
 
 @dataclass(frozen=True, slots=True)
 class _Ending:
-    """The best a seat can still make of the last round along one path: finished, or why not."""
+    """The best a seat can still make of the last round along one path: finished (with the plan and value), or why not."""
 
     finished: bool
     incomplete: bool
     money: int
     wages: int
+    plan: Place
+    value: int
 
 
 def _best_ending(table: CardTable, studio: Sequence[str], office: Sequence[str], pending: Sequence[str], wallet: int) -> _Ending:
-    """Over every legal plan for ``pending``: whether one finishes the movie, else the closest it gets to the wages."""
+    """Over every legal plan for ``pending``: the one with the highest value, else the closest to paying the wages."""
     best: _Ending | None = None
     for plan in rules.legal_plans(table, studio, sorted(pending, key=table.index)):
         assert isinstance(plan, Place)
@@ -341,16 +343,25 @@ def _best_ending(table: CardTable, studio: Sequence[str], office: Sequence[str],
             rules.place_card(table, after_studio, after_office, card, out)
         figures = forecast(table, after_studio, after_office, wallet)
         ending = _Ending(
-            figures["status"] == "finished", figures["status"] == "incomplete", figures["money_after_promotion"], figures["wages_due"]
+            figures["status"] == "finished",
+            figures["status"] == "incomplete",
+            figures["money_after_promotion"],
+            figures["wages_due"],
+            plan,
+            figures["value"] or 0,
         )
-        if best is None or (ending.finished, ending.money - ending.wages) > (best.finished, best.money - best.wages):
+        if best is None or (ending.finished, ending.value, ending.money - ending.wages) > (
+            best.finished,
+            best.value,
+            best.money - best.wages,
+        ):
             best = ending
     assert best is not None
     return best
 
 
 def _respond_endings(state: CinecittaState, player: int, choice: str) -> list[_Ending]:
-    """Last round, step 2: the best ending after ``choice``, for each way the seat's own folder may come back."""
+    """Last round, step 2: the best ending after ``choice`` if the seat's own card comes back, and if it is headhunted."""
     table = state.table
     received = rules.folder_received(state, player)
     sent = rules.folder_sent(state, player)
@@ -362,6 +373,23 @@ def _respond_endings(state: CinecittaState, player: int, choice: str) -> list[_E
         _best_ending(table, studio, office, [*taken, sent.card], wallet),  # the partner secures: the card comes back
         _best_ending(table, studio, office, taken, wallet + 2 * sent.amount),  # the partner headhunts: the money comes back
     ]
+
+
+def _why_out(ending: _Ending) -> str:
+    if ending.incomplete:
+        return "your Studio stays short of three cards"
+    return f"you cannot pay your wages ({ending.money} after promotion against {ending.wages} due)"
+
+
+def _plan_steps(table: CardTable, studio: Sequence[str], plan: Place) -> str:
+    """``Director 6 in place of Actor 6, then Producer 4 in a free place``."""
+    after_studio, after_office = list(studio), list[str]()
+    steps = []
+    for card, out in plan.placements:
+        moved = rules.place_card(table, after_studio, after_office, card, out)
+        name = card_name(table, card)
+        steps.append(f"{name} in a free place" if moved is None else f"{name} in place of {card_name(table, moved)}")
+    return ", then ".join(steps)
 
 
 def action_warning(state: CinecittaState, player: int, action: Action) -> str | None:
@@ -390,10 +418,12 @@ def action_warning(state: CinecittaState, player: int, action: Action) -> str | 
         if not best.finished:
             return None
         if figures["status"] == "incomplete":
-            return "This plan leaves your Studio short of three cards, so you drop out at scoring. Another plan lets you finish."
+            why = "leaves your Studio short of three cards"
+        else:
+            why = f"leaves you {figures['money_after_promotion']} after promotion, short of your wages of {figures['wages_due']}"
         return (
-            f"This plan drops you out at scoring: {figures['money_after_promotion']} after promotion cannot pay wages of "
-            f"{figures['wages_due']}. Another plan lets you finish your movie."
+            f"This plan {why}, so you drop out at scoring. Placing {_plan_steps(table, state.studios[player], best.plan)} "
+            f"finishes your movie with a value of {best.value}."
         )
     if isinstance(action, Respond):
         other = HEADHUNT if action.choice == SECURE else SECURE
@@ -402,19 +432,20 @@ def action_warning(state: CinecittaState, player: int, action: Action) -> str | 
         mine = _respond_endings(state, player, action.choice)
         if any(ending.finished for ending in mine) or not any(ending.finished for ending in _respond_endings(state, player, other)):
             return None
-        verb = "secure" if action.choice == SECURE else "headhunt"
+        verb = "secure the funds" if action.choice == SECURE else "headhunt"
         instead = "Headhunting" if other == HEADHUNT else "Securing the funds"
-        if all(ending.incomplete for ending in mine):
-            why = "your Studio cannot reach three cards"
-        elif not any(ending.incomplete for ending in mine):
+        back, taken = mine
+        if back.incomplete and taken.incomplete:
+            why = "your Studio stays short of three cards whichever way your own folder comes back"
+        elif not back.incomplete and not taken.incomplete:
             best = max(mine, key=lambda ending: ending.money - ending.wages)
-            why = f"you cannot pay your wages (at best {best.money} after promotion against {best.wages} due)"
+            why = (
+                f"you cannot pay your wages whichever way your own folder comes back (at best {best.money} after promotion "
+                f"against {best.wages} due)"
+            )
         else:
-            why = "your Studio stays short of three cards or you cannot pay your wages"
-        return (
-            f"This is the last round: if you {verb}, {why} whichever way your own folder comes back, so you drop out at "
-            f"scoring. {instead} could still let you finish."
-        )
+            why = f"{_why_out(back)} if your own card comes back, and {_why_out(taken)} if it is headhunted"
+        return f"This is the last round: if you {verb}, {why}, so you drop out at scoring. {instead} could still let you finish."
     return None
 
 
@@ -622,9 +653,10 @@ def breakdown_words(item: dict[str, Any], wallet: int) -> str:
         award = " + 200 Golden Doggy"
     elif item["award"] == -100:
         award = " - 100 Gray Doggy"
+    box_office = f"{item['money']} x {item['reels']} reels = box office {item['box_office']}"
     return (
-        f"finished with quality {item['quality']}; {wallet} + {item['promotion']} promotion, {wages}, leaves {item['money']} x {item['reels']} reels "
-        f"= box office {item['box_office']}; value {item['quality']} + {item['box_office']}{award} = {item['value']}."
+        f"finished with quality {item['quality']}; {wallet} + {item['promotion']} promotion, {wages}, leaves {box_office}; "
+        f"value {item['quality']} + {item['box_office']}{award} = {item['value']}."
     )
 
 
