@@ -8,8 +8,10 @@ import random
 from collections import Counter
 
 from greenlight.core.match import Match
+from greenlight.core.words import jargon
 from greenlight.games.maybe_movies import GAME, rules, view
 from greenlight.games.maybe_movies.state import OVER
+from greenlight.games.maybe_movies.words import catalogue_words
 from tests.games.maybe_movies.support import cast_votes, fillers, play, table, vote_position
 
 ALL_OPTIONS = {"trendsetter_tricks": True, "breaking_changes": True, "blockbuster_budgets": True}
@@ -30,8 +32,12 @@ def test_every_event_has_its_own_words() -> None:
         match = played_match(4 + seed % 3, seed, ALL_OPTIONS if seed % 2 else {})
         for event in match.events:
             kinds[event.kind] += 1
-            text = GAME.describe_event(event)
-            assert text and text != event.kind.replace("_", " "), event.kind
+            text = GAME.describe_event(event, match.state)
+            if event.kind == "vote_committed" and not event.data["automatic"]:
+                assert text == ""  # the table shows who has voted; no log line for it
+                continue
+            assert text and text != event.kind.replace("_", " ").capitalize() + ".", event.kind
+            assert not jargon(text), text
             json.dumps(event.to_json())
     expected = {
         "turn_started",
@@ -71,8 +77,8 @@ def test_a_vote_choice_is_told_only_to_its_voter() -> None:
     events = match.play(2, match.legal_actions(2)[0])
     chosen = [event for event in events if event.kind == "vote_chosen"]
     assert len(chosen) == 1 and chosen[0].audience == (2,)
-    assert not any("vote_chosen" in line or "You (P2) vote" in line for line in match.log(1))
-    assert any("You (P2) vote" in line for line in match.log(2))
+    assert not any("You vote" in line for line in match.log(1))
+    assert any("You vote" in line for line in match.log(2))
 
 
 def test_observation_shows_the_check_worked_out_and_the_payout() -> None:
@@ -92,11 +98,22 @@ def test_observation_shows_the_check_worked_out_and_the_payout() -> None:
     assert observation["evaluation"]["profit"] == 3
     settlement = observation["settlement"]
     assert [len(cards) for cards in settlement["won"]] == [2, 1, 0, 0] and len(settlement["to_pool"]) == 1
-    assert observation["cards"]["a0"] == {"type": "YES", "icon": "camera", "value": 3}
-    assert observation["cards"]["Ma"] == {"cost": ["camera", "actors"], "profit": 2, "title": ""}
+    assert {key: observation["cards"]["a0"][key] for key in ("type", "icon", "value", "name")} == {
+        "type": "YES",
+        "icon": "camera",
+        "value": 3,
+        "name": "YES camera 3",
+    }
+    assert {key: observation["cards"]["Ma"][key] for key in ("cost", "profit", "title", "name", "face")} == {
+        "cost": ["camera", "actors"],
+        "profit": 2,
+        "title": "",
+        "name": "Movie 1",
+        "face": "costs camera and actors, profit 2",
+    }
     text = GAME.render_text(observation)
-    assert "D = 0 (shortfall), S = 1 (surplus), W = 0 (wildcards), A = 0 (any)" in text
-    assert "camera" in text and "SUCCESS" in text
+    assert "The votes bring actors +2, script -1, camera +2." in text
+    assert "Every needed icon is covered." in text and "SUCCEEDS" in text
 
 
 def test_the_pitch_preview_shows_budget_per_icon_and_profit() -> None:
@@ -110,7 +127,7 @@ def test_the_pitch_preview_shows_budget_per_icon_and_profit() -> None:
     # A matches the failed stack topped by S (camera): its cost doubles.
     assert preview["budget"] == {"money": 2, "actors": 0, "script": 0, "setting": 0, "camera": 2, "microphone": 0}
     assert preview["profit"] == 2 and preview["cards"][0]["cost_doubles"] and not preview["cards"][0]["profit_doubles"]
-    assert "budget money 2, camera 2; profit 2" in GAME.render_text(GAME.observe(state, 1))
+    assert "The pitch needs 2 money and 2 camera; profit 2." in GAME.render_text(GAME.observe(state, 1))
 
 
 def test_determinize_keeps_what_the_viewer_knows() -> None:
@@ -175,7 +192,7 @@ def test_final_observation_and_text() -> None:
     final = observation["final"]
     assert final["winners"] and len(final["breakdown"]) == 3
     text = GAME.render_text(observation)
-    assert "Final scores" in text and "WINNER" in text
+    assert "Final scores" in text and "wins" in text
     assert len(observation["history"]) == 10
     last = observation["history"][-1]
     assert set(last) >= {"turn", "active", "pitched", "reveals", "row", "check", "settlement", "movie"}
@@ -287,7 +304,8 @@ def test_the_observation_carries_the_public_catalogue_without_naming_hidden_card
     for viewer in (0, 4, None):
         observation = GAME.observe(state, viewer)
         assert observation["draw_pile_cards"] == sorted(state.draw_pile)
-        assert all(observation["cards"][card] == state.table.details(card) for card in state.draw_pile)
+        words = catalogue_words(state.table)
+        assert all(observation["cards"][card] == words.details(card) for card in state.draw_pile)
         hidden = [card for seat, hand in enumerate(state.hands) if seat != viewer for card in hand]
         unseen = Counter(json.dumps(state.table.details(card), sort_keys=True) for card in hidden)
         shown = observation["unseen_in_hands"]

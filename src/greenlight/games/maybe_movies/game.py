@@ -12,11 +12,23 @@ from greenlight.core.events import Event
 from greenlight.core.game import Game, Observation
 from greenlight.core.outcome import Outcome
 from greenlight.core.spec import OptionValue
-from greenlight.games.maybe_movies import rules, view
+from greenlight.core.words import Component
+from greenlight.games.maybe_movies import describe, rules, view
 from greenlight.games.maybe_movies.actions import ACTION_TYPES, Add, Copy, Finish, Icon, Pick, Profit, Remove, Slot, Vote
-from greenlight.games.maybe_movies.cards import ICON_INDEX, NUM_BLOCKBUSTERS, NUM_CHANGE, NUM_ICONS, NUM_MOVIES, NUM_VOTES, Catalogue
+from greenlight.games.maybe_movies.cards import (
+    EXAMPLE_CATALOGUE,
+    ICON_INDEX,
+    NUM_BLOCKBUSTERS,
+    NUM_CHANGE,
+    NUM_ICONS,
+    NUM_MOVIES,
+    NUM_VOTES,
+    Catalogue,
+    load_catalogue,
+)
 from greenlight.games.maybe_movies.spec import SPEC
 from greenlight.games.maybe_movies.state import MaybeMoviesState
+from greenlight.games.maybe_movies.words import catalogue_words
 
 MOVIE_CARDS = NUM_MOVIES + NUM_BLOCKBUSTERS  # 60
 HAND_CARDS = NUM_VOTES + NUM_CHANGE  # 72
@@ -80,13 +92,30 @@ class MaybeMoviesGame(Game[MaybeMoviesState]):
         """Scores per §5.2, shared wins on ties."""
         return rules.outcome(state)
 
+    def components(self, state: MaybeMoviesState | None = None) -> list[Component]:
+        """Every card of ``state``'s catalogue in words (generated from its seed, or its deck file); else the bundled seed-0 catalogue."""
+        table = state.table if state is not None else load_catalogue(EXAMPLE_CATALOGUE)
+        return catalogue_words(table).components()
+
+    def describe_action(self, state: MaybeMoviesState, player: int, action: Action) -> str:
+        """What ``action`` does for ``player`` now, with its cost, profit or score."""
+        return describe.describe_action(state, player, action)
+
+    def action_warning(self, state: MaybeMoviesState, player: int, action: Action) -> str | None:
+        """A pitch or a YES vote that certainly comes to nothing (see docs/maybe_movies.md)."""
+        return describe.action_warning(state, player, action)
+
     def describe_event(self, event: Event, state: MaybeMoviesState | None = None, names: Sequence[str] | None = None) -> str:
-        """Log text."""
-        return view.describe_event(event)
+        """Log text with seat names and card names ("" for the events of secret votes)."""
+        return describe.describe_event(event, state, names)
 
     def render_text(self, observation: Observation, names: Sequence[str] | None = None) -> str:
-        """Terminal view."""
-        return view.render_text(observation)
+        """Terminal view in words."""
+        return view.render_text(observation, names)
+
+    def help_text(self, observation: Observation) -> str:
+        """The legend and the rules of the current step."""
+        return describe.help_text(observation)
 
     def action_code(self, state: MaybeMoviesState, action: Action) -> int:
         """Cards by catalogue position (movies 0-59, hand cards 0-71), slots, icons and profit values by number."""

@@ -13,9 +13,11 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from greenlight.core.events import Event
+from rich.markup import escape
+
 from greenlight.core.game import Observation
-from greenlight.games.maybe_movies import rules
+from greenlight.core.words import seat_name
+from greenlight.games.maybe_movies import preview, rules
 from greenlight.games.maybe_movies.budget import ChoicePoint, Evaluation, cost_json, cost_of_icons, double
 from greenlight.games.maybe_movies.cards import CHANGE, ICONS, NO, NUM_ICONS, YES, Catalogue
 from greenlight.games.maybe_movies.state import (
@@ -28,6 +30,7 @@ from greenlight.games.maybe_movies.state import (
     Stack,
     TurnRecord,
 )
+from greenlight.games.maybe_movies.words import catalogue_words, check_sentences, counts_words, join_words, plural
 
 # -- observation -------------------------------------------------------------------------------
 
@@ -51,6 +54,7 @@ def observe(state: MaybeMoviesState, viewer: int | None) -> Observation:
         "market": list(state.market),
         "row": list(state.row),
         "pitch": pitch_preview(state),
+        "preview": preview.preview(state, viewer),
         "pool": list(state.pool),
         "won": [list(cards) for cards in state.won],
         "movies_made": [_stack_json(stack) for stack in state.made],
@@ -73,6 +77,7 @@ def observe(state: MaybeMoviesState, viewer: int | None) -> Observation:
         "profit_choices": list(state.profit_choices),
         "evaluation": _evaluation_json(state.evaluation, state.row) if state.evaluation is not None else None,
         "check": state.result.to_json() if state.result is not None else None,
+        "check_words": check_sentences(state.result.to_json()) if state.result is not None else None,
         "settlement": _settlement_json(state.settlement) if state.settlement is not None else None,
         "history": [_turn_json(record) for record in state.history],
         "scores": rules.scores(state),
@@ -185,6 +190,7 @@ def _turn_json(record: TurnRecord) -> dict[str, Any]:
         "profit_choices": list(record.profit_choices),
         "profits": list(evaluation.profits) if evaluation.profits is not None else None,
         "check": record.check.to_json(),
+        "check_words": check_sentences(record.check.to_json()),
         "settlement": _settlement_json(record.settlement),
         "movie": record.movie,
     }
@@ -258,8 +264,8 @@ def card_details(state: MaybeMoviesState, viewer: int | None) -> dict[str, Any]:
         for votes in record.rounds:
             add(card for card in votes if card is not None)
         _add_changes(mentioned, record.changes)
-    table = state.table
-    return {card: table.details(card) for card in sorted(mentioned)}
+    words = catalogue_words(state.table)
+    return {card: words.details(card) for card in sorted(mentioned)}
 
 
 def _add_changes(mentioned: set[str], records: Sequence[ChangeRecord]) -> None:
@@ -431,215 +437,138 @@ def _yes_counts(sizes: Sequence[int], bounds: Sequence[tuple[int, int]], total: 
     return counts
 
 
-# -- words ---------------------------------------------------------------------------------------
+# -- the terminal view ----------------------------------------------------------------------------------
 
 
-def _cards(cards: Sequence[str] | None) -> str:
-    return ", ".join(cards) if cards else "nothing"
+def render_text(observation: Observation, names: Sequence[str] | None = None) -> str:
+    """The terminal view in words (rich markup; every card and player text is escaped).
 
-
-def describe_event(event: Event) -> str:
-    """One line of log text."""
-    data = event.data
-    kind = event.kind
-    if kind == "turn_started":
-        return f"Turn {data['turn']}: P{data['active']} pitches."
-    if kind == "market_refilled":
-        return f"Market refilled with {_cards(data['cards'])}."
-    if kind == "reshuffled":
-        return f"The discard pile ({data['cards']} cards) is shuffled into a new draw pile."
-    if kind == "pitch_added":
-        return f"P{data['seat']} adds {data['card']} to the pitch."
-    if kind == "pitched":
-        return f"P{data['seat']} pitches {_cards(data['row'])}."
-    if kind == "vote_started":
-        voters = ", ".join(f"P{seat}" for seat in data["voters"]) or "nobody (every hand is empty)"
-        return f"Vote round {data['round']}: {voters} vote."
-    if kind == "vote_committed":
-        how = " (their only card)" if data["automatic"] else ""
-        return f"P{data['seat']} has chosen a vote{how}."
-    if kind == "vote_chosen":
-        return f"You (P{data['seat']}) vote {data['card']}."
-    if kind == "votes_revealed":
-        shown = ", ".join(f"P{seat} {card}" for seat, card in enumerate(data["votes"]) if card is not None) or "no votes"
-        return f"Votes revealed: {shown}."
-    if kind == "change_round":
-        order = ", ".join(f"P{seat} ({card})" for seat, card in data["order"])
-        return f"CHANGE! Edits in number order: {order}."
-    if kind == "change_no_effect":
-        return f"P{data['seat']}'s {data['change']} has no effect (no personal card and a 1-card row)."
-    if kind == "row_card_removed":
-        return f"P{data['seat']} removes {data['card']} from the row."
-    if kind == "row_edited":
-        parts = []
-        if data["removed"]:
-            parts.append(f"removed {data['removed']}")
-        if data["added"]:
-            parts.append(f"added {data['added']} at slot {data['slot']}")
-        return f"P{data['seat']} ({data['change']}) {' and '.join(parts)}: row {_cards(data['row'])}; K = {data['K']}."
-    if kind == "personal_drawn":
-        return f"P{data['seat']} draws personal movie card(s) {_cards(data['cards'])}."
-    if kind == "cards_back":
-        return "Every non-CHANGE vote goes back to its owner's hand; the CHANGE cards leave the game."
-    if kind == "replacement_drawn":
-        if data["card"] is None:
-            return f"P{data['seat']} finds the pool empty: no replacement card."
-        return f"P{data['seat']} draws {data['card']} from the pool."
-    if kind == "budget":
-        need = ", ".join(f"{ICONS[i]} {count}" for i, count in enumerate(data["need"]) if count) or "nothing"
-        extra = f" + {data['any']} any" if data["any"] else ""
-        return f"Budget: {need}{extra}."
-    if kind == "checked":
-        return f"Check: D = {data['D']}, W = {data['W']}, S = {data['S']}, A = {data['A']}: {data['result']}."
-    if kind in ("cost_choice", "profit_choice"):
-        return f"P{data['seat']} decides {data['card']}: {data['kind']} {data['choice']}."
-    if kind == "profit":
-        return f"Profit: {data['total']} ({' + '.join(str(p) for p in data['profits'])})."
-    if kind == "payout":
-        shares = ", ".join(f"P{seat} wins {len(cards)}" for seat, cards in enumerate(data["won"]) if cards) or "nobody wins a card"
-        pooled = f"; {len(data['to_pool'])} to the pool" if data["to_pool"] else ""
-        return f"Payout of {len(data['collected'])} card(s): {shares}{pooled}."
-    if kind == "failed":
-        if data["all_no"]:
-            return f"The pitch fails and everyone voted NO: nobody gets anything; {len(data['to_pool'])} card(s) to the pool."
-        back = ", ".join(f"P{seat} wins back {cards[0]}" for seat, cards in enumerate(data["won"]) if cards) or "no NO-voter"
-        return f"The pitch fails: {back}; {len(data['to_pool'])} YES card(s) to the pool."
-    if kind == "discarded":
-        return f"Discarded: {_cards(data['cards'])}."
-    if kind == "movie_made":
-        return f"P{data['seat']} puts {data['card']} into Movies Made."
-    if kind == "stack_made":
-        result = "succeeded" if data["success"] else "failed"
-        return f"P{data['seat']} stacks {_cards(data['cards'])} with {data['top']} on top ({result})."
-    if kind == "game_over":
-        winners = ", ".join(f"P{seat}" for seat in data["winners"]) or "nobody"
-        return f"The game is over. Scores {data['scores']}; winner: {winners}."
-    return kind.replace("_", " ")
-
-
-def card_text(cards: dict[str, Any], card_id: str) -> str:
-    """A short readable card: ``Y05 YES money 3``, ``M12 (money, actors) p2``, ``B03 {num_yes_votes X=camera / pitch_size}``.
-
-    No square brackets: the terminal prints this text as rich markup.
+    Cards are shown by name with their face; cards a terminal player may type (market, hand,
+    personal cards, the pitch) carry their code in brackets beside the name.
     """
-    info = cards.get(card_id)
-    if info is None:
-        return card_id
-    if "type" in info:
-        if info["type"] == "CHANGE":
-            return f"{card_id} CHANGE #{info['number']}"
-        return f"{card_id} {info['type']} {info['icon']} {info['value']}"
-    if "cost" in info:
-        return f"{card_id} ({', '.join(info['cost'])}) p{info['profit']}"
-    param = f" X={info['x']}" if info["x"] else f" N={info['n']}" if info["n"] else ""
-    return f"{card_id} {{{info['cost_key']}{param} / {info['profit_key']}}}"
-
-
-def _counts_text(counts: dict[str, int]) -> str:
-    return ", ".join(f"{icon} {count}" for icon, count in counts.items() if count) or "nothing"
-
-
-def check_lines(check: dict[str, Any]) -> list[str]:
-    """The success check worked out as a small table (§4.4)."""
-    lines = ["  icon        need  net  short  surplus"]
-    for index, icon in enumerate(ICONS):
-        need, net = check["need"][index], check["net"][index]
-        if need or net:
-            lines.append(f"  {icon:<11}{need:>5}{net:>5}{check['shortfall'][index]:>7}{check['surplus'][index]:>9}")
-    colour = "green" if check["result"] == "SUCCESS" else "red"
-    lines.append(
-        f"  D = {check['D']} (shortfall), S = {check['S']} (surplus), W = {check['W']} (wildcards), A = {check['A']} (any): "
-        f"W >= D and S - 2D >= A -> [{colour}]{check['result']}[/{colour}]"
-    )
-    return lines
-
-
-def render_text(observation: Observation) -> str:
-    """A terminal view with rich markup."""
     obs = observation
     cards: dict[str, Any] = obs["cards"]
-
-    def text(card_id: str | None) -> str:
-        return "-" if card_id is None else card_text(cards, card_id)
-
-    def many(ids: Sequence[str]) -> str:
-        return " · ".join(text(card) for card in ids) or "-"
-
     n = obs["num_players"]
-    flags = [
-        name.replace("_", " ") for name in ("trendsetter_tricks", "breaking_changes", "blockbuster_budgets") if obs["options"].get(name)
-    ]
-    header = f"[bold]Maybe Movies[/bold]  turn {obs['turn']}  active P{obs['active']}  phase: {obs['phase']}"
-    lines = [header + (f"  ({', '.join(flags)})" if flags else "")]
+    viewer = obs["viewer"]
+
+    def who(seat: int) -> str:
+        return escape(seat_name(names, seat)) + (" (you)" if seat == viewer else "")
+
+    def name(card: str) -> str:
+        return escape(cards[card]["name"]) if card in cards else escape(card)
+
+    def titled(card: str) -> str:
+        info = cards.get(card)
+        if info is None:
+            return escape(card)
+        return escape(f"{info['name']} ({card})")
+
+    def faced(card: str, code: bool = False) -> str:
+        info = cards.get(card)
+        if info is None:
+            return escape(card)
+        head = titled(card) if code else escape(info["name"])
+        return f"{head}: {escape(info['face'])}" if "type" not in info else head
+
+    def names_of(ids: Sequence[str]) -> str:
+        return escape(join_words(cards[card]["name"] if card in cards else card for card in ids)) or "none"
+
+    flags = [OPTION_NAMES[key] for key in OPTION_NAMES if obs["options"].get(key)]
+    active = obs["active"]
+    header = f"[bold]Maybe Movies[/bold] · turn {obs['turn']} · {who(active)} pitches"
+    lines = [header + (f" · {', '.join(flags)}" if flags else "")]
     decision = obs["decision"]
     if decision["players"]:
-        waiting = ", ".join(f"P{seat}" for seat in decision["players"])
-        committed = ", ".join(f"P{seat}" for seat in decision["committed"])
-        lines.append(f"{decision['prompt']}  waiting for: {waiting}" + (f"  committed: {committed}" if committed else ""))
+        waiting = join_words(who(seat) for seat in decision["players"])
+        done = join_words(who(seat) for seat in decision["committed"])
+        lines.append(f"{escape(decision['prompt'])} Waiting for {waiting}." + (f" Already voted: {done}." if done else ""))
     made = obs["movies_made"]
     if made:
         tops = []
         for stack in made:
-            suffix = f" ({stack['result']}, {len(stack['cards'])} cards)" if len(stack["cards"]) > 1 or stack["result"] == "FAIL" else ""
-            tops.append(text(stack["top"]) + suffix)
-        lines.append(f"[bold]Movies Made:[/bold] {' · '.join(tops)}")
-    lines.append(f"  icons on Movies Made: {_counts_text(obs['movies_made_icons'])}")
-    lines.append(f"[bold]Market:[/bold] {many(obs['market'])}   (draw pile {obs['draw_pile_size']}, discard {len(obs['discard'])})")
+            info = cards.get(stack["top"], {})
+            result = "success" if stack["result"] == "SUCCESS" else "failure"
+            mark = "" if result == "success" and len(stack["cards"]) == 1 else f", {result}"
+            extra = f", {len(stack['cards'])} cards" if len(stack["cards"]) > 1 else ""
+            tops.append(f"{name(stack['top'])} ({escape(_shows(info))}{mark}{extra})")
+        lines.append(f"[bold]Movies made:[/bold] {' · '.join(tops)}")
+        lines.append(f"  Icons on the movies made: {counts_words(obs['movies_made_icons'], empty='none')}")
+    else:
+        lines.append("[bold]Movies made:[/bold] none yet")
+    lines.append(f"[bold]Market[/bold] ({obs['draw_pile_size']} in the draw pile, {len(obs['discard'])} discarded):")
+    lines.extend(f"  {faced(card, code=True)}" for card in obs["market"])
     if obs["row"]:
-        pitch = obs["pitch"]
-        open_texts = f"; texts evaluated after the vote: {', '.join(pitch['open_texts'])}" if pitch["open_texts"] else ""
-        lines.append(f"[bold]Pitch:[/bold] {many(obs['row'])}")
-        lines.append(f"  budget {_counts_text(pitch['budget'])}; profit {pitch['profit']}{open_texts}")
-        doubled = [c["card"] for c in pitch["cards"] if c["cost_doubles"] or c["profit_doubles"]]
-        if doubled:
-            lines.append(f"  Trendsetter doubling on: {', '.join(doubled)}")
+        lines.append("[bold]Pitch[/bold], left to right:")
+        lines.extend(f"  {faced(card, code=True)}" for card in obs["row"])
+        for sentence in (obs.get("preview") or {}).get("words", []):
+            lines.append(f"  {escape(sentence)}")
     pool = obs["pool"]
-    lines.append(f"[bold]Pool ({len(pool)}):[/bold] {many(pool) if len(pool) <= 12 else _pool_summary(cards, pool)}")
+    lines.append(f"[bold]Pool:[/bold] {plural(len(pool), 'vote card')}" + (f" ({_pool_summary(cards, pool)})" if pool else ""))
     for seat in range(n):
-        marker = " (you)" if seat == obs["viewer"] else ""
         won = obs["won"][seat]
-        line = f"[cyan]P{seat}{marker}[/cyan] score {obs['scores'][seat]}  hand {obs['hand_sizes'][seat]}  won: {many(won)}"
+        line = f"[cyan]{who(seat)}[/cyan]: {plural(obs['scores'][seat], 'point')}, {plural(obs['hand_sizes'][seat], 'card')} in hand"
+        line += f"; won {names_of(won)}" if won else "; nothing won yet"
         if obs["personal"][seat]:
-            line += f"  personal: {many(obs['personal'][seat])}"
-        if obs["known_in_hand"][seat] and seat != obs["viewer"]:
-            line += f"  known in hand: {many(obs['known_in_hand'][seat])}"
+            line += f"; personal: {'; '.join(faced(card, code=seat == viewer) for card in obs['personal'][seat])}"
+        if obs["known_in_hand"][seat] and seat != viewer:
+            line += f"; known to hold {names_of(obs['known_in_hand'][seat])}"
         lines.append(line)
     if obs.get("hand") is not None:
-        lines.append(f"[bold]Your hand:[/bold] {many(obs['hand'])}")
-        if obs.get("my_vote"):
-            lines.append(f"Your vote: {text(obs['my_vote'])}")
-    if obs["reveals"]:
-        for number, votes in enumerate(obs["reveals"], start=1):
-            shown = ", ".join(f"P{seat} {text(card)}" for seat, card in enumerate(votes) if card is not None) or "no votes"
-            lines.append(f"Reveal {number}: {shown}")
+        lines.append(f"[bold]Your hand:[/bold] {', '.join(titled(card) for card in obs['hand']) or 'empty'}")
+    for number, votes in enumerate(obs["reveals"], start=1):
+        shown = join_words(f"{who(seat)} {name(card)}" for seat, card in enumerate(votes) if card is not None) or "no votes"
+        lines.append(f"Votes{f' (round {number})' if len(obs['reveals']) > 1 else ''}: {shown}")
     for change in obs["changes"]:
-        lines.append(f"  {_change_text(change)}")
+        lines.append(f"  {_change_words(change, who, name)}")
     if obs["edit"]:
         edit = obs["edit"]
-        lines.append(f"[bold]CHANGE edit by P{edit['seat']}[/bold] ({edit['change']}), step {edit['step']}; K = {obs['K']}")
+        lines.append(f"[bold]{who(edit['seat'])} changes the pitch[/bold] with {name(edit['change'])}.")
     if obs["choice"]:
         choice = obs["choice"]
-        options = ", ".join(str(option) for option in choice["options"])
-        lines.append(f"[bold]Choice for {text(choice['card'])}:[/bold] {choice['kind']} one of {options}")
+        lines.append(f"[bold]To decide:[/bold] {name(choice['card'])}: {escape(cards[choice['card']]['face'])}")
     last = obs["history"][-1] if obs["history"] else None
     if obs["check"] is not None:
-        lines.append("[bold]This pitch's check:[/bold]")
-        lines.extend(check_lines(obs["check"]))
+        lines.append("[bold]The check:[/bold]")
+        lines.extend(f"  {_coloured(sentence)}" for sentence in check_sentences(obs["check"]))
+        if obs["settlement"] is not None:
+            lines.append(f"  {_settlement_words(obs['settlement'], who, names_of)}")
     elif last is not None:
-        lines.append(f"[bold]Last turn[/bold] (P{last['active']}): {many(last['row'])}")
+        lines.append(f"[bold]Last turn[/bold]: {who(last['active'])} pitched {names_of(last['row'])}.")
         reveal = last["reveals"][-1] if last["reveals"] else []
-        shown = ", ".join(f"P{seat} {text(card)}" for seat, card in enumerate(reveal) if card is not None) or "no votes"
-        lines.append(f"  final vote: {shown}")
-        lines.extend(check_lines(last["check"]))
-        lines.append(f"  {_settlement_text(last['settlement'], last['movie'])}")
+        shown = join_words(f"{who(seat)} {name(card)}" for seat, card in enumerate(reveal) if card is not None) or "no votes"
+        lines.append(f"  Final votes: {shown}.")
+        lines.extend(f"  {_coloured(sentence)}" for sentence in check_sentences(last["check"]))
+        lines.append(f"  {_settlement_words(last['settlement'], who, names_of)}")
+        if last["movie"]:
+            lines.append(f"  {name(last['movie'])} went into the movies made.")
     if obs.get("final"):
         final = obs["final"]
         lines.append("[bold]Final scores[/bold]")
-        for seat, item in enumerate(final["breakdown"]):
-            win = " [green]WINNER[/green]" if seat in final["winners"] else ""
-            per_icon = _counts_text({icon: item[icon] for icon in ICONS})
-            lines.append(f"P{seat}: {final['scores'][seat]:g} points ({per_icon}; {item['won_cards']} won cards){win}")
+        for seat in sorted(range(n), key=lambda s: final["ranks"][s]):
+            item = final["breakdown"][seat]
+            win = " [green]wins[/green]" if seat in final["winners"] else ""
+            per_icon = counts_words({icon: item[icon] for icon in ICONS}, empty="no points")
+            points = plural(int(final["scores"][seat]), "point")
+            lines.append(f"  {who(seat)}: {points} ({per_icon}; {plural(item['won_cards'], 'won card')}){win}")
     return "\n".join(lines)
+
+
+OPTION_NAMES = {
+    "trendsetter_tricks": "Trendsetter Tricks",
+    "breaking_changes": "Breaking Changes",
+    "blockbuster_budgets": "Blockbuster Budgets",
+}
+
+
+def _shows(info: dict[str, Any]) -> str:
+    if "cost" in info:
+        return join_words(info["cost"])
+    return info["x"] if info.get("x") else "no icon"
+
+
+def _coloured(sentence: str) -> str:
+    text = escape(sentence)
+    return text.replace("SUCCEEDS", "[green]SUCCEEDS[/green]").replace("FAILS", "[red]FAILS[/red]")
 
 
 def _pool_summary(cards: dict[str, Any], pool: Sequence[str]) -> str:
@@ -647,23 +576,28 @@ def _pool_summary(cards: dict[str, Any], pool: Sequence[str]) -> str:
     for card in pool:
         icon = cards.get(card, {}).get("icon", "?")
         counts[icon] = counts.get(icon, 0) + 1
-    return "by icon: " + ", ".join(f"{icon} {count}" for icon, count in counts.items())
+    ordered = sorted(counts.items(), key=lambda item: ICONS.index(item[0]) if item[0] in ICONS else len(ICONS))
+    return ", ".join(f"{count} {icon}" for icon, count in ordered)
 
 
-def _change_text(change: dict[str, Any]) -> str:
+def _change_words(change: dict[str, Any], who: Any, name: Any) -> str:
     parts = []
     if change["removed"]:
-        parts.append(f"removed {change['removed']}")
+        parts.append(f"removed {name(change['removed'])}")
     if change["added"]:
-        parts.append(f"added {change['added']} at slot {change['slot']}")
-    effect = " and ".join(parts) if parts else "no effect"
-    drawn = f"; drew {change['replacement']} from the pool" if change["replacement"] else ""
-    return f"P{change['seat']} {change['change']} (#{change['number']}): {effect}{drawn}"
+        parts.append(f"added {name(change['added'])}")
+    effect = join_words(parts) if parts else "changed nothing"
+    drawn = f"; drew {name(change['replacement'])} from the pool" if change["replacement"] else ""
+    return f"{who(change['seat'])} ({name(change['change'])}) {effect}{drawn}."
 
 
-def _settlement_text(settlement: dict[str, Any], movie: str | None) -> str:
-    shares = ", ".join(f"P{seat} +{len(cards)}" for seat, cards in enumerate(settlement["won"]) if cards) or "nobody won a card"
-    pooled = f", {len(settlement['to_pool'])} to the pool" if settlement["to_pool"] else ""
-    profit = f"profit {settlement['profit']}: " if settlement["profit"] is not None else ""
-    made = f"; {movie} to Movies Made" if movie else ""
-    return f"{settlement['result']} — {profit}{shares}{pooled}{made}"
+def _settlement_words(settlement: dict[str, Any], who: Any, names_of: Any) -> str:
+    won = [f"{who(seat)} wins {names_of(cards)}" for seat, cards in enumerate(settlement["won"]) if cards]
+    pooled = f"; {plural(len(settlement['to_pool']), 'card')} to the pool" if settlement["to_pool"] else ""
+    if settlement["result"] == "SUCCESS":
+        head = f"Profit {settlement['profit']}: "
+    elif settlement["all_no"]:
+        head = "Every vote was NO, nobody gets anything"
+    else:
+        head = "Failed: "
+    return f"{head}{'; '.join(won) if won else ('' if settlement['all_no'] else 'nobody wins a card')}{pooled}."
