@@ -57,6 +57,7 @@ def observe(state: CinecittaState, viewer: int | None) -> Observation:
         # Previews (public): each seat's quality, promotion money, reels, Pen and wages due now.
         "tableaus": [words.tableau(state.table, studio, office) for studio, office in zip(state.studios, state.offices, strict=True)],
         "sends_to": [rules.target_of(state, seat) for seat in range(n)] if state.step != OVER else None,
+        "direction": words.direction_words(rules.partner_offset(state), n) if state.step != OVER else None,
     }
     if viewer is not None:
         view.update(_private_view(state, viewer))
@@ -68,6 +69,7 @@ def observe(state: CinecittaState, viewer: int | None) -> Observation:
             "scores": list(result.scores),
             "ranks": list(result.ranks),
             "winners": list(result.winners),
+            "words": [words.breakdown_words(item, wallet) for item, wallet in zip(result.breakdown, state.wallets, strict=True)],
         }
     return view
 
@@ -99,12 +101,16 @@ def _private_view(state: CinecittaState, viewer: int) -> dict[str, Any]:
         "folder_received": received_json,
         "pending": list(state.pending[viewer]) if state.step == PLACE else [],
         "my_commitment": commitment,
+        "my_commitment_words": words.commitment_words(state.table, commitment),
         "folder_history": history,
-        # The seat's own score if the game ended now (its wallet against its wages; rules §5).
-        "forecast": words.forecast(state.table, state.studios[viewer], state.offices[viewer], state.wallets[viewer])
-        if state.step != OVER
-        else None,
+        # The seat's own score if the game ended now (its wallet against its wages; rules §5), with its words.
+        "forecast": _forecast(state, viewer) if state.step != OVER else None,
     }
+
+
+def _forecast(state: CinecittaState, viewer: int) -> dict[str, Any]:
+    figures = words.forecast(state.table, state.studios[viewer], state.offices[viewer], state.wallets[viewer])
+    return {**figures, "words": words.forecast_words(figures)}
 
 
 def secrets(state: CinecittaState, viewer: int | None) -> frozenset[str]:

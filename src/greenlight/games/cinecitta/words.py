@@ -40,6 +40,15 @@ STEP_TITLES = {
     OVER: "Game over",
 }
 
+
+def who_is(names: Sequence[str] | None, seat: int) -> str:
+    """A seat's name (``Player N`` without names); two seats of one name (bots of one level) get their seat number."""
+    name = seat_name(names, seat)
+    if names is not None and sum(1 for other in names if other == name) > 1:
+        return f"{name} at seat {seat + 1}"
+    return name
+
+
 # -- cards ------------------------------------------------------------------------------
 
 _NAMES: dict[str, dict[str, str]] = {}
@@ -222,7 +231,7 @@ def office_words(figures: dict[str, Any]) -> str:
 def forecast_words(figures: dict[str, Any]) -> str:
     """The forecast as one sentence: what scoring would make of the seat's own tableau and wallet now."""
     money = f"{figures['wallet']} in the wallet + {figures['promotion']} promotion = {figures['money_after_promotion']}"
-    wages = "no wages to pay (a pen in the Office)" if figures["pen"] else f"wages {figures['wages_due']}"
+    wages = "no wages to pay (a pen in the Office)" if figures["pen"] else f"wages so far {figures['wages_due']}"
     if figures["status"] == "incomplete":
         missing = 3 - figures["studio_cards"]
         shortfall = f", short by {figures['short_by']}" if figures["short_by"] else ""
@@ -459,7 +468,7 @@ def describe_event(event: Event, state: CinecittaState | None = None, names: Seq
     kind = event.kind
 
     def who(seat: int) -> str:
-        return seat_name(names, seat)
+        return who_is(names, seat)
 
     def card(code: str | None) -> str:
         return card_name(table, code) if code else ""
@@ -509,7 +518,7 @@ def _round_words(number: int, offset: int, state: CinecittaState | None, names: 
     of = f" of {state.rounds}" if state is not None else ""
     text = f"Round {number}{of} begins: every folder goes {direction_words(offset, n)}"
     if n is not None and state is not None and state.options.get("destination_change"):
-        pairs = ", ".join(f"{seat_name(names, seat)} to {seat_name(names, (seat + offset) % n)}" for seat in range(n))
+        pairs = ", ".join(f"{who_is(names, seat)} to {who_is(names, (seat + offset) % n)}" for seat in range(n))
         text += f" ({pairs})"
     return text + "."
 
@@ -517,14 +526,14 @@ def _round_words(number: int, offset: int, state: CinecittaState | None, names: 
 def _game_over_words(data: Any, names: Sequence[str] | None) -> str:
     winners = list(data["winners"])
     scores = list(data["scores"])
-    wallets = ", ".join(f"{seat_name(names, seat)} {money}" for seat, money in enumerate(data.get("wallets", [])))
+    wallets = ", ".join(f"{who_is(names, seat)} {money}" for seat, money in enumerate(data.get("wallets", [])))
     shown = f" Wallets at the end: {wallets}." if wallets else ""
     if not winners:
         return f"The game is over: every studio dropped out, so nobody wins.{shown}"
     value = _number(scores[winners[0]])
     if len(winners) == 1:
-        return f"The game is over: {seat_name(names, winners[0])} wins with a value of {value}.{shown}"
-    together = join_words([seat_name(names, seat) for seat in winners])
+        return f"The game is over: {who_is(names, winners[0])} wins with a value of {value}.{shown}"
+    together = join_words([who_is(names, seat) for seat in winners])
     return f"The game is over: {together} share the win with a value of {value} each.{shown}"
 
 
@@ -562,7 +571,7 @@ def render_text(observation: Observation, names: Sequence[str] | None = None) ->
     viewer = obs["viewer"]
 
     def who(seat: int) -> str:
-        return escape(seat_name(names, seat))
+        return escape(who_is(names, seat))
 
     def cards(codes: Sequence[str], faces: bool = False) -> str:
         if not codes:
@@ -622,14 +631,14 @@ def folder_words(table: CardTable, folder: dict[str, Any], viewer: int | None, n
     amount = folder["amount"]
     money = f"{amount}" if amount else "no money"
     if folder["sender"] == viewer:
-        head = f"You sent {seat_name(names, folder['recipient'])} {name} with {money}"
+        head = f"You sent {who_is(names, folder['recipient'])} {name} with {money}"
         if folder["response"] == SECURE:
             return f"{head}: secured, so {name} came back to you to place and the {money} stayed with them."
         if folder["response"] == HEADHUNT:
             back = f"{2 * amount} came back to you" if amount else "the folder came back empty"
             return f"{head}: headhunted, so {back}."
         return f"{head}; the answer comes at the end of step 2."
-    head = f"{seat_name(names, folder['sender'])} sent you {name} with {money}"
+    head = f"{who_is(names, folder['sender'])} sent you {name} with {money}"
     if folder["response"] == SECURE:
         return f"{head}: you secured the funds and sent the card back."
     if folder["response"] == HEADHUNT:

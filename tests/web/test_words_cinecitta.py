@@ -1,0 +1,164 @@
+"""Cinecitta 1937 on the table page speaks the player's language: no card code standing alone, nothing that reads like code.
+
+A person plays a whole 4-player game (both variants) against bots in Debian's Chromium, against the real server;
+at the start, in the middle and at the end, the visible text of the page, as that seat and as a spectator, is
+checked with ``greenlight.core.words``. Screenshots at 1366x900 and 390x844 go to ``test-artifacts/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from greenlight.core.words import Component, bare_codes, jargon
+from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, Server, create_table
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium (apt-get install chromium)"),
+]
+
+SEATS = [
+    {"kind": "human", "name": "Ann"},
+    {"kind": "bot", "bot": "medium"},
+    {"kind": "bot", "bot": "medium"},
+    {"kind": "bot", "bot": "random"},
+]
+SIZES = {"wide": (1366, 900), "phone": (390, 844)}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def open_page(browser: Any, url: str, size: str) -> Any:
+    width, height = SIZES[size]
+    # bypass_csp lets the test evaluate its own JavaScript (waiting for a turn, reading the view).
+    context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    page.goto(url)
+    page.wait_for_selector(".cc-board")
+    return page
+
+
+def check_words(page: Any, components: list[Component], where: str) -> str:
+    """The visible text of the table (with the step help opened): no bare card code, no code-like text."""
+    page.wait_for_selector(".cc-board")
+    help_panel = page.locator("#step-help")
+    if help_panel.count() and help_panel.is_visible() and help_panel.get_attribute("open") is None:
+        page.click("#step-help summary")
+    text = str(page.inner_text("main"))
+    assert not bare_codes(text, components), f"{where}: bare card codes {bare_codes(text, components)} in:\n{text}"
+    assert not jargon(text), f"{where}: code-like text {jargon(text)} in:\n{text}"
+    assert not page.errors, f"{where}: JavaScript errors {page.errors}"
+    return text
+
+
+def shoot(page: Any, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def wait_for_turn(page: Any) -> bool:
+    page.wait_for_function(
+        "document.querySelector('#final-scores') || document.querySelector('#controls button.choice:not([disabled])')",
+        timeout=30_000,
+    )
+    return page.query_selector("#final-scores") is None
+
+
+def play_one_action(page: Any, target: str) -> str | None:
+    """Click through to ``target``; confirm it if the game asks first. Returns the warning shown, if any."""
+    tokens = target.split()
+    while True:
+        path = page.evaluate("Greenlight.tablePage.path")
+        assert tokens[: len(path)] == path, f"the chooser went to {path}, not towards {target}"
+        button = page.locator(f'#controls button.choice[data-action="{target}"]')
+        if button.count():
+            button.first.click()
+            break
+        page.locator(f'#controls button.choice[data-token="{tokens[len(path)]}"]').first.click()
+    confirm = page.locator("#controls .confirm")
+    if confirm.count():
+        warning = str(confirm.locator("p").first.inner_text())
+        confirm.locator("button.danger").click()
+        return warning
+    return None
+
+
+def test_the_table_page_names_every_card_and_explains_every_figure(browser: Any, server: Server) -> None:
+    with httpx.Client(base_url=server.url, timeout=20) as api:
+        created = create_table(api, "cinecitta", SEATS, seed=12, options={"destination_change": True, "movie_awards": True})
+        table_id = created["table"]["id"]
+        components = [Component(**item) for item in api.get(f"/api/tables/{table_id}/components").json()]
+    assert {component.id for component in components} >= {"D2", "P9", "golden-doggy"}
+    seat_link = created["seats"][0]["link"]
+    spectator_link = created["spectator_link"]
+    me = open_page(browser, seat_link, "wide")
+    watcher = open_page(browser, spectator_link, "wide")
+
+    # The start: the hand in words, the forecast, the partners, the step help.
+    wait_for_turn(me)
+    start = check_words(me, components, "seat, start")
+    assert "your hand" in start.lower() and "Promotion 1, 3 reels, pen" in start and "Your Studio needs 3 more cards" in start
+    assert "This round you send your folder to Bot (medium) at seat 2 and receive one from Bot (random)." in start
+    check_words(watcher, components, "spectator, start")
+    shoot(me, "cinecitta-words-start-wide")
+    phone = open_page(browser, seat_link, "phone")
+    wait_for_turn(phone)
+    check_words(phone, components, "seat on a phone, start")
+    shoot(phone, "cinecitta-words-start-phone")
+    phone.context.close()
+
+    rng = random.Random(4)
+    middle_seen = False
+    warnings: list[str] = []
+    while wait_for_turn(me):
+        view = me.evaluate("Greenlight.tablePage.view")
+        observation = view["observation"]
+        # The words of every choice come from the game (the buttons show them).
+        assert len(view["action_words"]) == len(view["legal_actions"])
+        if not middle_seen and observation["round"] == 4 and observation["step"] == "respond":
+            middle_seen = True
+            middle = check_words(me, components, "seat, middle")
+            assert "Folder from " in middle and "Secure" in middle
+            check_words(watcher, components, "spectator, middle")
+            shoot(me, "cinecitta-words-middle-wide")
+            shoot(watcher, "cinecitta-words-middle-spectator")
+            phone = open_page(browser, seat_link, "phone")
+            wait_for_turn(phone)
+            check_words(phone, components, "seat on a phone, middle")
+            shoot(phone, "cinecitta-words-middle-phone")
+            phone.context.close()
+        warning = play_one_action(me, rng.choice(view["legal_actions"]))
+        if warning:
+            warnings.append(warning)
+    assert middle_seen
+    assert all("drop out" in warning for warning in warnings)
+
+    end = check_words(me, components, "seat, end")
+    assert "how each movie scored" in end.lower() and "Winner: " in end
+    watcher.wait_for_selector("#final-scores")
+    check_words(watcher, components, "spectator, end")
+    shoot(me, "cinecitta-words-end-wide")
+    shoot(watcher, "cinecitta-words-end-spectator")
+    phone = open_page(browser, seat_link, "phone")
+    phone.wait_for_selector("#final-scores")
+    check_words(phone, components, "seat on a phone, end")
+    shoot(phone, "cinecitta-words-end-phone")
+    for page in (phone, me, watcher):
+        page.context.close()
