@@ -72,29 +72,60 @@ class SeatSpec:
         return "human" if self.human else f"bot:{self.bot}"
 
 
-def outcome_table(game: Game[Any], outcome: Outcome, seats: Sequence[str]) -> Table:
-    """A rich table with one column per seat: player, rank, score, then every breakdown category."""
+def outcome_table(game: Game[Any], outcome: Outcome, names: Sequence[str]) -> Table:
+    """A rich table with one column per seat (by name): place, score, then every scoring category in words."""
     table = Table(title=f"{game.spec.title}: final result")
     table.add_column("")
-    for seat in range(len(outcome.scores)):
-        table.add_column(game.seat_label(seat), justify="right")
-    table.add_row("player", *seats)
-    table.add_row("rank", *(str(rank) for rank in outcome.ranks))
-    table.add_row("[bold]score[/bold]", *(f"[bold]{score:g}[/bold]" for score in outcome.scores))
+    for name in names:
+        table.add_column(escape(name), justify="right")
+    table.add_row("place", *(ordinal(rank) for rank in outcome.ranks))
+    table.add_row("[bold]score[/bold]", *(f"[bold]{number(score)}[/bold]" for score in outcome.scores))
     categories: list[str] = []
     for item in outcome.breakdown:
         categories.extend(key for key in item if key not in categories)
     for category in categories:
-        table.add_row(category.replace("_", " "), *(_cell(item.get(category)) for item in outcome.breakdown))
-    table.add_row("result", *("[green]WINNER[/green]" if seat in outcome.winners else "" for seat in range(len(outcome.scores))))
+        table.add_row(escape(category_words(category)), *(escape(_cell(item.get(category))) for item in outcome.breakdown))
+    table.add_row("", *("[green]winner[/green]" if seat in outcome.winners else "" for seat in range(len(outcome.scores))))
     return table
+
+
+def category_words(key: str) -> str:
+    """A scoring category as a player reads it: ``box_office`` -> ``box office``."""
+    return key.replace("_", " ")
+
+
+def number(value: float) -> str:
+    """A score without a pointless ``.0``.
+
+    >>> number(13.0), number(2.5)
+    ('13', '2.5')
+    """
+    return f"{value:g}"
+
+
+def ordinal(rank: int) -> str:
+    """1st, 2nd, 3rd, 4th...
+
+    >>> [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 21)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '21st']
+    """
+    suffix = "th" if 10 <= rank % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
+    return f"{rank}{suffix}"
 
 
 def _cell(value: object) -> str:
     if value is None:
         return "-"
-    if isinstance(value, (dict, list)):
-        return json.dumps(value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return number(value)
+    if isinstance(value, str):
+        return value.replace("_", " ").lower() if value.isupper() else value
+    if isinstance(value, dict):
+        return ", ".join(f"{category_words(str(key))} {_cell(item)}" for key, item in value.items())
+    if isinstance(value, list):
+        return ", ".join(_cell(item) for item in value)
     return str(value)
 
 

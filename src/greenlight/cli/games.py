@@ -1,13 +1,16 @@
-"""``greenlight games``: the registered games, their player counts, options and bots."""
+"""``greenlight games``: the registered games, their player counts, options and bots (readable at 80 columns)."""
 
 from __future__ import annotations
 
 import typer
-from rich.table import Table
+from rich.markup import escape
+from rich.padding import Padding
+from rich.text import Text
 
 from greenlight.bots import bot_names
 from greenlight.cli.common import console
 from greenlight.core.registry import all_games
+from greenlight.core.spec import OptionSpec
 
 
 def register(app: typer.Typer) -> None:
@@ -15,17 +18,28 @@ def register(app: typer.Typer) -> None:
 
     @app.command("games")
     def list_games() -> None:
-        """List the games with their player counts, options and bot levels."""
-        table = Table(title="Greenlight games")
-        for column in ("id", "title", "players", "options", "bots"):
-            table.add_column(column)
+        """List the games with their player counts, options (the names -o takes) and bot levels."""
         for game in all_games().values():
-            options = "\n".join(f"{spec.name} ({spec.kind}, default {spec.default}): {spec.help}" for spec in game.spec.options)
-            table.add_row(
-                game.spec.id,
-                game.spec.title,
-                f"{game.spec.min_players}-{game.spec.max_players}",
-                options or "-",
-                ", ".join(bot_names(game)),
-            )
-        console.print(table)
+            spec = game.spec
+            console.print(f"[bold]{escape(spec.title)}[/bold]  (greenlight play {spec.id}), {spec.min_players}-{spec.max_players} players")
+            console.print(Padding(Text(spec.summary), (0, 0, 0, 2)))
+            console.print(f"  Bots: {', '.join(bot_names(game))}")
+            if spec.options:
+                console.print("  Options (-o NAME or -o NAME=VALUE):")
+            for option in spec.options:
+                # The name a person types is printed whole, on a line of its own; the explanation wraps below it.
+                console.print(f"    [cyan]{option.name}[/cyan]  {escape(option_kind(option))}", soft_wrap=True)
+                console.print(Padding(Text(option.help), (0, 0, 0, 6)))
+            console.print(f"  Rules: greenlight rules {spec.id}")
+            console.print()
+
+
+def option_kind(option: OptionSpec) -> str:
+    """What an option takes and its default, in words."""
+    if option.kind == "bool":
+        return f"on or off, default {'on' if option.default else 'off'}"
+    if option.kind == "path":
+        return "a data file (default: the bundled one)"
+    if option.choices:
+        return f"one of {', '.join(str(choice) for choice in option.choices)}, default {option.default}"
+    return f"{option.kind}, default {option.default}"

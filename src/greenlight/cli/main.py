@@ -7,6 +7,7 @@ a module that is not installed (an optional extra) is skipped.
 from __future__ import annotations
 
 import importlib
+import sys
 
 import typer
 
@@ -29,9 +30,25 @@ for _name in COMMAND_MODULES:
     _module.register(app)
 
 
-def main() -> None:
-    """Entry point."""
-    app()
+def main(argv: list[str] | None = None) -> None:
+    """Entry point (``greenlight``)."""
+    app(args=resume_without_file(list(sys.argv[1:] if argv is None else argv)))
+
+
+def resume_without_file(args: list[str]) -> list[str]:
+    """Let ``--resume`` stand alone (the latest save): typer options always take a value, so give it one.
+
+    >>> resume_without_file(["play", "--resume"]), resume_without_file(["play", "--resume", "-n", "3"])
+    (['play', '--resume', 'latest'], ['play', '--resume', 'latest', '-n', '3'])
+    >>> resume_without_file(["play", "cinecitta", "--resume", "game.json"])
+    ['play', 'cinecitta', '--resume', 'game.json']
+    """
+    from greenlight.cli.play import LATEST
+
+    for index, arg in enumerate(args):
+        if arg == "--resume" and (index + 1 == len(args) or args[index + 1].startswith("-")):
+            return [*args[: index + 1], LATEST, *args[index + 1 :]]
+    return args
 
 
 if __name__ == "__main__":

@@ -1,8 +1,17 @@
-"""``greenlight play``: a game in the terminal against bots or friends (hot-seat)."""
+"""``greenlight play``: a game in the terminal against bots or friends (hot-seat), saved after every move.
+
+Each legal action is listed with its words ("3. offer D6 30  Offer Director 6
+with 30"), so a person can choose by number, by typing (Tab completes) or by
+pasting. Moves with only one legal action are played for the person and
+announced; a move the game warns about (it cannot be undone and scores
+nothing, or drops the player out) is confirmed first.
+"""
 
 from __future__ import annotations
 
 import secrets
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -11,173 +20,283 @@ from rich.markup import escape
 
 from greenlight.bots import bot_names, make_bot
 from greenlight.cli.common import SeatSpec, console, fail, load_game, outcome_table, parse_options, result_json
+from greenlight.cli.terminal import (
+    Prompt,
+    age_in_words,
+    clear_screen_and_scrollback,
+    data_home,
+    latest_save,
+    new_save_path,
+    save_folder,
+    save_record,
+)
 from greenlight.core.actions import Action
 from greenlight.core.bot import Bot, SeatView
 from greenlight.core.errors import GreenlightError, IllegalActionError
 from greenlight.core.events import Event
 from greenlight.core.game import Game
 from greenlight.core.match import Match
-from greenlight.core.record import Record
+from greenlight.core.record import Record, replay
+from greenlight.core.registry import all_games, get_game
 from greenlight.core.rng import make_rng
 
 #: Bits of a game's seed when the terminal draws it.
 SEED_BITS = 128
-
-#: Legal actions listed one per line up to this many; longer lists are shown in columns.
+#: Legal actions listed one per line up to this many; longer lists are folded into groups.
 LIST_LIMIT = 40
+#: Words a person may type instead of an action.
+COMMANDS = ("help", "list", "board", "log", "seed", "quit")
+#: The value ``--resume`` gets when no file follows it (see ``greenlight.cli.main``).
+LATEST = "latest"
 
 
 class QuitGame(Exception):
     """The human asked to stop."""
 
 
-def _default_seats(game: Game[Any], players: int) -> list[SeatSpec]:
-    level = "heuristic" if "heuristic" in bot_names(game) else "random"
-    return [SeatSpec(human=True), *[SeatSpec(human=False, bot=level) for _ in range(players - 1)]]
+@dataclass
+class Table:
+    """One terminal game: the match, who sits where, and where it is saved."""
+
+    match: Match
+    seats: list[SeatSpec]
+    bots: dict[int, Bot]
+    save_to: Path
+    quiet: bool = False
+    prompt: Prompt = field(default_factory=lambda: Prompt(data_home() / "history"))
+
+    @property
+    def game(self) -> Game[Any]:
+        """The game played."""
+        return self.match.game
+
+    @property
+    def humans(self) -> list[int]:
+        """The seats played at this terminal."""
+        return [seat for seat, spec in enumerate(self.seats) if spec.human]
+
+    @property
+    def hot_seat(self) -> bool:
+        """Whether several people share the screen."""
+        return len(self.humans) > 1
+
+    @property
+    def viewer(self) -> int | None:
+        """Whose eyes the shared log is for: the one person at a solo table, else nobody's secrets."""
+        return self.humans[0] if len(self.humans) == 1 else None
+
+    @property
+    def names(self) -> list[str]:
+        """How the seats are called in every text."""
+        return seat_names(self.seats)
+
+    def save(self) -> None:
+        """Write the record (after every move, and on quit)."""
+        save_record(self.match.record, self.save_to)
 
 
-def _read_choice(seat: int, actions: list[Action], game: Game[Any]) -> Action | str:
-    """Ask the human for an action by number or text; return it or a command word."""
-    while True:
+def seat_names(seats: list[SeatSpec]) -> list[str]:
+    """``Player 1`` for people, ``Bot 2 (hard)`` for bots.
+
+    >>> seat_names([SeatSpec(human=True), SeatSpec(human=False, bot="hard")])
+    ['Player 1', 'Bot 2 (hard)']
+    """
+    return [f"Player {seat + 1}" if spec.human else f"Bot {seat + 1} ({spec.bot})" for seat, spec in enumerate(seats)]
+
+
+# -- a person's turn ---------------------------------------------------------------------------
+
+
+def human_turn(table: Table, seat: int) -> None:
+    """Show the seat its view and legal actions, and play what it chooses."""
+    match, game = table.match, table.game
+    name = table.names[seat]
+    if table.hot_seat:
+        console.rule(f"Pass the screen to {escape(name)}")
         try:
-            answer = console.input(f"[bold]P{seat}>[/bold] ").strip()
+            table.prompt.ask(f"{name}: press Enter when the others cannot see the screen ")
         except EOFError:
             raise QuitGame from None
-        if not answer:
-            continue
-        if answer.lower() in ("quit", "exit"):
-            raise QuitGame
-        if answer.lower() in ("help", "?", "list", "log", "board", "seed"):
-            return answer.lower()
-        if answer.isdigit():
-            index = int(answer)
-            if 1 <= index <= len(actions):
-                return actions[index - 1]
-            console.print(f"[red]Refused:[/red] choose a number from 1 to {len(actions)}, or type the action.")
-            continue
-        try:
-            return game.parse_action(answer)
-        except GreenlightError as error:
-            console.print(f"[red]Refused:[/red] {error}")
-
-
-def _show_actions(actions: list[Action]) -> None:
-    """List the actions; long lists are folded into groups that differ only in their last word."""
-    if len(actions) <= LIST_LIMIT:
-        console.print("\n".join(f"{index:>3}. {action}" for index, action in enumerate(actions, 1)))
-    else:
-        console.print("\n".join(_grouped(actions)))
-    console.print("[dim]Type a number or the action text; 'log' shows the log, 'quit' stops.[/dim]")
-
-
-def _grouped(actions: list[Action]) -> list[str]:
-    """``  1-11  offer A9 0|10|...|100`` lines for runs of actions sharing all but their last word."""
-    lines: list[str] = []
-    start = 0
-    while start < len(actions):
-        prefix, _, _ = str(actions[start]).rpartition(" ")
-        end = start
-        while end + 1 < len(actions) and str(actions[end + 1]).rpartition(" ")[0] == prefix:
-            end += 1
-        if prefix and end > start:
-            lasts = "|".join(str(action).rpartition(" ")[2] for action in actions[start : end + 1])
-            lines.append(f"{start + 1:>3}-{end + 1:<3} {prefix} {lasts}")
-        else:
-            lines.extend(f"{index + 1:>3}. {actions[index]}" for index in range(start, end + 1))
-        start = end + 1
-    return lines
-
-
-def _human_turn(match: Match, seat: int, hot_seat: bool) -> None:
-    game = match.game
-    if hot_seat:
-        console.rule(f"Pass the screen to P{seat}")
-        try:
-            console.input(f"P{seat}: press Enter when the others cannot see the screen ")
-        except EOFError:
-            raise QuitGame from None
-        console.clear()
-    console.print(game.render_text(match.observe(seat)))
+        clear_screen_and_scrollback()
     actions = match.legal_actions(seat)
-    console.print(f"[bold]{match.decision().prompt}[/bold]")
-    _show_actions(actions)
+    if len(actions) == 1 and game.action_warning(match.state, seat, actions[0]) is None:
+        # Nothing to choose: play it and say so.
+        words = game.describe_action(match.state, seat, actions[0])
+        console.print(f"[dim]Only one choice for {escape(name)}:[/dim] {escape(words)}")
+        play_and_report(table, seat, actions[0])
+        return
+    show_view(table, seat, actions)
     while True:
-        choice = _read_choice(seat, actions, game)
-        if choice == "log":
-            console.print("\n".join(match.log(seat)[-30:]) or "(nothing yet)")
-            continue
-        if choice == "seed":
-            _reveal_seed(match)
-            continue
-        if isinstance(choice, str):
-            console.print(game.render_text(match.observe(seat)))
-            _show_actions(actions)
+        choice = read_choice(table, seat, actions)
+        if choice is None:
             continue
         try:
             events = match.play(seat, choice)
         except IllegalActionError as error:
-            console.print(f"[red]Refused:[/red] {error}")
+            console.print(f"[red]Refused:[/red] {escape(str(error))}")
             continue
-        _print_events(match, events, None if hot_seat else seat)
-        if hot_seat:
-            console.input("Done. Press Enter and pass the screen on ")
-            console.clear()
+        print_events(table, events, None if table.hot_seat else seat)
+        table.save()
+        if table.hot_seat:
+            try:
+                table.prompt.ask("Done. Press Enter and pass the screen on ")
+            except EOFError:
+                raise QuitGame from None
+            clear_screen_and_scrollback()
         return
 
 
-def _reveal_seed(match: Match) -> None:
+def show_view(table: Table, seat: int, actions: list[Action]) -> None:
+    """The seat's board, the question and its choices in words."""
+    match, game = table.match, table.game
+    console.print(game.render_text(match.observe(seat), table.names))
+    console.print(f"[bold]{escape(match.decision().prompt)}[/bold]")
+    show_actions(table, seat, actions)
+
+
+def show_actions(table: Table, seat: int, actions: list[Action]) -> None:
+    """List the actions with their words; long lists are folded into groups that differ only in their last word."""
+    game, state = table.game, table.match.state
+    texts = [str(action) for action in actions]
+    table.prompt.offer([*texts, *COMMANDS])
+    if len(actions) <= LIST_LIMIT:
+        width = max(len(text) for text in texts)
+        for index, (action, text) in enumerate(zip(actions, texts, strict=True), 1):
+            words = game.describe_action(state, seat, action)
+            warning = " [yellow](asks first)[/yellow]" if game.action_warning(state, seat, action) else ""
+            console.print(f"{index:>3}. {escape(text):<{width}}  [cyan]{escape(words)}[/cyan]{warning}", soft_wrap=True)
+    else:
+        console.print("\n".join(escape(line) for line in grouped(texts)))
+    console.print("[dim]Type a number or an action (Tab completes); 'help' explains this step, 'log', 'quit'.[/dim]")
+
+
+def grouped(texts: list[str]) -> list[str]:
+    """``  1-11  offer A9 0|10|...|100`` lines for runs of actions sharing all but their last word.
+
+    >>> grouped(["offer A9 0", "offer A9 10", "respond secure"])
+    ['  1-2   offer A9 0|10', '  3. respond secure']
+    """
+    lines: list[str] = []
+    start = 0
+    while start < len(texts):
+        prefix, _, _ = texts[start].rpartition(" ")
+        end = start
+        while end + 1 < len(texts) and texts[end + 1].rpartition(" ")[0] == prefix:
+            end += 1
+        if prefix and end > start:
+            lasts = "|".join(text.rpartition(" ")[2] for text in texts[start : end + 1])
+            lines.append(f"{start + 1:>3}-{end + 1:<3} {prefix} {lasts}")
+        else:
+            lines.extend(f"{index + 1:>3}. {texts[index]}" for index in range(start, end + 1))
+        start = end + 1
+    return lines
+
+
+def read_choice(table: Table, seat: int, actions: list[Action]) -> Action | None:
+    """One answer: an action (confirmed if the game warns about it), or None after a command."""
+    match, game = table.match, table.game
+    try:
+        answer = table.prompt.ask(f"{table.names[seat]}> ").strip()
+    except EOFError:
+        raise QuitGame from None
+    command = answer.lower()
+    if not answer:
+        return None
+    if command in ("quit", "exit"):
+        raise QuitGame
+    if command in ("help", "?"):
+        help_text = game.help_text(match.observe(seat))
+        console.print(escape(help_text) if help_text else "No help for this step.")
+        console.print(f"[dim]The whole rules: greenlight rules {game.spec.id}[/dim]")
+        return None
+    if command in ("list", "board"):
+        show_view(table, seat, actions)
+        return None
+    if command == "log":
+        console.print(escape("\n".join(match.log(seat, table.names)[-30:]) or "(nothing yet)"))
+        return None
+    if command == "seed":
+        reveal_seed(table)
+        return None
+    if answer.isdigit():
+        index = int(answer)
+        if not 1 <= index <= len(actions):
+            console.print(f"[red]Refused:[/red] choose a number from 1 to {len(actions)}, or type the action.")
+            return None
+        action = actions[index - 1]
+    else:
+        try:
+            action = game.parse_action(answer)
+        except GreenlightError as error:
+            console.print(f"[red]Refused:[/red] {escape(str(error))}")
+            return None
+    warning = game.action_warning(match.state, seat, action) if action in actions else None
+    if warning is not None:
+        console.print(f"[yellow]Careful:[/yellow] {escape(warning)}")
+        try:
+            sure = table.prompt.ask("Play it anyway? [y/N] ").strip().lower()
+        except EOFError:
+            raise QuitGame from None
+        if sure not in ("y", "yes"):
+            return None
+    return action
+
+
+def reveal_seed(table: Table) -> None:
     """Show the game's seed on request, after a warning: whoever knows it can work out every hidden card."""
     try:
-        answer = console.input("The seed reveals every hidden card to whoever sees it. Show it? [y/N] ")
+        answer = table.prompt.ask("The seed reveals every hidden card to whoever sees it. Show it? [y/N] ")
     except EOFError:
         return
     if answer.strip().lower() in ("y", "yes"):
-        console.print(f"Seed {match.record.seed}")
+        console.print(f"Seed {table.match.record.seed}")
 
 
-def _print_events(match: Match, events: list[Event], viewer: int | None) -> None:
+def play_and_report(table: Table, seat: int, action: Action) -> None:
+    """Play an action and show what it caused."""
+    events = table.match.play(seat, action)
+    print_events(table, events, None if table.hot_seat else seat)
+    table.save()
+
+
+def print_events(table: Table, events: list[Event], viewer: int | None) -> None:
+    """The log lines of ``events`` that ``viewer`` may see."""
+    if table.quiet:
+        return
     for event in events:
-        if event.kind == "committed" or not event.visible_to(viewer):
+        if not event.visible_to(viewer):
             continue
-        console.print(f"[dim]•[/dim] {match.game.describe_event(event)}")
+        text = table.game.describe_event(event, table.match.state, table.names)
+        if text:
+            console.print(f"[dim]•[/dim] {escape(text)}")
 
 
-def run_game(match: Match, seats: list[SeatSpec], bots: dict[int, Bot], quiet: bool, autosave: Path | None = None) -> None:
-    """Drive ``match`` to the end: bots act by themselves, humans are prompted.
-
-    With ``autosave`` the record is written after every action, so a game cut
-    short by ``quit``, Ctrl-C or a crash resumes from its last move.
-    """
-    humans = [seat for seat, spec in enumerate(seats) if spec.human]
-    hot_seat = len(humans) > 1
-    viewer = humans[0] if len(humans) == 1 else None
+def run_game(table: Table) -> None:
+    """Drive the match to the end: bots act by themselves, people are asked. Saved after every action."""
+    match = table.match
     while not match.is_over():
-        decision = match.decision()
-        for seat in decision.players:
+        for seat in match.decision().players:
             if match.is_over() or seat not in match.decision().players:
                 continue
-            if seats[seat].human:
-                _human_turn(match, seat, hot_seat)
+            if table.seats[seat].human:
+                human_turn(table, seat)
             else:
-                events = match.play(seat, bots[seat].choose(SeatView(match.game, match.state, seat)))
-                if not quiet:
-                    _print_events(match, events, viewer)
-            if autosave:
-                match.record.save(autosave)
+                events = match.play(seat, table.bots[seat].choose(SeatView(match.game, match.state, seat)))
+                print_events(table, events, table.viewer)
+                table.save()
 
 
-def _resumed_match(game: Game[Any], path: Path, players: int, seed: int | None, options: list[str]) -> Match:
+# -- starting and resuming ----------------------------------------------------------------------
+
+
+def resumed_match(game: Game[Any], record: Record, path: Path, players: int, seed: int | None, options: list[str]) -> Match:
     """The match saved in ``path``, replayed to its last move; command-line settings must agree with it."""
-    try:
-        record = Record.load(path)
-    except GreenlightError as error:
-        raise fail(f"{path}: {error}") from None
     if record.game != game.spec.id:
         raise fail(f"{path} is a {record.game} game, not {game.spec.id}")
     if players and players != record.num_players:
         raise fail(f"{path} is a {record.num_players}-player game; leave out --players or give {record.num_players}")
     if seed is not None and seed != record.seed:
-        raise fail(f"{path} was dealt with seed {record.seed}; leave out --seed to resume it")
+        raise fail(f"{path} was dealt with another seed; leave out --seed to resume it")
     if options:
         raise fail("a resumed game keeps the options it was started with; leave out --option")
     try:
@@ -186,45 +305,97 @@ def _resumed_match(game: Game[Any], path: Path, players: int, seed: int | None, 
         raise fail(f"{path}: {error}") from None
 
 
+def find_resume(game_name: str | None, resume: str) -> tuple[Game[Any], Path, Record]:
+    """The game and file that ``--resume`` means: a file, or (without one) the latest unfinished save."""
+    latest_of: str | None = None
+    if resume == LATEST:
+        latest_of = game_name or ""
+    elif not Path(resume).exists() and game_name is None and resume in all_games():
+        latest_of = resume  # ``greenlight play --resume cinecitta``: the game, not a file
+    if latest_of is None:
+        path = Path(resume)
+        try:
+            saved = Record.load(path)
+        except GreenlightError as error:
+            raise fail(f"{path}: {error}") from None
+        return load_game(game_name or saved.game), path, saved
+    wanted = latest_of or None
+    found = latest_save(wanted, lambda record: get_game(record.game).is_terminal(replay(record)))
+    if found is None:
+        what = f"{load_game(wanted).spec.title} game" if wanted else "game"
+        raise fail(f"there is no unfinished {what} saved in {save_folder()}; start one with greenlight play GAME")
+    game = get_game(found.record.game)
+    console.print(
+        f"Resuming the latest unfinished game: {escape(game.spec.title)}, {found.record.num_players} players, "
+        f"move {len(found.record.actions)}, saved {age_in_words(time.time() - found.modified)} ({escape(str(found.path))})."
+    )
+    return game, found.path, found.record
+
+
+def fill_seats(game: Game[Any], seats: list[SeatSpec], count: int) -> list[SeatSpec]:
+    """``count`` seats: the given ones, then bots (the level of the last bot given, else the game's medium level)."""
+    if len(seats) >= count:
+        return seats
+    given_bots = [spec for spec in seats if not spec.human]
+    levels = bot_names(game)
+    filler = given_bots[-1] if given_bots else SeatSpec(human=False, bot="medium" if "medium" in levels else levels[0])
+    if not seats:
+        seats = [SeatSpec(human=True)]
+    return [*seats, *([filler] * (count - len(seats)))]
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``play`` command."""
 
     @app.command()
     def play(
-        game_name: Annotated[str, typer.Argument(metavar="GAME", help="cinecitta, maybe-movies or movie-empire")],
+        game_name: Annotated[
+            str | None, typer.Argument(metavar="GAME", help="cinecitta, maybe-movies or movie-empire (optional with --resume)")
+        ] = None,
         players: Annotated[int, typer.Option("--players", "-n", help="Number of players")] = 0,
-        seat: Annotated[list[str] | None, typer.Option("--seat", help="human or bot:LEVEL, once per seat in order")] = None,
+        seat: Annotated[
+            list[str] | None,
+            typer.Option("--seat", help="human or bot:LEVEL, once per seat in order; missing seats are bots"),
+        ] = None,
         seed: Annotated[
             int | None, typer.Option(help="Game seed: the same seed deals the same cards (default: a secret one, shown at the end)")
         ] = None,
         option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Game option NAME=VALUE (repeatable)")] = None,
-        record: Annotated[Path | None, typer.Option(help="Save the game record (JSON) to this file after every move")] = None,
-        resume: Annotated[Path | None, typer.Option(help="Continue the game saved in this record file (and keep saving to it)")] = None,
+        record: Annotated[
+            Path | None, typer.Option(help="Save the game to this file after every move (default: a new file in the save folder)")
+        ] = None,
+        resume: Annotated[
+            str | None,
+            typer.Option(metavar="[FILE]", help="Continue a saved game: this file, or without one the latest unfinished save"),
+        ] = None,
         json_output: Annotated[bool, typer.Option("--json", help="Print the final result as JSON only")] = False,
     ) -> None:
-        """Play a game in the terminal against bots, or hot-seat with friends; resume it later."""
-        game = load_game(game_name)
+        """Play a game in the terminal against bots, or hot-seat with friends; every game is saved and can be resumed."""
         try:
             seats = [SeatSpec.parse(text) for text in seat] if seat else []
         except GreenlightError as error:
             raise fail(str(error)) from None
-        if resume:
-            match = _resumed_match(game, resume, players, seed, option or [])
+        chosen_seed = seed is not None
+        if resume is not None:
+            game, path, saved = find_resume(game_name, resume)
+            match = resumed_match(game, saved, path, players, seed, option or [])
             count, seed = match.num_players, match.record.seed
-            record = record or resume
+            save_to = record or path
             if not seats and match.record.players:
                 # Bots come back as the same level; any other label (a name from the web lobby) is a person here.
                 seats = [SeatSpec.parse(label) if label.startswith("bot:") else SeatSpec(human=True) for label in match.record.players]
         else:
-            chosen = seed is not None
+            if game_name is None:
+                raise fail("name a game to play (greenlight games lists them), or --resume a saved one")
+            game = load_game(game_name)
             seed = secrets.randbits(SEED_BITS) if seed is None else seed
             count = players or len(seats) or game.spec.min_players
-        if not seats:
-            seats = _default_seats(game, count)
+            seats = fill_seats(game, seats, count)
+            save_to = record or new_save_path(game.spec.id)
         if len(seats) != count:
-            raise fail(f"{count} players need {count} --seat options, got {len(seats)}")
+            raise fail(f"a {count}-player game has {count} seats, not {len(seats)} (--seat is given once per seat)")
         try:
-            if not resume:
+            if resume is None:
                 match = Match.start(game, count, seed, parse_options(game, option or []))
             # A resumed bot is seeded from the move it resumes at, so resuming twice from one file repeats itself;
             # through a hash, so a bot's seed says nothing about the game's.
@@ -236,37 +407,32 @@ def register(app: typer.Typer) -> None:
             }
         except GreenlightError as error:
             raise fail(str(error)) from None
-        labels = [str(spec) for spec in seats]
-        match.record.players = labels
-        quiet = json_output
-        if not quiet:
-            resumed = f", resumed at move {len(match.record.actions)}" if resume else ""
+        match.record.players = [str(spec) for spec in seats]
+        table = Table(match, seats, bots, save_to, quiet=json_output)
+        if not json_output:
+            resumed = f", resumed at move {len(match.record.actions)}" if resume is not None else ""
             # A secret seed is shown only at the end: it would reveal every hidden card.
-            dealt = f", seed {seed}" if not resume and chosen else ""
+            dealt = f", seed {seed}" if resume is None and chosen_seed else ""
             console.print(
-                f"[bold]{game.spec.title}[/bold], {count} players{dealt}{resumed}: "
-                + ", ".join(f"P{i} {escape(label)}" for i, label in enumerate(labels))
+                f"[bold]{escape(game.spec.title)}[/bold], {count} players{dealt}{resumed}: " + ", ".join(escape(n) for n in table.names)
             )
-        if record:
-            match.record.save(record)
+            console.print(f"[dim]Saved after every move to {escape(str(save_to))}[/dim]", soft_wrap=True)
+        table.save()
         try:
-            run_game(match, seats, bots, quiet, autosave=record)
+            run_game(table)
         except (QuitGame, KeyboardInterrupt):
-            console.print("Game stopped.")
-            if record:
-                match.record.save(record)
-                console.print(f"Saved to {record}; continue with: greenlight play {game.spec.id} --resume {record}", soft_wrap=True)
+            table.save()
+            console.print("Game stopped and saved.")
+            console.print(f"Continue it with: greenlight play --resume {save_to}", soft_wrap=True)
             raise typer.Exit(code=1) from None
-        if record:
-            match.record.save(record)
+        table.save()
         outcome = match.outcome()
         if json_output:
-            print(result_json(game, outcome, labels, {"seed": seed, "options": match.record.options, "actions": len(match.record.actions)}))
+            extra = {"seed": seed, "options": match.record.options, "actions": len(match.record.actions)}
+            print(result_json(game, outcome, match.record.players, extra))
             return
-        console.print(game.render_text(match.observe(None)))
-        console.print(outcome_table(game, outcome, labels))
-        winners = ", ".join(f"P{seat}" for seat in outcome.winners) or "nobody"
-        console.print(f"[bold green]Winner: {winners}[/bold green]")
+        console.print(outcome_table(game, outcome, table.names))
+        winners = ", ".join(table.names[seat] for seat in outcome.winners) or "nobody"
+        console.print(f"[bold green]Winner: {escape(winners)}[/bold green]")
         console.print(f"Seed {seed}: play this deal again with --seed {seed}", soft_wrap=True)
-        if record:
-            console.print(f"Record saved to {record}; replay it with: greenlight replay {record}")
+        console.print(f"The game is saved in {escape(str(save_to))}; replay it with: greenlight replay {save_to}", soft_wrap=True)

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from greenlight.cli.common import console, fail, outcome_table
 from greenlight.core.errors import GreenlightError
@@ -40,18 +41,23 @@ def register(app: typer.Typer) -> None:
             raise fail(str(error)) from None
         if seat is not None and not 0 <= seat < record.num_players:
             raise fail(f"seat must be 0 to {record.num_players - 1}")
-        console.print(f"[bold]{game.spec.title}[/bold], {record.num_players} players, seed {record.seed}, {len(record.actions)} actions")
+        console.print(
+            f"[bold]{escape(game.spec.title)}[/bold], {record.num_players} players, {len(record.actions)} actions, seed {record.seed}"
+        )
+        names = record.seat_names()
         last: GameState | None = None
         try:
             for index, (state, actor, text, events) in enumerate(replay_steps(record, game), 1):
                 last = state
-                shown = text if reveal or actor == seat else "acts"
-                console.print(f"[bold]{index:>4}[/bold] P{actor} {shown}")
+                shown = escape(text) if reveal or actor == seat else "acts"
+                console.print(f"[bold]{index:>4}[/bold] {escape(names[actor])} {shown}")
                 for event in events:
-                    if event.kind != "committed" and (reveal or event.visible_to(seat)):
-                        console.print(f"      {game.describe_event(event)}")
+                    if reveal or event.visible_to(seat):
+                        words = game.describe_event(event, state, names)
+                        if words:
+                            console.print(f"      {escape(words)}")
                 if board:
-                    console.print(game.render_text(game.observe(state, seat)))
+                    console.print(game.render_text(game.observe(state, seat), names))
                 if step:
                     try:
                         answer = console.input("[dim]Enter: next action, q: stop[/dim] ")
@@ -62,5 +68,4 @@ def register(app: typer.Typer) -> None:
         except GreenlightError as error:
             raise fail(str(error)) from None
         if last is not None and game.is_terminal(last):
-            console.print(game.render_text(game.observe(last, seat)))
-            console.print(outcome_table(game, game.outcome(last), [f"P{i}" for i in range(record.num_players)]))
+            console.print(outcome_table(game, game.outcome(last), names))

@@ -49,6 +49,23 @@ class Record:
             data["players"] = list(self.players)
         return data
 
+    def seat_names(self) -> list[str]:
+        """How to call the seats in text: the saved names, ``Bot N (level)`` for bots, else ``Player N``.
+
+        >>> Record("cinecitta", "1", 3, 0, players=["Ann", "bot:hard", "human"]).seat_names()
+        ['Ann', 'Bot 2 (hard)', 'Player 3']
+        """
+        labels = self.players or ["human"] * self.num_players
+        names = []
+        for seat, label in enumerate(labels):
+            if label.startswith("bot:"):
+                names.append(f"Bot {seat + 1} ({label[4:]})")
+            elif label in ("human", ""):
+                names.append(f"Player {seat + 1}")
+            else:
+                names.append(label)
+        return names
+
     def dumps(self) -> str:
         """The record as a JSON string."""
         return json.dumps(self.to_json(), indent=1)

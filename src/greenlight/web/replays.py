@@ -21,22 +21,6 @@ from greenlight.core.registry import get_game
 from greenlight.web.tables import TableError
 
 
-def display_names(record: Record, names: list[str] | None = None) -> list[str]:
-    """How a replay calls the seats: the given names, else the record's labels in words, else Player N."""
-    if names:
-        return names
-    labels = record.players or ["human"] * record.num_players
-    shown = []
-    for seat, label in enumerate(labels):
-        if label.startswith("bot:"):
-            shown.append(f"Bot ({label[4:]})")
-        elif label in ("human", ""):
-            shown.append(f"Player {seat + 1}")
-        else:
-            shown.append(label)
-    return shown
-
-
 def replay_json(data: Any, names: list[str] | None = None) -> dict[str, Any]:
     """Check a record (JSON form) and return its spectator view before and after each action.
 
@@ -56,7 +40,7 @@ def replay_json(data: Any, names: list[str] | None = None) -> dict[str, Any]:
                 raise TableError(
                     400, f"records with a custom data file (option {spec.name}) can only be replayed locally: greenlight replay FILE"
                 )
-        shown = display_names(record, names)
+        shown = names or record.seat_names()
         state = game.new_state(record.num_players, record.seed, record.options)
         steps: list[dict[str, Any]] = [_step(game, state, 0, None, None, [], shown)]
         for index, (state, seat, text, events) in enumerate(replay_steps(record, game), start=1):

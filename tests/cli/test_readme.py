@@ -1,0 +1,57 @@
+"""Every ``greenlight`` terminal example of the README runs as written (people replaced by bots) to the end."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_cli import greenlight
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+#: Search bots think about a second a move; the examples are about the command line, not the bots.
+FAST = {"bot:hard": "bot:random", "bot:expert": "bot:random"}
+
+
+def examples(prefix: str) -> list[list[str]]:
+    """The README's shell lines starting with ``greenlight <prefix>``, as argument lists (comments dropped)."""
+    blocks = re.findall(r"```bash\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.S)
+    lines = [line.split("#", 1)[0].strip() for block in blocks for line in block.splitlines()]
+    return [shlex.split(line)[1:] for line in lines if line.startswith(f"greenlight {prefix}")]
+
+
+def as_bots(args: list[str]) -> list[str]:
+    return [{"human": "bot:random", **FAST}.get(arg, arg) for arg in args]
+
+
+PLAYS = [args for args in examples("play") if "--resume" not in args]
+
+
+def test_the_readme_shows_examples_of_every_use() -> None:
+    assert len(PLAYS) >= 3 and {args[1] for args in PLAYS} == {"cinecitta", "maybe-movies", "movie-empire"}
+    assert any("--resume" in args for args in examples("play")) and examples("rules")
+
+
+@pytest.mark.parametrize("args", PLAYS, ids=[args[1] for args in PLAYS])
+def test_each_readme_play_example_plays_to_the_end(args: list[str], tmp_path: Path) -> None:
+    result = greenlight(*as_bots(args), "--json", home=tmp_path, timeout=600)
+    assert result.returncode == 0, result.stderr + result.stdout[-2000:]
+    assert '"winners"' in result.stdout
+
+
+def test_the_readme_resume_example_carries_on_the_latest_game(tmp_path: Path) -> None:
+    [resume] = [args for args in examples("play") if "--resume" in args]
+    started = greenlight(*[FAST.get(arg, arg) for arg in PLAYS[0]], stdin="1\nquit\n", home=tmp_path)
+    assert started.returncode == 1 and "Game stopped and saved" in started.stdout
+    finished = greenlight(*resume, stdin="1\n" * 400, home=tmp_path, timeout=600)
+    assert finished.returncode == 0, finished.stderr + finished.stdout[-2000:]
+    assert "Resuming the latest unfinished game" in finished.stdout and "Winner:" in finished.stdout
+
+
+def test_the_readme_rules_example_prints_the_rules(tmp_path: Path) -> None:
+    for args in examples("rules"):
+        result = greenlight(*args, home=tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert len(result.stdout) > 2000
