@@ -203,6 +203,7 @@ class CatalogueWords:
         self._faces: dict[str, str] = {}
         self._texts: dict[str, str] = {}
         self._kinds: dict[str, str] = {}
+        self._extra: dict[str, dict[str, str]] = {}
         for card in (*table.votes, *table.changes):
             if card.kind == CHANGE:
                 self._add(card.id, "CHANGE card", f"CHANGE {card.number}", f"CHANGE {card.number}", _change_text(card))
@@ -217,6 +218,12 @@ class CatalogueWords:
             assert movie.profit_key is not None
             face = f"blockbuster, cost: {_short_cost(movie)}; profit: {PROFIT_SHORT[movie.profit_key]}"
             self._add(movie.id, "blockbuster card", name, face, _blockbuster_text(movie))
+            self._extra[movie.id] = {
+                "cost_words": cost_text(movie),
+                "profit_words": profit_text(movie),
+                "cost_short": f"Cost: {_short_cost(movie)}",
+                "profit_short": f"Profit: {PROFIT_SHORT[movie.profit_key]}",
+            }
 
     def _add(self, card_id: str, kind: str, name: str, face: str, text: str) -> None:
         self._kinds[card_id] = kind
@@ -264,8 +271,9 @@ class CatalogueWords:
         return "; ".join(self.label(card) for card in cards) or empty
 
     def details(self, card_id: str) -> dict[str, Any]:
-        """The card's observation details with its words added (``name``, ``face``, ``text``)."""
-        return {**self.table.details(card_id), "name": self.name(card_id), "face": self.face(card_id), "text": self.text(card_id)}
+        """The card's observation details with its words added (``name``, ``face``, ``text``; a blockbuster's printed texts)."""
+        words = {"name": self.name(card_id), "face": self.face(card_id), "text": self.text(card_id), **self._extra.get(card_id, {})}
+        return {**self.table.details(card_id), **words}
 
     def components(self) -> list[Component]:
         """Every card of the catalogue as a printed component, in catalogue order."""
@@ -347,7 +355,9 @@ def share_words(collected: int, voters: int) -> str:
             more = f"{yes} or more YES-voters" if yes < voters else who
             parts.append(f"{more}: all {collected} to the pitching player")
             break
-        if rest:
+        if yes == 1:
+            parts.append(f"{who}: all {collected} to them")
+        elif rest:
             parts.append(f"{who}: {each} each and {rest} more to the pitching player")
         else:
             parts.append(f"{who}: {each} each")
