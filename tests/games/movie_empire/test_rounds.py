@@ -118,7 +118,7 @@ def test_genre_plans_restrict_releases(plan: str, genre_ok: str, genre_blocked: 
 
     state = position(2, plan=plan, lines=[[line(genre_ok, ["PB01"]), line(genre_blocked, ["PB02"])], []], sympathy=[2, 0])
     assert release_problem(state, 0, 0) is None
-    assert release_problem(state, 0, 1) == f"the annual plan {plan} ({TABLE.plans[plan].text}) forbids releasing this movie"
+    assert release_problem(state, 0, 1) == f"the annual plan “{TABLE.plans[plan].text}” forbids releasing this movie"
 
 
 def test_ap04_forbids_taking_blue_cards_from_slots_only() -> None:
@@ -134,7 +134,7 @@ def test_plans_that_close_spaces(plan: str, space: str, slot_card: str | None) -
     slots = {space: slot_card} if slot_card else {}
     state = position(2, money=[9, 0], plan=plan, slots=slots)
     assert f"place {space}" not in legal(state, 0)
-    assert GAME.why_illegal(state, 0, Place(space)) == f"the annual plan {plan} ({TABLE.plans[plan].text}) forbids {space}"
+    assert GAME.why_illegal(state, 0, Place(space)) == f"the annual plan “{TABLE.plans[plan].text}” forbids {space}"
     state.exempt[0] = True
     assert f"place {space}" in legal(state, 0)
 

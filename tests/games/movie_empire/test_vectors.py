@@ -375,7 +375,7 @@ def test_v10_event_log_reads_well() -> None:
     rounds.begin_round(state, events)
     advance(state, events)
     texts = [GAME.describe_event(event) for event in events]
-    assert texts[0] == "Round 2 begins; P0 is first player; annual plan AP11: Gain 3 money."
+    assert texts[0] == "Round 2 begins; Player 1 is first player. Annual plan: “Gain 3 money”."
     assert state.money == [5, 5]  # both may pay 4 to be exempt: they decide first (R47)
     play(state, 0, "exempt decline")
     play(state, 1, "exempt decline")

@@ -1,4 +1,4 @@
-"""Information (§8): observations, determinization, secrets; text forms, action codes, log and board text."""
+"""Information (§8): observations, determinization, secrets; text forms and action codes (words: test_words.py)."""
 
 from __future__ import annotations
 
@@ -122,57 +122,3 @@ def test_every_action_text_round_trips_and_codes_are_unique_when_legal_together(
     verbs = {text.split()[0] for text in seen}
     assert verbs >= {"keep", "exempt", "pass", "place", "produce", "lay", "done", "end", "discard", "market"}
     assert len(ACTION_TYPES) == 23
-
-
-def test_premiere_log_line_has_a_breakdown_per_source() -> None:
-    state = position(
-        2,
-        phase="premiere",
-        lines=[[line("SA01", ["PB03", "PB02"], ["ST06"], locked=True)], [line("SC02", ["PB01"], locked=True)]],
-        assistants={"RL1": 0, "RL2": 1},
-        trend_row=[None, None, "TR10"],
-    )
-    from greenlight.games.movie_empire.cards import load_tables
-
-    table = load_tables()
-    state.release_line[table.space_by_id["RL1"].index] = 0
-    state.release_line[table.space_by_id["RL2"].index] = 0
-    advance(state, [])
-    events = play(state, 0, "market CHN")
-    text = GAME.describe_event(next(e for e in events if e.kind == "premiere"))
-    assert text == (
-        "P0 premieres Concrete Fist in China, hit Effects Spectacle: market 0, trend 3, script 3, stars 2, period 0, production 2 = 10 PP"
-        " (golden statue; sympathy +1)."
-    )
-    board = GAME.render_text(GAME.observe(state, 1))
-    assert "Premieres this round" in board and "P0 Concrete Fist in CHN" in board and "= 10 PP + golden statue" in board
-
-
-def test_board_text_shows_spaces_prices_trends_tableaus_and_hand() -> None:
-    state = position(
-        3,
-        money=[7, 0, 0],
-        sympathy=[2, 0, -1],
-        hands=[["PB01", "ST04"], [], []],
-        lines=[[line("SA09", ["PG04", "PB03", "PY04", "+PY05", "PJ01:R"])], [], []],
-        slots={"PS1": "PB02", "PS4": "PY07", "SS1": "SC01", "SR2": "ST10"},
-        assistants={"CC1": 1},
-        trend_row=["TR05", "TR06", "TR03"],
-        plan="AP05",
-        plan_pile=["AP09"],
-    )
-    board = GAME.render_text(GAME.observe(state, 0))
-    for expected in (
-        "round 1/10",
-        "Annual plan: AP05 No script cards   next: AP09 No credit card",
-        "TS3* Popcorn Action [genre=A; USA 3/1]",
-        "PS1: [blue]Extras[/blue] PB02 (B, 1$, 1PP) price 1",
-        "PS4: [yellow]Visual Effects[/yellow] PY07 (Y, 4$, 3PP) price 6",
-        "CC1 (+5): P1",
-        "P0 (you)",
-        "sympathy +2 (budget 6, lines 2)",
-        "line 1: Alien Huntress (A 1/2/1/1, 9PP, not met)",
-        "[green]G Script Doctor[/green] → [blue]B Stunts[/blue] → [yellow]Y Soundtrack+Soundtrack*[/yellow] → [red]R Director[/red]",
-        "Your hand:[/bold] [blue]Catering[/blue] PB01 (B, 1$, 1PP); ★ Marta Quill ST04 (2$, 1PP)",
-    ):
-        assert expected in board, expected

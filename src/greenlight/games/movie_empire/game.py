@@ -12,7 +12,8 @@ from greenlight.core.events import Event
 from greenlight.core.game import Game, Observation
 from greenlight.core.outcome import Outcome
 from greenlight.core.spec import OptionValue
-from greenlight.games.movie_empire import rounds, rules, scoring, view
+from greenlight.core.words import Component
+from greenlight.games.movie_empire import rounds, rules, scoring, text, view, words
 from greenlight.games.movie_empire.actions import (
     ACTION_TYPES,
     EXEMPT_WAYS,
@@ -50,6 +51,7 @@ from greenlight.games.movie_empire.cards import (
     MAX_STARS,
     STAGES,
     Tables,
+    load_tables,
 )
 from greenlight.games.movie_empire.spec import SPEC
 from greenlight.games.movie_empire.state import MovieEmpireState
@@ -179,13 +181,33 @@ class MovieEmpireGame(Game[MovieEmpireState]):
         """Final scores with the §5 breakdown and tie-breaks."""
         return scoring.outcome(state)
 
+    # -- player words (words.py; the terminal board in text.py) ------------------------------------
+
+    def components(self, state: MovieEmpireState | None = None) -> list[Component]:
+        """Every card, trend, plan, board space, market and sympathy level in words (of ``state``'s data files if given)."""
+        if state is None:
+            return words.components(load_tables())
+        return words.components(state.table, in_game=True)
+
+    def describe_action(self, state: MovieEmpireState, player: int, action: Action) -> str:
+        """What ``action`` does for ``player`` now, with its cost or score."""
+        return words.describe_action(state, player, action)
+
+    def action_warning(self, state: MovieEmpireState, player: int, action: Action) -> str | None:
+        """Why ``action`` asks for confirmation (it cannot be undone and loses points or gains nothing), or None."""
+        return words.action_warning(state, player, action)
+
     def describe_event(self, event: Event, state: MovieEmpireState | None = None, names: Sequence[str] | None = None) -> str:
-        """Log text."""
-        return view.describe_event(event)
+        """Log text with seats by name ("" for the commitments of simultaneous steps)."""
+        return words.describe_event(event, state.table if state is not None else None, names)
 
     def render_text(self, observation: Observation, names: Sequence[str] | None = None) -> str:
-        """Terminal board."""
-        return view.render_text(observation)
+        """The terminal board in words."""
+        return text.render_text(observation, names)
+
+    def help_text(self, observation: Observation) -> str:
+        """The legend and the rules of the current step."""
+        return words.help_text(observation)
 
     def action_code(self, state: MovieEmpireState, action: Action) -> int:
         """A fixed block per action type; within it, the index of the card, space, line or choice."""

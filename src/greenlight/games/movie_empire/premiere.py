@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from greenlight.core.actions import Action
 from greenlight.core.events import Event
 from greenlight.games.movie_empire.actions import SKIP, Market, Net
-from greenlight.games.movie_empire.cards import BOARD_MARKETS, T_RELEASE, Space
+from greenlight.games.movie_empire.cards import BOARD_MARKETS, T_RELEASE, Space, Tables
 from greenlight.games.movie_empire.effects import change_sympathy, queue_checks
-from greenlight.games.movie_empire.lines import holds, metrics, production_pp
+from greenlight.games.movie_empire.lines import Line, Metrics, holds, metrics, production_pp
 from greenlight.games.movie_empire.state import NO_SEAT, MovieEmpireState, Premiere
 from greenlight.games.movie_empire.working import draw_blind, in_use, plan_blocks_release, release_problem
 
@@ -52,32 +54,69 @@ def market_actions(state: MovieEmpireState) -> list[Action]:
     return [_MARKETS[market] for market in free_markets(state)]
 
 
+@dataclass(frozen=True, slots=True)
+class Score:
+    """What a line scores in one market with one trend (§4.9 steps 1-6), before any effect is applied."""
+
+    parts: tuple[tuple[str, int], ...]
+    hit: bool
+    long_production: bool
+    waived: bool
+
+    @property
+    def total(self) -> int:
+        """The PP of every source together."""
+        return sum(pp for _, pp in self.parts)
+
+
+def premiere_score(table: Tables, line: Line, market: str, trend_id: str | None, m: Metrics | None = None) -> Score:
+    """The PP of each source for ``line`` premiering in ``market`` while ``trend_id`` is active (R40, R41, R44).
+
+    Pure: the same numbers ``score_premiere`` adds, so previews show exactly what a premiere would score.
+    ``m`` may give the line's metrics when the caller has them already.
+    """
+    if m is None:
+        m = metrics(table, line)
+    trend = table.trends[trend_id] if trend_id is not None else None
+    hit = market != "NET" and trend is not None and holds(trend.requirement, m)
+    trend_pp = 0
+    if hit:
+        assert trend is not None
+        trend_pp = trend.pp_with if trend.market is None or trend.market == market else trend.pp_without  # R41
+    script = table.scripts[line.script]
+    stars_pp = sum(table.stars[star].pp for star in line.stars if holds(table.stars[star].requirement, m))
+    long_production = m.period >= LONG_PERIOD
+    parts = (
+        ("market", EUR_PP if market == "EUR" else 0),
+        ("trend", trend_pp),
+        ("script", script.pp if m.script_met else 0),
+        ("stars", stars_pp),
+        ("period", LONG_PERIOD_PP if long_production else 0),
+        ("production", production_pp(table, line)),
+    )
+    waived = hit and trend is not None and trend.waives_long_production_sympathy
+    return Score(parts, hit, long_production, waived)
+
+
 def score_premiere(state: MovieEmpireState, seat: int, line_index: int, market: str, events: list[Event]) -> None:
     """Score one premiere in the order market, trend, script, stars, period, production cards, cleanup (R40)."""
     table = state.table
     line = state.lines[seat][line_index]
     assert line is not None
-    m = metrics(table, line)  # metrics as the line stands at the start of scoring
+    trend_id = state.trend_row[2]
+    score = premiere_score(table, line, market, trend_id)  # metrics as the line stands at the start of scoring
     money_before, sympathy_before = state.money[seat], state.sympathy[seat]
     changed: set[int] = set()
-    parts: list[tuple[str, int]] = []
     # Step 0 and 1: market.
     if market == "NET":
         state.money[seat] -= NET_COST
     elif market == "USA":
         state.money[seat] += USA_MONEY
-    market_pp = EUR_PP if market == "EUR" else 0
-    parts.append(("market", market_pp))
     if market == "CHN":
         draw_blind(state, seat, CHN_DRAW, "china", events)
     # Step 2: trend (never on the Internet).
-    trend_id = state.trend_row[2]
-    trend = table.trends[trend_id] if trend_id is not None else None
-    hit = statue = False
-    trend_pp = 0
-    if market != "NET" and trend is not None and holds(trend.requirement, m):
-        hit = True
-        trend_pp = trend.pp_with if trend.market is None or trend.market == market else trend.pp_without  # R41
+    statue = False
+    if score.hit:
         if not state.trend_hit:  # R42, R43
             statue = True
             state.trend_hit = True
@@ -87,25 +126,14 @@ def score_premiere(state: MovieEmpireState, seat: int, line_index: int, market: 
                     change_sympathy(state, other, -1, events, "trend first hit by another")
                     changed.add(other)
         change_sympathy(state, seat, 1, events, "trend hit")
-    parts.append(("trend", trend_pp))
-    # Step 3: script.
-    script = table.scripts[line.script]
-    parts.append(("script", script.pp if m.script_met else 0))
-    # Step 4: stars.
-    stars_pp = sum(table.stars[star].pp for star in line.stars if holds(table.stars[star].requirement, m))
-    parts.append(("stars", stars_pp))
-    # Step 5: production period.
-    period_pp = 0
-    if m.period >= LONG_PERIOD:
-        period_pp = LONG_PERIOD_PP
-        if not (hit and trend is not None and trend.waives_long_production_sympathy):  # R44
-            change_sympathy(state, seat, -1, events, "long production")
-    parts.append(("period", period_pp))
+    # Steps 3 and 4 (script, stars) change nothing but PP. Step 5: production period.
+    if score.long_production and not score.waived:  # R44
+        change_sympathy(state, seat, -1, events, "long production")
     # Step 6: production cards.
-    parts.append(("production", production_pp(table, line)))
-    total = sum(pp for _, pp in parts)
+    total = score.total
     state.pp[seat] += total
     # Step 7: cleanup.
+    script = table.scripts[line.script]
     state.production_discard.extend(line.all_cards())
     state.star_discard.extend(line.stars)
     state.released[seat].append((line.script, script.genre, market))
@@ -120,9 +148,9 @@ def score_premiere(state: MovieEmpireState, seat: int, line_index: int, market: 
         script.genre,
         market,
         trend_id if market != "NET" else None,
-        hit,
+        score.hit,
         statue,
-        tuple(parts),
+        score.parts,
         total,
         state.money[seat] - money_before,
         state.sympathy[seat] - sympathy_before,

@@ -63,18 +63,18 @@ from greenlight.games.movie_empire.state import (
 
 PROMPTS = {
     "keep": "Keep {n} of the scripts you were dealt (secret, simultaneous).",
-    "exemption": "Ignore the annual plan (free, dossier or pay 4) or decline.",
+    "exemption": "Follow the annual plan, or ignore it: for free at sympathy +3 or more, with a black dossier or for 4 money.",
     "give": "Choose the cards you give to your left neighbour (secret, simultaneous).",
     "turn": "Place an assistant, produce, use your dossier, or pass.",
-    "produce": "Lay cards into the line, then 'done'.",
+    "produce": "Lay cards into the line one at a time, then end the produce step.",
     "swap": "Sabotage: choose the production card you give to the board.",
     "take": "Sabotage: choose the slot whose card you take.",
     "release": "Choose the line this release space premieres.",
     "sabotage_keep": "Sabotage: keep 2 of the cards drawn.",
-    "discard": "Hand limit: discard down to 4 cards (you may discard more), then 'stop'.",
+    "discard": "Hand limit: discard down to 4 cards (you may discard more), then keep the rest.",
     "shut": "Too many open lines for your sympathy: shut one down.",
     "market": "Choose the market of this premiere.",
-    "internet": "Premiere a line on the Internet for 2 money, or skip.",
+    "internet": "Premiere a line on the Internet for 2 money, or not.",
 }
 
 _SUB_KINDS = {SUB_SWAP_CARD: "swap", SUB_SWAP_SLOT: "take", SUB_RELEASE: "release", SUB_SABOTAGE_KEEP: "sabotage_keep"}
@@ -371,7 +371,7 @@ def why_illegal(state: MovieEmpireState, seat: int, action: Action) -> str:
     if isinstance(action, Market):
         return f"{action.market} is not free; choose one of {', '.join(premiere.free_markets(state))}"
     if isinstance(action, Net):
-        return "that line may not premiere on the Internet now (an open line passing release_ok, and 2 money, are needed)"
+        return "that line may not premiere on the Internet now (it takes an open line that may be released, and 2 money)"
     if isinstance(action, Exempt):
         return {
             "free": "only levels +3 to +5 ignore the plan for free",

@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any
 
-from greenlight.core.events import Event
 from greenlight.core.game import Observation
 from greenlight.games.movie_empire import rounds, rules
-from greenlight.games.movie_empire.cards import STAGES, T_PRODUCTION, T_SCRIPT, T_STAR, Tables, load_tables, requirement_text
+from greenlight.games.movie_empire.cards import STAGES, T_PRODUCTION, T_SCRIPT, T_STAR, Tables
 from greenlight.games.movie_empire.effects import level, usable_dossier
 from greenlight.games.movie_empire.lines import Line, metrics
 from greenlight.games.movie_empire.premiere import premiere_json
 from greenlight.games.movie_empire.state import GIFT, NO_SEAT, OVER, SETUP, WORKING, MovieEmpireState
+from greenlight.games.movie_empire.words import PHASE_WORDS, STAGE_WORDS, final_rows, line_preview
 from greenlight.games.movie_empire.working import in_use
 
 # -- observations ----------------------------------------------------------------------------------
@@ -29,7 +28,7 @@ def line_json(table: Tables, index: int, line: Line | None) -> dict[str, Any] | 
         "script": line.script,
         "genre": m.genre,
         "cards": [
-            {"card": card, "stage": STAGES[stage], "stacked": stacked}
+            {"card": card, "stage": STAGES[stage], "stage_words": STAGE_WORDS[STAGES[stage]], "stacked": stacked}
             for card, stage, stacked in zip(line.cards, line.stages, line.stacked, strict=True)
         ],
         "stars": list(line.stars),
@@ -79,7 +78,6 @@ def _hand_counts(state: MovieEmpireState, seat: int) -> dict[str, int]:
 
 
 def _player_json(state: MovieEmpireState, seat: int) -> dict[str, Any]:
-    table = state.table
     bar = level(state, seat)
     return {
         "seat": seat,
@@ -99,10 +97,18 @@ def _player_json(state: MovieEmpireState, seat: int) -> dict[str, Any]:
         "exempt": state.exempt[seat],
         "statues": state.statues[seat],
         "released": [list(movie) for movie in state.released[seat]],
-        "lines": [line_json(table, index, line) for index, line in enumerate(state.lines[seat])],
+        "lines": [_line_with_preview(state, seat, index, line) for index, line in enumerate(state.lines[seat])],
         "drawn_count": len(state.drawn[seat]),
         "dealt_count": len(state.dealt[seat]),
     }
+
+
+def _line_with_preview(state: MovieEmpireState, seat: int, index: int, line: Line | None) -> dict[str, Any] | None:
+    """A line's public form with its premiere preview (what it would score now, what it meets or misses)."""
+    item = line_json(state.table, index, line)
+    if item is not None:
+        item["preview"] = line_preview(state, seat, index) if state.phase != OVER else None
+    return item
 
 
 def observe(state: MovieEmpireState, viewer: int | None) -> Observation:
@@ -117,6 +123,7 @@ def observe(state: MovieEmpireState, viewer: int | None) -> Observation:
         "round": state.round,
         "last_round": state.last_round,
         "phase": state.phase,
+        "phase_words": PHASE_WORDS[state.phase],
         "first_player": state.first_player,
         "decision": {"kind": decision.kind, "players": list(decision.players), "committed": list(decision.committed)},
         "plan": {
@@ -166,6 +173,7 @@ def observe(state: MovieEmpireState, viewer: int | None) -> Observation:
     if state.phase == OVER:
         result = rules_outcome(state)
         view["final"] = result.to_json()
+        view["final_rows"] = final_rows(result.breakdown)
     return view
 
 
@@ -289,229 +297,3 @@ def secrets(state: MovieEmpireState, viewer: int | None) -> frozenset[str]:
     if viewer is not None:
         visible.update(state.hands[viewer], state.drawn[viewer], state.dealt[viewer], state.gifted[viewer])
     return frozenset(hidden - visible)
-
-
-# -- words ----------------------------------------------------------------------------------------------
-
-_MARKET_WORDS = {"USA": "the USA", "EUR": "Europe", "CHN": "China", "NET": "the Internet"}
-_SOURCES = ("market", "trend", "script", "stars", "period", "production")
-
-
-def _names(table: Tables, cards: list[str]) -> str:
-    return ", ".join(f"{table.card_name(card)} ({card})" for card in cards) or "nothing"
-
-
-def describe_event(event: Event, table: Tables | None = None) -> str:
-    """One line of log text."""
-    table = table or load_tables()
-    data = event.data
-    kind = event.kind
-    who = f"P{data['seat']}" if "seat" in data else ""
-    if kind == "premiere":
-        parts = ", ".join(f"{name} {data['parts'][name]}" for name in _SOURCES)
-        title = table.card_name(data["script"])
-        extras = []
-        if data["statue"]:
-            extras.append("golden statue")
-        if data["money"]:
-            extras.append(f"money {data['money']:+d}")
-        if data["sympathy"]:
-            extras.append(f"sympathy {data['sympathy']:+d}")
-        tail = f" ({'; '.join(extras)})" if extras else ""
-        trend = f", hit {table.card_name(data['trend'])}" if data["hit"] and data["trend"] else ""
-        return f"{who} premieres {title} in {_MARKET_WORDS[data['market']]}{trend}: {parts} = {data['total']} PP{tail}."
-    texts: dict[str, Callable[[], str]] = {
-        "round_started": lambda: (
-            f"Round {data['round']} begins; P{data['first_player']} is first player"
-            + (f"; annual plan {data['plan']}: {table.card_name(data['plan'])}" if data["plan"] else "")
-            + "."
-        ),
-        "budget": lambda: f"{who} receives a budget of {data['money']}.",
-        "exemption": lambda: (
-            f"{who} "
-            + {
-                "decline": "accepts the annual plan.",
-                "free": "ignores the plan (top of the sympathy bar).",
-                "dossier": "ignores the plan with a dossier.",
-                "pay": "pays 4 to ignore the plan.",
-            }[data["way"]]
-        ),
-        "plan_money": lambda: f"{who} {'gains' if data['change'] >= 0 else 'loses'} {abs(data['change'])} money from the annual plan.",
-        "gift": lambda: f"{who} gives {_names(table, data['cards'])} to P{data['to']}.",
-        "gift_count": lambda: f"{who} gives {data['count']} card(s) to P{data['to']}.",
-        "committed": lambda: f"{who} has made their {data['step']} choice.",
-        "setup_done": lambda: f"Setup done; P{data['first_player']} starts.",
-        "working_started": lambda: "The working phase begins.",
-        "placed": lambda: (
-            f"{who} places an assistant on {data['space']}"
-            + (" with a dossier" if data["dossier"] else "")
-            + (f", hiring for {data['fee']}" if data["fee"] else "")
-            + (f", {'receiving' if data['money'] > 0 else 'paying'} {abs(data['money'])}" if data["money"] else "")
-            + "."
-        ),
-        "card_taken": lambda: (
-            f"{who} takes {_names(table, [data['card']])} from {data['space']}" + (f" for {data['price']}" if data["price"] else "") + "."
-        ),
-        "drew": lambda: f"{who} draws {_names(table, data['cards'])} ({data['source']}).",
-        "drew_count": lambda: f"{who} draws {data['count']} production card(s) blind ({data['source']}).",
-        "sabotage_discarded": lambda: f"{who} discards {_names(table, data['cards'])} from the Sabotage draw.",
-        "swapped": lambda: f"{who} swaps {_names(table, [data['given']])} for {_names(table, [data['taken']])} on {data['space']}.",
-        "release_designated": lambda: f"{who} designates line {data['line']} for release on {data['space']}.",
-        "produce": lambda: f"{who} produces into {'a new line' if data['new'] else 'line ' + str(data['line'])}.",
-        "produce_done": lambda: f"{who} ends the produce step.",
-        "line_started": lambda: f"{who} starts line {data['line']} with {_names(table, [data['script']])}.",
-        "laid": lambda: f"{who} lays into line {data['line']}: {data['action']}.",
-        "passed": lambda: f"{who} passes.",
-        "sympathy": lambda: f"{who} sympathy {data['change']:+d} → {data['level']:+d} ({data['cause']}).",
-        "line_shut": lambda: f"{who} shuts down line {data['line']}.",
-        "line_reopened": lambda: f"{who} reopens line {data['line']}.",
-        "dossier_spent": lambda: f"{who} spends a dossier ({data['use']}).",
-        "dossier_taken": lambda: f"{who} takes a black dossier (usable from round {data['round'] + 1}).",
-        "purged": lambda: f"{who} purges the production board, discarding {_names(table, data['discarded'])}.",
-        "blocked": lambda: f"{who} blocks {data['space']} with a dossier.",
-        "cut": lambda: f"{who} says Cut! on P{data['victim']}'s release at {data['space']}.",
-        "discarded": lambda: f"{who} discards {_names(table, [data['card']])}.",
-        "premiere_phase": lambda: f"Premieres of round {data['round']}.",
-        "internet_skipped": lambda: f"{who} does not premiere on the Internet.",
-        "upkeep_done": lambda: f"Upkeep of round {data['round']} done; P{data['first_player']} will be first player.",
-        "game_over": lambda: "The game is over. Winner(s): " + (", ".join(f"P{seat}" for seat in data["winners"]) or "nobody") + ".",
-    }
-    text = texts.get(kind)
-    return text() if text else kind.replace("_", " ")
-
-
-_STAGE_COLOURS = {"G": "green", "B": "blue", "Y": "yellow", "R": "red"}
-
-
-def _card_text(table: Tables, card: str | None) -> str:
-    if card is None:
-        return "—"
-    if card in table.production:
-        info = table.production[card]
-        stage = STAGES[info.stage] if info.stage >= 0 else "J"
-        colour = _STAGE_COLOURS.get(stage, "magenta")
-        return f"[{colour}]{info.name}[/{colour}] {card} ({stage}, {info.cost}$, {info.pp}PP)"
-    if card in table.stars:
-        star = table.stars[card]
-        banned = f", bans {''.join(sorted(star.banned))}" if star.banned else ""
-        needs = f", needs {requirement_text(star.requirement)}" if star.requirement else ""
-        return f"★ {star.name} {card} ({star.cost}$, {star.pp}PP{banned}{needs})"
-    if card in table.scripts:
-        script = table.scripts[card]
-        needs = "/".join(str(count) for count in script.needs)
-        return f"{script.title} {card} ({script.genre} {needs}, {script.pp}PP)"
-    return table.card_name(card)
-
-
-def _line_text(table: Tables, line: dict[str, Any]) -> str:
-    script = table.scripts[line["script"]]
-    needs = "/".join(str(count) for count in script.needs)
-    cells = []
-    for cell in line["cards"]:
-        colour = _STAGE_COLOURS[cell["stage"]]
-        stacked = f"+{table.card_name(cell['stacked'])}" if cell["stacked"] else ""
-        cells.append(f"[{colour}]{cell['stage']} {table.card_name(cell['card'])}{stacked}[/{colour}]")
-    stars = f"  stars: {', '.join(table.card_name(star) for star in line['stars'])}" if line["stars"] else ""
-    flags = "".join([" [SHUT]" if line["shut"] else "", " [LOCKED for release]" if line["locked"] else ""])
-    met = "met" if line["script_met"] else "not met"
-    return (
-        f"line {line['slot']}: {script.title} ({script.genre} {needs}, {script.pp}PP, {met}){flags}\n"
-        f"      {' → '.join(cells) or '(no card yet)'}  period {line['period']}{stars}"
-    )
-
-
-def render_text(observation: Observation) -> str:
-    """A readable terminal board (rich markup): spaces, slots with prices, trends, tableaus, hand, premieres."""
-    obs = observation
-    data_dir = obs["options"].get("data_dir")
-    table = load_tables(str(data_dir) if data_dir else None)
-    out: list[str] = []
-    decision = obs["decision"]
-    waiting = ", ".join(f"P{seat}" for seat in decision["players"]) or "—"
-    out.append(
-        f"[bold]Movie Empire[/bold]  round {obs['round']}/{obs['last_round']}  phase: {obs['phase']}  first player: P{obs['first_player']}"
-    )
-    out.append(f"Waiting for {waiting} ({decision['kind']})")
-    plan = obs["plan"]
-    if plan["active"] or plan["next"]:
-        active = f"{plan['active']} {table.card_name(plan['active'])}" if plan["active"] else "none"
-        upcoming = f"{plan['next']} {table.card_name(plan['next'])}" if plan["next"] else "none"
-        out.append(f"Annual plan: {active}   next: {upcoming}")
-    trend_cells = []
-    for label, trend_id in zip(("TS1", "TS2", "TS3*"), obs["trends"]["row"], strict=True):
-        if trend_id is None:
-            trend_cells.append(f"{label} —")
-            continue
-        trend = table.trends[trend_id]
-        market = trend.market or "any market"
-        trend_cells.append(f"{label} {trend.name} [{requirement_text(trend.requirement)}; {market} {trend.pp_with}/{trend.pp_without}]")
-    hit = " (already hit this round)" if obs["trends"]["hit"] else ""
-    out.append("Trends: " + " | ".join(trend_cells) + hit)
-    for task, title in (("production", "Production"), ("script", "Scripts"), ("star", "Stars")):
-        cells = []
-        for space in obs["spaces"]:
-            if space["task"] != task:
-                continue
-            price = f" price {space['price']}" if space.get("price") is not None else ""
-            who = f" [P{space['assistant']}]" if space["assistant"] is not None else ""
-            blocked = f" [blocked by P{space['blocked_by']}]" if space["blocked_by"] is not None else ""
-            cells.append(f"{space['id']}: {_card_text(table, space['card'])}{price}{who}{blocked}")
-        out.append(f"[bold]{title}[/bold]\n  " + "\n  ".join(cells))
-    actions = []
-    for space in obs["spaces"]:
-        if space["task"] in ("production", "script", "star"):
-            continue
-        occupant = f"P{space['assistant']}" if space["assistant"] is not None else "free"
-        if space["blocked_by"] is not None:
-            occupant = f"blocked by P{space['blocked_by']}"
-        money = f" ({space['money']:+d})" if space["money"] else ""
-        extra = ""
-        if space["task"] == "release" and space.get("line"):
-            extra = f" line {space['line']}" + (f" CUT by P{space['cut_by']}" if space.get("cut_by") is not None else "")
-        actions.append(f"{space['id']}{money}: {occupant}{extra}")
-    out.append("[bold]Spaces[/bold]  " + "   ".join(actions))
-    if obs["markets_used"]:
-        out.append("Markets used this round: " + ", ".join(obs["markets_used"]))
-    for player in obs["players"]:
-        seat = player["seat"]
-        you = " (you)" if seat == obs["viewer"] else ""
-        dossier = ""
-        if player["dossier_round"] is not None:
-            dossier = f"  dossier (round {player['dossier_round']}{', usable' if player['dossier_usable'] else ''})"
-        movies = ", ".join(f"{script}/{genre}/{market}" for script, genre, market in player["released"]) or "none"
-        status = " PASSED" if player["passed"] else ""
-        exempt = " exempt" if player["exempt"] else ""
-        out.append(
-            f"[cyan]P{seat}{you}[/cyan]{status}{exempt}: money {player['money']}  PP {player['pp']}  sympathy {player['sympathy']:+d} "
-            f"(budget {player['budget']}, lines {player['lines_allowed']})  hand {player['hand_size']}  "
-            f"assistants {player['assistants_placed']}/4  statues {player['statues']}{dossier}"
-        )
-        out.append(f"    released: {movies}")
-        if player["known_cards"]:
-            out.append(f"    known in hand: {', '.join(table.card_name(card) for card in player['known_cards'])}")
-        for line in player["lines"]:
-            if line is not None:
-                out.append("    " + _line_text(table, line))
-    if obs.get("hand") is not None:
-        out.append("[bold]Your hand:[/bold] " + ("; ".join(_card_text(table, card) for card in obs["hand"]) or "empty"))
-        if obs.get("dealt"):
-            out.append("Dealt scripts: " + "; ".join(_card_text(table, card) for card in obs["dealt"]))
-        if obs.get("drawn"):
-            out.append("Drawn (Sabotage): " + "; ".join(_card_text(table, card) for card in obs["drawn"]))
-    recent = obs["premieres"]
-    if recent:
-        out.append("[bold]Premieres this round[/bold]")
-        for item in recent:
-            parts = "  ".join(f"{name} {item['parts'][name]}" for name in _SOURCES)
-            statue = " + golden statue" if item["statue"] else ""
-            out.append(f"  P{item['seat']} {table.card_name(item['script'])} in {item['market']}: {parts}  = {item['total']} PP{statue}")
-    if obs.get("final"):
-        final = obs["final"]
-        out.append("[bold]Final scores[/bold]")
-        for seat, item in enumerate(final["breakdown"]):
-            win = " [green]WINNER[/green]" if seat in final["winners"] else ""
-            out.append(
-                f"  P{seat}: premieres {item['premieres']}  sympathy {item['sympathy']:+d}  money {item['money']}  "
-                f"dossier {item['dossier']}  awards {item['awards']}  = {item['total']}{win}"
-            )
-    return "\n".join(out)

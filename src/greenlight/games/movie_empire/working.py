@@ -135,7 +135,7 @@ def release_problem(state: MovieEmpireState, seat: int, index: int) -> str | Non
         return "a movie needs at least one shooting (blue) card to be released"
     if plan_blocks_release(state, seat, line):
         plan = state.table.plans[state.plan or ""]
-        return f"the annual plan {plan.id} ({plan.text}) forbids releasing this movie"
+        return f"the annual plan “{plan.text}” forbids releasing this movie"
     return None
 
 
@@ -189,7 +189,7 @@ def place_problem(state: MovieEmpireState, seat: int, space: Space, dossier: boo
         return f"{space.id} is the dossier space: place {space.id} dossier"
     plan = plan_for(state, seat)
     if plan is not None and plan.effect == "forbid_task" and task in plan.forbidden_tasks:
-        return f"the annual plan {plan.id} ({plan.text}) forbids {space.id}"
+        return f"the annual plan “{plan.text}” forbids {space.id}"
     placed = state.placed[seat]
     if placed >= ASSISTANTS:
         return "all your assistants are placed"
@@ -688,7 +688,8 @@ def designate(state: MovieEmpireState, seat: int, space_index: int, line_index: 
     state.lines[seat][line_index] = replace(line, locked=True)
     state.release_line[space_index] = line_index
     state.sub = SUB_NONE
-    events.append(Event("release_designated", {"seat": seat, "space": state.table.spaces[space_index].id, "line": line_index + 1}))
+    space_id = state.table.spaces[space_index].id
+    events.append(Event("release_designated", {"seat": seat, "space": space_id, "line": line_index + 1, "script": line.script}))
 
 
 def apply_swap_take(state: MovieEmpireState, seat: int, slot: str, events: list[Event]) -> None:
@@ -714,7 +715,7 @@ def apply_lay_action(state: MovieEmpireState, seat: int, action: Lays, events: l
     state.lines[seat][state.target] = apply_lay(state.table, line, action)
     remove_from_hand(state, seat, action.card)
     state.lays += 1
-    events.append(Event("laid", {"seat": seat, "line": state.target + 1, "action": str(action)}))
+    events.append(Event("laid", {"seat": seat, "line": state.target + 1, "action": str(action), "script": line.script}))
 
 
 def apply_script(state: MovieEmpireState, seat: int, card: str, events: list[Event]) -> None:

@@ -1,0 +1,207 @@
+"""Movie Empire on the table page speaks the player's language: no card or space code standing alone, nothing that reads like code.
+
+A person plays a whole 3-player game against bots in Debian's Chromium, against the real server: the first
+moves and the moves at the checkpoints by clicking (warned moves confirmed), the others through the HTTP API
+to keep the test short. At the start, in the middle and at the end, the visible text of the page, as that seat
+and as a spectator, is checked with ``greenlight.core.words``. Screenshots at 1366x900 and 390x844 go to
+``test-artifacts/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from greenlight.core.words import Component, bare_codes, jargon
+from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, Server, bearer, create_table
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium (apt-get install chromium)"),
+]
+
+SEATS = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "medium"}, {"kind": "bot", "bot": "medium"}]
+SIZES = {"wide": (1366, 900), "phone": (390, 844)}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def open_page(browser: Any, url: str, size: str) -> Any:
+    width, height = SIZES[size]
+    # bypass_csp lets the test evaluate its own JavaScript (waiting for a turn, reading the view).
+    context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    page.goto(url)
+    page.wait_for_selector(".me-board")
+    return page
+
+
+def check_words(page: Any, components: list[Component], where: str) -> str:
+    """The visible text of the table (with the step help opened): no bare code, no code-like text, no script error."""
+    page.wait_for_selector(".me-board")
+    help_panel = page.locator("#step-help")
+    if help_panel.count() and help_panel.is_visible() and help_panel.get_attribute("open") is None:
+        page.click("#step-help summary")
+    text = str(page.inner_text("main"))
+    assert not bare_codes(text, components), f"{where}: bare codes {bare_codes(text, components)} in:\n{text}"
+    assert not jargon(text), f"{where}: code-like text {jargon(text)} in:\n{text}"
+    assert not page.errors, f"{where}: JavaScript errors {page.errors}"
+    return text
+
+
+def shoot(page: Any, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def wait_for_turn(page: Any) -> bool:
+    """Wait until the person may choose (True) or the game is over (False)."""
+    page.wait_for_function(
+        "document.querySelector('#final-scores') || document.querySelector('#controls button.choice:not([disabled])')",
+        timeout=30_000,
+    )
+    return page.query_selector("#final-scores") is None
+
+
+def play_by_clicking(page: Any, target: str) -> str | None:
+    """Click through to ``target`` as a person would; confirm it if the game asks first. Returns the warning shown."""
+    tokens = target.split()
+    version = page.evaluate("Greenlight.tablePage.view.version")
+    while True:
+        path = page.evaluate("Greenlight.tablePage.path")
+        assert tokens[: len(path)] == path, f"the chooser went to {path}, not towards {target}"
+        button = page.locator(f'#controls button.choice[data-action="{target}"]')
+        if button.count():
+            button.first.click()
+            break
+        page.locator(f'#controls button.choice[data-token="{tokens[len(path)]}"]').first.click()
+    warning = None
+    confirm = page.locator("#controls .confirm")
+    if confirm.count():
+        warning = str(confirm.locator("p").first.inner_text())
+        confirm.locator("button.danger").click()
+    page.wait_for_function(f"Greenlight.tablePage.view.version > {version}", timeout=30_000)
+    return warning
+
+
+def pick(rng: random.Random, actions: list[str]) -> str:
+    """A random legal action that keeps the game lively: producing and placing before passing or discarding more."""
+    preferred = [action for action in actions if action.split()[0] in ("produce", "lay", "script", "star", "stack", "market", "keep")]
+    if preferred and rng.random() < 0.8:
+        return rng.choice(preferred)
+    useful = [action for action in actions if action not in ("pass", "stop") and not action.startswith("discard")]
+    if "stop" in actions:
+        return "stop"
+    return rng.choice(useful or actions)
+
+
+def seat_view(api: httpx.Client, table_id: str, token: str) -> dict[str, Any]:
+    """The seat's view once it owes a move or the game is over (bots move on the server meanwhile)."""
+    deadline = time.monotonic() + 60
+    while True:
+        view = dict(api.get(f"/api/tables/{table_id}/view", headers=bearer(token)).json())
+        if view["legal_actions"] or view["outcome"]:
+            return view
+        assert time.monotonic() < deadline, "the bots did not move"
+        time.sleep(0.05)
+
+
+def test_the_table_page_words_every_card_space_and_score(browser: Any, server: Server) -> None:
+    with httpx.Client(base_url=server.url, timeout=20) as api:
+        created = create_table(api, "movie-empire", SEATS, seed=21)
+        table_id = created["table"]["id"]
+        token = created["seats"][0]["token"]
+        components = [Component(**item) for item in api.get(f"/api/tables/{table_id}/components").json()]
+        assert {component.id for component in components} >= {"PY03", "SA09", "TR01", "AP07", "RL1", "EUR"}
+        seat_link, spectator_link = created["seats"][0]["link"], created["spectator_link"]
+        me = open_page(browser, seat_link, "wide")
+        watcher = open_page(browser, spectator_link, "wide")
+
+        # The start: the three scripts dealt are shown in words, and each keep choice says what it keeps.
+        wait_for_turn(me)
+        start = check_words(me, components, "seat, start")
+        view = me.evaluate("Greenlight.tablePage.view")
+        dealt = view["observation"]["dealt"]
+        assert len(dealt) == 3 and "scripts dealt to you: keep 1, the others go back" in start.lower()
+        names = {component.id: component.name for component in components}
+        for script in dealt:
+            assert names[script] in start
+        labels = [str(text) for text in me.locator("#controls button.choice").all_inner_texts()]
+        assert labels == view["action_words"] and all(label.startswith("Keep ") for label in labels)
+        check_words(watcher, components, "spectator, start")
+        shoot(me, "movie-empire-words-start-wide")
+        phone = open_page(browser, seat_link, "phone")
+        wait_for_turn(phone)
+        check_words(phone, components, "seat on a phone, start")
+        shoot(phone, "movie-empire-words-start-phone")
+        phone.context.close()
+
+        rng = random.Random(4)
+        clicks = 0
+        warnings: list[str] = []
+        middle_seen = False
+        while True:
+            view = seat_view(api, table_id, token)
+            if view["outcome"]:
+                break
+            observation = view["observation"]
+            assert len(view["action_words"]) == len(view["legal_actions"])
+            target = pick(rng, view["legal_actions"])
+            lines = [line for line in observation["players"][0]["lines"] if line is not None]
+            if not middle_seen and observation["round"] >= 5 and lines and view["decision"]["kind"] == "turn":
+                middle_seen = True
+                wait_for_turn(me)
+                middle = check_words(me, components, "seat, middle")
+                assert "Premiere now: " in middle and "Script " in middle and "your hand" in middle.lower()
+                check_words(watcher, components, "spectator, middle")
+                shoot(me, "movie-empire-words-middle-wide")
+                shoot(watcher, "movie-empire-words-middle-spectator")
+                phone = open_page(browser, seat_link, "phone")
+                wait_for_turn(phone)
+                check_words(phone, components, "seat on a phone, middle")
+                shoot(phone, "movie-empire-words-middle-phone")
+                phone.context.close()
+            if clicks < 12 or (middle_seen and clicks < 30) or target in view["action_warnings"]:
+                wait_for_turn(me)
+                me.wait_for_function(f"Greenlight.tablePage.view.version >= {view['version']}")
+                warning = play_by_clicking(me, target)
+                if target in view["action_warnings"]:
+                    assert warning == view["action_warnings"][target]
+                    warnings.append(warning)
+                clicks += 1
+            else:
+                answer = api.post(f"/api/tables/{table_id}/actions", json={"action": target}, headers=bearer(token))
+                assert answer.status_code == 200, answer.text
+        assert middle_seen and clicks >= 12
+
+        # The end: the final scores in words, category by category, for the seat and the spectator.
+        me.wait_for_selector("#final-scores")
+        watcher.wait_for_selector("#final-scores")
+        end = check_words(me, components, "seat, end")
+        assert "final scores in detail" in end.lower() and "King of the world: the USA, Europe and China (5)" in end
+        check_words(watcher, components, "spectator, end")
+        shoot(me, "movie-empire-words-end-wide")
+        shoot(watcher, "movie-empire-words-end-spectator")
+        phone = open_page(browser, seat_link, "phone")
+        phone.wait_for_selector("#final-scores")
+        check_words(phone, components, "seat on a phone, end")
+        shoot(phone, "movie-empire-words-end-phone")
+        phone.context.close()
+    assert warnings, "no warned move was confirmed in the game"
