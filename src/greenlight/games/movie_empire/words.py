@@ -470,7 +470,8 @@ def space_text(table: Tables, space: Space, notes: bool = True) -> str:
         effect = "you will be first player next round"
     else:
         assert task == T_RELEASE
-        effect = f"choose one of your lines with a shooting card to premiere this round; this space premieres {ordinal(_release_rank(table, space))}"
+        rank = ordinal(_release_rank(table, space))
+        effect = f"choose one of your lines with a shooting card to premiere this round; this space premieres {rank}"
     cash = f"receive {money} money" if money > 0 else f"pay {-money} money" if money < 0 else ""
     joined = "; ".join(part for part in (cash, effect) if part) if money > 0 else ", then ".join(part for part in (cash, effect) if part)
     where = {3: " Used with 3 or 4 players.", 4: " Used with 4 players only."}.get(space.min_players, "") if notes else ""
@@ -676,10 +677,10 @@ def _penalty(state: MovieEmpireState) -> str:
 
 
 def _fee(state: MovieEmpireState, seat: int) -> str:
-    """`` Hiring this third assistant costs 3 money.`` (empty while assistants are free)."""
+    """``; hiring a third assistant costs 3 money`` (empty while assistants are free)."""
     placed = state.placed[seat]
     fee = HIRE_FEES[placed] if placed < ASSISTANTS else 0
-    return f" Hiring this {ordinal(placed)} assistant costs {fee} money." if fee else ""
+    return f"; hiring a {ordinal(placed)} assistant costs {fee} money" if fee else ""
 
 
 def gain_words(gained: int) -> str:
@@ -719,44 +720,48 @@ def _lay_words(state: MovieEmpireState, seat: int, action: Lay | Stack | Star) -
 
 
 def _place_words(state: MovieEmpireState, seat: int, action: Place) -> str:
+    return _place_main(state, seat, action) + _fee(state, seat)
+
+
+def _place_main(state: MovieEmpireState, seat: int, action: Place) -> str:
     table = state.table
     space = table.space_by_id[action.space]
     task = space.task
-    fee_words = _fee(state, seat)
     where = space_name(table, space)
     card = state.slot_card[space.index]
     if task == T_PRODUCTION and card is not None:
         info = table.production[card]
         price = info.cost + space.surcharge
-        detail = f"{info.cost} + {space.surcharge} surcharge" if space.surcharge else "its cost"
-        return f"Take {info.name} ({production_kind(info)}, {points(info.pp)}) from {where} for {price} money ({detail}).{fee_words}"
+        detail = f" ({info.cost} + {space.surcharge} for the slot)" if space.surcharge else ""
+        return f"Take {info.name} ({production_kind(info)}, {points(info.pp)}) from {where} for {price} money{detail}"
     if task == T_SCRIPT and card is not None:
-        return f"Take the script {table.card_name(card)} ({script_summary(table.scripts[card])}) from {where}, free.{fee_words}"
+        return f"Take the script {table.card_name(card)} ({script_summary(table.scripts[card])}) from {where}, free"
     if task == T_STAR and card is not None:
         star = table.stars[card]
-        return f"Cast {star.name} ({points(star.pp)} {star_needs(star)}) from {where} for {star.cost} money.{fee_words}"
+        return f"Cast {star.name} ({points(star.pp)} {star_needs(star)}) from {where} for {star.cost} money"
     if task == T_CREDIT:
-        return f"Charge the credit card: receive {space.money} money.{fee_words}"
+        return f"Charge the credit card: receive {space.money} money"
     if task == T_OVERTIME:
-        return f"Order overtime: pay {-space.money} money and draw {OVERTIME_DRAW} production cards blind.{fee_words}"
+        return f"Order overtime: pay {-space.money} money and draw {OVERTIME_DRAW} production cards blind"
     if task == T_SABOTAGE:
         if action.dossier:
             return (
                 f"Sabotage with your black dossier: draw {SABOTAGE_DRAW} production cards, keep {SABOTAGE_KEEP} and discard the rest"
-                f"{_penalty(state)}.{fee_words}"
+                f"{_penalty(state)}"
             )
-        return f"Sabotage: swap a production card of your hand for one on the production board, free.{fee_words}"
+        return "Sabotage: swap a production card of your hand for one on the production board, free"
     if task == T_DENOUNCE:
-        return f"Denounce players: pay {-space.money} money; every other player loses 1 sympathy.{fee_words}"
+        return f"Denounce players: pay {-space.money} money; every other player loses 1 sympathy"
     if task in (T_NICE, T_NICE_DOSSIER):
         gain = 2 if action.dossier else 1
         after = max(-5, min(5, state.sympathy[seat] + gain))
         dossier = f", spending your black dossier{_penalty(state)}" if action.dossier else ""
-        return f"Be nice to Grumpy: +{gain} sympathy, to {signed(after)}{dossier}.{fee_words}"
+        return f"Be nice to Grumpy: +{gain} sympathy, to {signed(after)}{dossier}"
     if task == T_REVEAL:
-        return f"Reveal a secret: pay {-space.money} money for a black dossier, usable from round {state.round + 1}.{fee_words}"
+        when = "too late to use it, but" if state.round >= state.last_round else f"usable from round {state.round + 1},"
+        return f"Reveal a secret: pay {-space.money} money for a black dossier, {when} worth {DOSSIER_PP} points at the end if you keep it"
     if task == T_FIRST_PLAYER:
-        return f"Become first player next round and receive {space.money} money.{fee_words}"
+        return f"Become first player next round and receive {space.money} money"
     assert task == T_RELEASE
     rank = ordinal(_release_rank(table, space))
     candidates = releasable(state, seat)
@@ -765,13 +770,13 @@ def _place_words(state: MovieEmpireState, seat: int, action: Place) -> str:
         assert line is not None
         best = best_points(state, line)[0]
         title = line_title(table, candidates[0], line)
-        return f"Release {title}, from {where}; it premieres {rank} this round: up to {points(best)} now.{fee_words}"
+        return f"Release {title}, from {where}; it premieres {rank} this round: up to {points(best)} now"
     options = []
     for index in candidates:
         line = state.lines[seat][index]
         assert line is not None
         options.append(f"line {index + 1} up to {points(best_points(state, line)[0])}")
-    return f"Release one of your lines from {where}; it premieres {rank} this round ({join(options)} now).{fee_words}"
+    return f"Release one of your lines from {where}; it premieres {rank} this round ({join(options)} now)"
 
 
 def describe_action(state: MovieEmpireState, seat: int, action: Action) -> str:
