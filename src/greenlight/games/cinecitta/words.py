@@ -113,7 +113,7 @@ def _card_text(table: CardTable, card: str) -> str:
     if info.reels:
         effects.append(f"counts {info.reels} film {'reel' if info.reels == 1 else 'reels'} toward the box office")
     if info.pen:
-        effects.append("its pen means nobody in the studio is paid wages")
+        effects.append("waives all wages with its pen")
     office = f"In the Office it {join_words(effects)}." if effects else "In the Office it only draws its wage."
     removed = sorted(info.removed_at)
     if not removed:
@@ -215,17 +215,23 @@ def forecast(table: CardTable, studio: Sequence[str], office: Sequence[str], wal
     }
 
 
+def reels_words(count: int) -> str:
+    """``1 reel``, ``9 reels``."""
+    return f"{count} {'reel' if count == 1 else 'reels'}"
+
+
 def wages_words(figures: dict[str, Any]) -> str:
     """``wages due 80 (8 staff)`` or ``no wages (a pen in the Office)``."""
     if figures["pen"]:
         return "no wages (a pen in the Office)"
+    if not figures["staff"]:
+        return "no staff yet, so no wages"
     return f"wages due {figures['wages_due']} ({figures['staff']} staff at 10)"
 
 
 def office_words(figures: dict[str, Any]) -> str:
     """``promotion +30, 9 reels, wages due 80 (8 staff at 10)``."""
-    reels = figures["reels"]
-    return f"promotion +{figures['promotion']}, {reels} {'reel' if reels == 1 else 'reels'}, {wages_words(figures)}"
+    return f"promotion +{figures['promotion']}, {reels_words(figures['reels'])}, {wages_words(figures)}"
 
 
 def forecast_words(figures: dict[str, Any]) -> str:
@@ -241,7 +247,7 @@ def forecast_words(figures: dict[str, Any]) -> str:
     if figures["status"] == "short":
         return f"If the game ended now you would drop out: {money}, {wages}: short by {figures['short_by']}."
     return (
-        f"If the game ended now: {money}, {wages}, leaves {figures['money_after_wages']} x {figures['reels']} reels "
+        f"If the game ended now: {money}, {wages}, leaves {figures['money_after_wages']} x {reels_words(figures['reels'])} "
         f"= box office {figures['box_office']}; value {figures['quality']} + {figures['box_office']} = {figures['value']}."
     )
 
@@ -280,7 +286,7 @@ def _result_words(state: CinecittaState, figures: dict[str, Any]) -> str:
         awards = " before the Movie Awards" if state.options.get("movie_awards") else ""
         return (
             f"Final value{awards} {figures['value']}: quality {figures['quality']} + box office {figures['box_office']} "
-            f"({figures['money_after_wages']} money x {figures['reels']} reels)."
+            f"({figures['money_after_wages']} money x {reels_words(figures['reels'])})."
         )
     studio = f"Studio quality {figures['quality']}" if figures["quality"] is not None else f"Studio {figures['studio_cards']} of 3 cards"
     return f"{studio}; {wages_words(figures)}."
@@ -662,7 +668,7 @@ def breakdown_words(item: dict[str, Any], wallet: int) -> str:
         award = " + 200 Golden Doggy"
     elif item["award"] == -100:
         award = " - 100 Gray Doggy"
-    box_office = f"{item['money']} x {item['reels']} reels = box office {item['box_office']}"
+    box_office = f"{item['money']} x {reels_words(item['reels'])} = box office {item['box_office']}"
     return (
         f"finished with quality {item['quality']}; {wallet} + {item['promotion']} promotion, {wages}, leaves {box_office}; "
         f"value {item['quality']} + {item['box_office']}{award} = {item['value']}."
