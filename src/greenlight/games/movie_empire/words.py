@@ -641,7 +641,7 @@ def preview_words(table: Tables, line: Line, preview: dict[str, Any]) -> list[di
             say(f"Trend {card.name}: not hit, it wants {movie_that(card.requirement)}.", "missing")
     if preview["long_production"]:
         waived = trend is not None and trend["hit"] and table.trends[trend["card"]].waives_long_production_sympathy
-        say("Long production: 2 points" + ("." if waived else ", and you lose 1 sympathy."))
+        say("Long production: 2 points" + ("." if waived else ", and the studio loses 1 sympathy."))
     say(f"Production cards: {points(production_pp(table, line))}.")
     if line.locked:
         say("Designated for release: it premieres this round.", "met")
@@ -827,8 +827,9 @@ def describe_action(state: MovieEmpireState, seat: int, action: Action) -> str:
             space for space in production_slots(state) if state.slot_card[space.index] is not None and state.blocked[space.index] == NO_SEAT
         ]
         gone = [state.slot_card[space.index] or "" for space in slots[:3]]
+        verb = "is" if len(gone) == 1 else "are"
         return (
-            f"Spend your black dossier to purge the production board: {names(table, gone)} are discarded, the other cards slide "
+            f"Spend your black dossier to purge the production board: {names(table, gone)} {verb} discarded, the other cards slide "
             f"down and the empty slots are refilled{_penalty(state)}"
         )
     if isinstance(action, Block):
@@ -867,7 +868,7 @@ def describe_action(state: MovieEmpireState, seat: int, action: Action) -> str:
         line = state.lines[seat][index]
         assert line is not None
         total = premiere_score(table, line, "NET", state.trend_row[2]).total
-        return f"Premiere {line_title(table, index, line)} on the Internet for {NET_COST} money: {points(total)} (no trend there)"
+        return f"Premiere {line_title(table, index, line)}, on the Internet for {NET_COST} money: {points(total)} (no trend there)"
     if isinstance(action, Swap):
         return f"Put {table.card_name(action.card)} on the production board (Sabotage swap), then choose the card you take"
     if isinstance(action, Take):
@@ -968,7 +969,7 @@ def _pass_warning(state: MovieEmpireState, seat: int) -> str | None:
         line = state.lines[seat][index]
         assert line is not None
         return (
-            f"This is the last round: {line_title(table, index, line)} could still be released, and a line that never "
+            f"This is the last round: {line_title(table, index, line)}, could still be released, and a line that never "
             "premieres scores nothing."
         )
     if state.placed[seat] < 2:
