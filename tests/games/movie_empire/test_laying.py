@@ -167,9 +167,14 @@ def test_a_lay_that_makes_a_release_possible_is_allowed_before_placement() -> No
 def test_lay_refusals_say_why() -> None:
     base = line("SA03", ["PG01", "PB02"])
     state = producing(["PR01", "PB01", "PJ03"], [base])
-    assert GAME.why_illegal(state, 0, Lay("PR01", "right")) == "the colour rule allows only B/Y at the right end; Poster Campaign is R"
-    assert GAME.why_illegal(state, 0, Lay("PB01", "left")) == "the colour rule allows only G at the left end; Catering is B"
-    assert GAME.why_illegal(state, 0, Lay("PJ03", "left", "B")) == "at the left end a joker may only be G (colour rule)"
+    assert GAME.why_illegal(state, 0, Lay("PR01", "right")) == (
+        "the colour rule allows only shooting (B) or post-production (Y) at the right end; Poster Campaign is marketing"
+    )
+    assert (
+        GAME.why_illegal(state, 0, Lay("PB01", "left"))
+        == "the colour rule allows only pre-production (G) at the left end; Catering is shooting"
+    )
+    assert GAME.why_illegal(state, 0, Lay("PJ03", "left", "B")) == "at the left end a joker may only be pre-production (G) (colour rule)"
     assert GAME.why_illegal(state, 0, Lay("PY01", "right")) == "Rough Cut is not in your hand"
 
 

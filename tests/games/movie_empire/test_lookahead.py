@@ -100,7 +100,9 @@ def test_a_lay_that_uses_up_the_card_a_later_lay_needs_is_refused() -> None:
     assert GAME.why_illegal(state, 0, Lay("PJ01", "left", "R")) == (
         f"before your placement, you would have no space to place on after this lay, even with more lays into this line ({WHY_PLACE})"
     )
-    assert GAME.why_illegal(state, 0, Lay("PB01", "left")) == "the colour rule allows only Y/R at the left end; Catering is B"
+    assert GAME.why_illegal(state, 0, Lay("PB01", "left")) == (
+        "the colour rule allows only post-production (Y) or marketing (R) at the left end; Catering is shooting"
+    )
     play(state, 0, "lay PJ01 left Y", "lay PB01 left")
     assert legal(state, 0) == RELEASES
 

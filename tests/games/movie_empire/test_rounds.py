@@ -129,12 +129,15 @@ def test_ap04_forbids_taking_blue_cards_from_slots_only() -> None:
     assert state.hands[0] == ["PB02", "PB03"]
 
 
+SPACE_NAMES = {"SS1": "Script slot 1", "SR1": "Star slot 1", "CC1": "Charge credit card 1"}
+
+
 @pytest.mark.parametrize(("plan", "space", "slot_card"), [("AP05", "SS1", "SA01"), ("AP06", "SR1", "ST01"), ("AP09", "CC1", None)])
 def test_plans_that_close_spaces(plan: str, space: str, slot_card: str | None) -> None:
     slots = {space: slot_card} if slot_card else {}
     state = position(2, money=[9, 0], plan=plan, slots=slots)
     assert f"place {space}" not in legal(state, 0)
-    assert GAME.why_illegal(state, 0, Place(space)) == f"the annual plan “{TABLE.plans[plan].text}” forbids {space}"
+    assert GAME.why_illegal(state, 0, Place(space)) == f"the annual plan “{TABLE.plans[plan].text}” forbids {SPACE_NAMES[space]} ({space})"
     state.exempt[0] = True
     assert f"place {space}" in legal(state, 0)
 

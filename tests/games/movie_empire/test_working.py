@@ -62,7 +62,7 @@ def test_all_paid_spaces_with_money() -> None:
 def test_card_price_is_cost_plus_surcharge() -> None:
     state = position(3, money=[5, 0, 0], slots={"PS5": "PB05"})  # cost 3 + surcharge 3 = 6
     assert "place PS5" not in places(state)
-    assert GAME.why_illegal(state, 0, Place("PS5")) == "On Location on PS5 costs 6 money; you have 5"
+    assert GAME.why_illegal(state, 0, Place("PS5")) == "On Location on Production slot 5 (PS5) costs 6 money; you have 5"
     state.money[0] = 6
     play(state, 0, "place PS5")
     assert state.money[0] == 0 and state.hands[0] == ["PB05"] and slot(state, "PS5") is None
@@ -84,13 +84,13 @@ def test_hire_fees_and_income_cannot_pay_them() -> None:
 def test_space_money_is_paid_after_the_fee() -> None:
     state = position(2, money=[4, 0], placed=[2, 0])
     assert "place OT1" not in places(state)  # fee 3 then 2 for overtime: 5 needed
-    assert GAME.why_illegal(state, 0, Place("OT1")) == "OT1 costs 2 money after the hire fee; you have 1"
+    assert GAME.why_illegal(state, 0, Place("OT1")) == "Order overtime (OT1) costs 2 money after the hire fee; you have 1"
 
 
 def test_one_assistant_per_space() -> None:
     state = position(2, money=[5, 5], assistants={"CC1": 1})
     assert "place CC1" not in places(state)
-    assert GAME.why_illegal(state, 0, Place("CC1")) == "CC1 already holds an assistant"
+    assert GAME.why_illegal(state, 0, Place("CC1")) == "Charge credit card 1 (CC1) already holds an assistant"
 
 
 def test_four_assistants_then_skipped() -> None:
@@ -269,7 +269,7 @@ def test_be_nice_with_a_dossier_gives_two_and_bn2_needs_one() -> None:
     play(state, 0, "place BN1 dossier")
     assert state.sympathy[0] == 2 and state.dossier[0] == -1 and state.spent[0] == 1
     state = position(2, round=2)
-    assert GAME.why_illegal(state, 0, Place("BN2")) == "BN2 is the dossier space: place BN2 dossier"
+    assert GAME.why_illegal(state, 0, Place("BN2")) == "Be nice to Grumpy with a dossier (BN2) is the dossier space: place BN2 dossier"
     assert GAME.why_illegal(state, 0, Place("BN2", True)) == (
         "you have no dossier you may use this round (it must be taken in an earlier round)"
     )
@@ -283,7 +283,7 @@ def test_block_covers_a_space_for_everyone() -> None:
     play(state, 0, "place CC1", "block PS1")
     assert state.blocked[TABLE.space_by_id["PS1"].index] == 0 and slot(state, "PS1") == "PB01"
     assert "place PS1" not in places(state, 1)
-    assert GAME.why_illegal(state, 1, Place("PS1")) == "PS1 is covered by a dossier this round"
+    assert GAME.why_illegal(state, 1, Place("PS1")) == "Production slot 1 (PS1) is covered by a dossier this round"
 
 
 def test_purge_discards_the_three_lowest_uncovered_slides_and_refills() -> None:

@@ -23,6 +23,8 @@ GENRES = ("A", "C", "D")
 MARKETS = ("USA", "EUR", "CHN", "NET")
 BOARD_MARKETS = ("USA", "EUR", "CHN")
 STAGE_INDEX = {stage: index for index, stage in enumerate(STAGES)}
+#: The stages as players call them (the words of every text, see words.py).
+STAGE_WORDS = {"G": "pre-production", "B": "shooting", "Y": "post-production", "R": "marketing"}
 NO_STAGE = -1
 
 #: Upper bounds on custom data (action codes are sized for these).

@@ -159,7 +159,7 @@ class MovieEmpireGame(Game[MovieEmpireState]):
 
     def why_illegal(self, state: MovieEmpireState, player: int, action: Action) -> str:
         """Reason for refusing ``action``."""
-        return rules.why_illegal(state, player, action)
+        return words.with_names(rules.why_illegal(state, player, action), state.table)
 
     def apply_unchecked(self, state: MovieEmpireState, player: int, action: Action) -> list[Event]:
         """Apply and run the automatic steps that follow."""

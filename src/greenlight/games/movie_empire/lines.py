@@ -22,6 +22,7 @@ from greenlight.games.movie_empire.cards import (
     R_SCRIPT_MET,
     R_STARS_GE,
     R_STARS_ZERO,
+    STAGE_WORDS,
     STAGES,
     Requirement,
     Tables,
@@ -217,16 +218,16 @@ def lay_problem(table: Tables, line: Line, action: Lay | Stack | Star, hand: lis
         if action.end != RIGHT:
             return "the first card of a line is laid with 'right'"
         if card.kind == "joker" and action.stage is None:
-            return f"choose the stage {card.name} takes (G, B, Y or R)"
+            return f"choose the stage {card.name} takes: G, B, Y or R (pre-production, shooting, post-production or marketing)"
         if card.kind != "joker" and action.stage is not None:
-            return f"only a joker chooses a stage; {card.name} is {STAGES[card.stage]}"
+            return f"only a joker chooses a stage; {card.name} is {STAGE_WORDS[STAGES[card.stage]]}"
         return None
     if card.kind == "upgrade" and any(c == card.upgrade_of and s is None for c, s in zip(line.cards, line.stacked, strict=True)):
         return f"{card.name} goes on top of its base card here: use 'stack {card_id}'"
     if carries(table, line, card.carried_name):
         return f"{card.carried_name} is already in this production line; each production card may appear once per line"
     allowed = allowed_stages(line, action.end)
-    words = "/".join(STAGES[s] for s in allowed)
+    words = " or ".join(f"{STAGE_WORDS[STAGES[s]]} ({STAGES[s]})" for s in allowed)
     if card.kind == "joker":
         if action.stage is None:
             return f"choose the stage {card.name} takes at the {action.end} end ({words})"
@@ -234,9 +235,9 @@ def lay_problem(table: Tables, line: Line, action: Lay | Stack | Star, hand: lis
             return f"at the {action.end} end a joker may only be {words} (colour rule)"
         return None
     if action.stage is not None:
-        return f"only a joker chooses a stage; {card.name} is {STAGES[card.stage]}"
+        return f"only a joker chooses a stage; {card.name} is {STAGE_WORDS[STAGES[card.stage]]}"
     if card.stage not in allowed:
-        return f"the colour rule allows only {words} at the {action.end} end; {card.name} is {STAGES[card.stage]}"
+        return f"the colour rule allows only {words} at the {action.end} end; {card.name} is {STAGE_WORDS[STAGES[card.stage]]}"
     return None
 
 

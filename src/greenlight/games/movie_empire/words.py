@@ -19,6 +19,7 @@ every log use these words; none of them reads data-file fields.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -65,6 +66,7 @@ from greenlight.games.movie_empire.cards import (
     R_SCRIPT_MET,
     R_STARS_GE,
     R_STARS_ZERO,
+    STAGE_WORDS,
     STAGES,
     T_CREDIT,
     T_DENOUNCE,
@@ -118,7 +120,6 @@ from greenlight.games.movie_empire.working import (
 
 # -- vocabulary --------------------------------------------------------------------------------------
 
-STAGE_WORDS = {"G": "pre-production", "B": "shooting", "Y": "post-production", "R": "marketing"}
 STAGE_COLOURS = {"G": "green", "B": "blue", "Y": "yellow", "R": "red"}
 GENRE_WORDS = {"A": "action", "C": "comedy", "D": "drama"}
 #: "an action movie", "a comedy", "a drama".
@@ -662,6 +663,15 @@ def best_points(state: MovieEmpireState, line: Line) -> tuple[int, str | None]:
 def line_title(table: Tables, index: int, line: Line) -> str:
     """``line 1, Alien Huntress``."""
     return f"line {index + 1}, {table.scripts[line.script].title}"
+
+
+def with_names(text: str, table: Tables) -> str:
+    """``text`` with each bare card or space code named: ``PS1 already holds...`` -> ``Production slot 1 (PS1) already holds...``."""
+    for component in components(table, in_game=True):
+        if component.name in text:
+            continue
+        text, _ = re.subn(rf"(?<![\w-]){re.escape(component.id)}(?![\w-])", f"{component.name} ({component.id})", text, count=1)
+    return text
 
 
 # -- actions in words ----------------------------------------------------------------------------------------
