@@ -418,7 +418,7 @@ def action_warning(state: CinecittaState, player: int, action: Action) -> str | 
     and another plan does not. Offers never warn: what they bring back depends
     on choices nobody can see yet.
     """
-    if state.round != state.rounds or action not in rules.legal_actions(state, player):
+    if isinstance(action, Offer) or state.round != state.rounds or action not in rules.legal_actions(state, player):
         return None
     table = state.table
     if isinstance(action, Place):
