@@ -397,3 +397,18 @@ def test_num_changes_counts_the_edits_of_this_pitch_as_any_units_and_profit() ->
     # net money 4, script 2, camera -1: D = 0, S = 2 + 2 = 4 >= A = 1: SUCCESS; profits 1 + K + 1.
     assert (result.shortfall_total, result.surplus_total, result.success) == (0, 4, True)
     assert evaluation.profits == (1, 1, 1)
+
+
+def test_the_remainder_goes_to_the_active_player_even_without_a_vote() -> None:
+    # §4.5 step 4, last clause (with R30): P0 pitches with an empty hand. P = 3 > |L| = 2: L (unshuffled, from the
+    # active player clockwise: P1, P2) plus 1 pool card are collected; Y = 2 -> q = 1, r = 1 goes to P0.
+    cards = table({"y1": "YES money 4", "y2": "YES camera 2", "p": "NO script 1", **fillers(6)}, {"Mx": (["money"], 3)})
+    state = vote_position(cards, ["Mx"], [None, "y1", "y2"], pool=["p"])
+    cast_votes(state, [None, "y1", "y2"])
+    settlement = state.history[-1].settlement
+    assert settlement.success and settlement.profit == 3 and state.pool == []
+    rng = play_stream(0)
+    collected = ["y1", "y2", "p"]  # a one-card pool top-up draws nothing from the play stream
+    shuffle(rng, collected)
+    assert state.won == [[collected[2]], [collected[0]], [collected[1]]]
+    assert state.rng.getstate() == rng.getstate()

@@ -113,7 +113,7 @@ def _edit_words(state: MaybeMoviesState, action: Action, words: CatalogueWords) 
         row = [*state.row, action.card]
         where = "; you then choose where it goes" if state.blockbuster else ", at the right end"
         return (
-            f"Add your personal card {words.title(action.card)} ({words.face(action.card)}) to the pitch{where}; "
+            f"Add your personal card {words.title(action.card)} to the pitch ({words.face(action.card)}){where}; "
             f"the pitch then {_needs(preview.row_budget(state, row))}. You draw a new personal card."
         )
     if isinstance(action, Slot):
@@ -147,7 +147,7 @@ def _cost_choice_words(state: MaybeMoviesState, action: Copy | Icon, words: Cata
         choice: Any = action.card
         copied = state.table.movie(action.card)
         what = f"{text} copies the cost of {words.title(action.card)}"
-        what += f" ({icons_list(copied.cost)})" if not copied.is_text else ""
+        what += f", {icons_list(copied.cost)}" if not copied.is_text else ""
     else:
         choice = ICON_INDEX[action.icon]
         what = f"{text} costs 2 {action.icon}"
@@ -159,8 +159,8 @@ def _cost_choice_words(state: MaybeMoviesState, action: Copy | Icon, words: Cata
         return f"{what}; another cost choice follows."
     table = state.table
     result = success_check(evaluation.need, evaluation.any_units, net_of([table.vote(card) for card in votes if card is not None]))
-    outcome = "the pitch then succeeds" if result.success else "the pitch then fails"
-    return f"{what}: the pitch needs {counts_words(evaluation.need, evaluation.any_units)}, so {outcome}."
+    outcome = "succeeds" if result.success else "fails"
+    return f"{what}: the pitch then needs {counts_words(evaluation.need, evaluation.any_units)} and {outcome}."
 
 
 def _profit_choice_words(state: MaybeMoviesState, amount: int, words: CatalogueWords) -> str:
@@ -196,7 +196,12 @@ def _pick_words(state: MaybeMoviesState, player: int, card: str, words: Catalogu
         won_icons = [table.vote(won).icon for won in state.won[seat]]
         gains.append(sum(won_icons.count(icon) for icon in icons))
     others = max((gain for seat, gain in enumerate(gains) if seat != player), default=0)
-    shows = f"its {icons_list(icons)} icons then count" if icons else "it shows no icon, so it adds nothing to the scores"
+    if not icons:
+        shows = "it shows no icon, so it adds nothing to the scores"
+    elif len(icons) == 1:
+        shows = f"its {ICONS[icons[0]]} icon then counts"
+    else:
+        shows = f"its icons ({icons_list(icons)}) then count"
     score = f"your score +{gains[player]} now (best other player +{others})"
     assert state.result is not None
     if state.trendsetter:

@@ -177,7 +177,7 @@ def preview(state: MaybeMoviesState, viewer: int | None) -> dict[str, Any] | Non
         for card in earlier:
             net[card.icon] += card.value if card.kind == YES else -card.value
         lines.append(f"Before the change, the votes brought {signed_words(net)}.")
-    if collected is not None:
+    if collected is not None and lost is None:
         lines.append(f"If it succeeds it collects {plural(collected, 'vote card')} to share out: {share_words(collected, len(voters))}.")
     return {
         "need": dict(zip(ICONS, budget.need, strict=True)),

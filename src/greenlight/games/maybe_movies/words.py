@@ -183,7 +183,7 @@ def _change_text(card: VoteCard) -> str:
 
 def _movie_text(card: MovieCard) -> str:
     return (
-        f"Costs {icons_list(card.cost)}: the votes must bring these icons. "
+        f"Costs {icons_list(card.cost)}: the votes must bring {'this icon' if len(card.cost) == 1 else 'these icons'}. "
         f"Profit {card.profit}: a success collects {plural(card.profit, 'vote')} to share. "
         f"In the movies made it shows {icons_list(card.cost)}."
     )
@@ -312,9 +312,13 @@ def check_sentences(check: Mapping[str, Any]) -> list[str]:
         lines.append(f"Missing: {counts_words(shortfall)} ({plural(missing, 'icon')} in all).")
     else:
         lines.append("Every needed icon is covered.")
-    if spare:
-        pairs = f", which make {plural(wildcards, 'wildcard')}" if missing or wildcards else ""
-        lines.append(f"Spare icons: {counts_words(surplus)}{pairs} (2 spare icons of one kind stand in for 1 missing icon).")
+    if spare and missing:
+        lines.append(
+            f"Spare icons: {counts_words(surplus)}, which make {plural(wildcards, 'wildcard')} "
+            "(2 spare icons of one kind stand in for 1 missing icon)."
+        )
+    elif spare:
+        lines.append(f"Spare icons: {counts_words(surplus)}.")
     success = check["result"] == "SUCCESS"
     if any_units:
         left = spare - 2 * missing
@@ -325,7 +329,8 @@ def check_sentences(check: Mapping[str, Any]) -> list[str]:
     if success:
         lines.append("The pitch SUCCEEDS.")
     elif wildcards < missing:
-        lines.append(f"The pitch FAILS: {plural(wildcards, 'wildcard')} cannot cover {plural(missing, 'missing icon')}.")
+        cover = f"{plural(wildcards, 'wildcard')} cannot" if wildcards else "no wildcard can"
+        lines.append(f"The pitch FAILS: {cover} cover {plural(missing, 'missing icon')}.")
     else:
         lines.append(f"The pitch FAILS: the spare icons cannot also pay the {plural(any_units, 'icon of any kind', 'icons of any kind')}.")
     return lines
@@ -339,7 +344,8 @@ def check_summary(check: Mapping[str, Any]) -> str:
             return "The pitch succeeds: the votes bring every needed icon."
         return f"The pitch succeeds: {plural(wildcards, 'wildcard')} cover the {plural(missing, 'missing icon')}."
     if wildcards < missing:
-        return f"The pitch fails: {plural(missing, 'icon')} missing and the spare icons make only {plural(wildcards, 'wildcard')}."
+        made = f"make only {plural(wildcards, 'wildcard')}" if wildcards else "make no wildcard"
+        return f"The pitch fails: {plural(missing, 'icon')} missing and the spare icons {made}."
     return f"The pitch fails: too few spare icons are left for the {plural(any_units, 'icon of any kind', 'icons of any kind')}."
 
 
