@@ -514,6 +514,25 @@ def test_a_premiere_and_its_sympathy_lines_read_with_seat_names() -> None:
     ]
 
 
+def test_this_round_s_premieres_are_worded_on_the_board() -> None:
+    state = premiere_position()
+    state.lines[1][0] = line("SC02", ["PB02", "PB06"], locked=True)
+    state.assistant[TABLE.space_by_id["RL2"].index] = 1
+    state.release_line[TABLE.space_by_id["RL2"].index] = 0
+    play(state, 0, "market EUR")
+    assert GAME.decision(state).kind == "market"
+    observation = GAME.observe(state, None)
+    assert [item["words"] for item in observation["premieres"]] == [
+        "Alien Huntress in Europe and hits Popcorn Action: 26 points (market 2, trend 1, script 9, stars 2, long production 2, "
+        "production cards 10); a golden statue"
+    ]
+    board = GAME.render_text(observation, NAMES)
+    assert (
+        "  Ann premieres Alien Huntress in Europe and hits Popcorn Action: 26 points (market 2, trend 1, script 9, stars 2, "
+        "long production 2, production cards 10); a golden statue."
+    ) in board
+
+
 def test_log_lines_of_every_kind() -> None:
     cases = [
         (

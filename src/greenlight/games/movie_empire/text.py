@@ -123,12 +123,7 @@ def render_text(observation: Observation, names: Sequence[str] | None = None) ->
     if obs["premieres"]:
         out.append("[bold]Premieres this round[/bold]")
         for item in obs["premieres"]:
-            statue = ", golden statue" if item["statue"] else ""
-            hit = f", hit {escape(table.card_name(item['trend']))}" if item["hit"] and item["trend"] else ""
-            out.append(
-                f"  {who(item['seat'])}: {escape(table.card_name(item['script']))} {MARKET_IN[item['market']]}{hit}{statue}:"
-                f" {points(item['total'])}"
-            )
+            out.append(f"  {who(item['seat'])} premieres {escape(item['words'])}.")
     if obs.get("final_rows"):
         out.append("[bold]Final scores[/bold]")
         seats = range(obs["num_players"])

@@ -12,7 +12,7 @@ from greenlight.games.movie_empire.effects import level, usable_dossier
 from greenlight.games.movie_empire.lines import Line, metrics
 from greenlight.games.movie_empire.premiere import premiere_json
 from greenlight.games.movie_empire.state import GIFT, NO_SEAT, OVER, SETUP, WORKING, MovieEmpireState
-from greenlight.games.movie_empire.words import PHASE_WORDS, STAGE_WORDS, final_rows, line_preview
+from greenlight.games.movie_empire.words import PHASE_WORDS, STAGE_WORDS, final_rows, line_preview, premiere_summary
 from greenlight.games.movie_empire.working import in_use
 
 # -- observations ----------------------------------------------------------------------------------
@@ -148,7 +148,7 @@ def observe(state: MovieEmpireState, viewer: int | None) -> Observation:
             "script": list(state.script_discard),
         },
         "players": [_player_json(state, seat) for seat in range(state.num_players)],
-        "premieres": [premiere_json(result) for result in state.premieres],
+        "premieres": [{**premiere_json(result), "words": premiere_summary(table, premiere_json(result))} for result in state.premieres],
     }
     if state.phase == WORKING:
         view["turn"] = {

@@ -743,7 +743,8 @@ def _place_main(state: MovieEmpireState, seat: int, action: Place) -> str:
         info = table.production[card]
         price = info.cost + space.surcharge
         detail = f" ({info.cost} + {space.surcharge} for the slot)" if space.surcharge else ""
-        return f"Take {info.name} ({production_kind(info)}, {points(info.pp)}) from {where} for {price} money{detail}"
+        face = "joker, any stage" if info.is_joker else f"{production_kind(info)}, {points(info.pp)}"
+        return f"Take {info.name} ({face}) from {where} for {price} money{detail}"
     if task == T_SCRIPT and card is not None:
         return f"Take the script {table.card_name(card)} ({script_summary(table.scripts[card])}) from {where}, free"
     if task == T_STAR and card is not None:
@@ -1126,6 +1127,11 @@ def _laid_words(table: Tables, data: Any, who: str) -> str:
 
 
 def _premiere_words(table: Tables, data: Any, who: str) -> str:
+    return f"{who} premieres {premiere_summary(table, data)}."
+
+
+def premiere_summary(table: Tables, data: Any) -> str:
+    """A premiere's result after "premieres": ``Alien Huntress in Europe and hits Popcorn Action: 26 points (...); a golden statue``."""
     parts = ", ".join(f"{SOURCE_WORDS[name]} {data['parts'][name]}" for name in SOURCE_WORDS if data["parts"][name])
     title = table.card_name(data["script"])
     extras = []
@@ -1138,7 +1144,7 @@ def _premiere_words(table: Tables, data: Any, who: str) -> str:
     tail = f"; {join(extras)}" if extras else ""
     trend = f" and hits {table.card_name(data['trend'])}" if data["hit"] and data["trend"] else ""
     detail = f" ({parts})" if parts else ""
-    return f"{who} premieres {title} {MARKET_IN[data['market']]}{trend}: {points(data['total'])}{detail}{tail}."
+    return f"{title} {MARKET_IN[data['market']]}{trend}: {points(data['total'])}{detail}{tail}"
 
 
 # -- the final scores in words -----------------------------------------------------------------------------------

@@ -274,7 +274,7 @@
 
   // -- premieres and final scores ---------------------------------------------------------------------
 
-  function premieres(view, ctx) {
+  function premieres(view) {
     const items = view.observation.premieres || [];
     if (!items.length) return null;
     return el(
@@ -284,12 +284,7 @@
       el(
         "ul",
         {},
-        items.map((p) => {
-          const title = component(ctx, p.script);
-          const market = component(ctx, p.market);
-          const extras = [p.statue ? "golden statue" : null, p.money ? `${p.money > 0 ? "+" : ""}${p.money} money` : null, p.sympathy ? `sympathy ${signed(p.sympathy)}` : null].filter(Boolean);
-          return el("li", { text: `${seatLabel(view, p.seat)}: ${title ? title.name : "a movie"} in ${market ? market.name : "a market"}, ${plural(p.total, "point")}${p.hit ? ", trend hit" : ""}${extras.length ? ` (${extras.join(", ")})` : ""}` });
-        })
+        items.map((p) => el("li", { text: `${seatLabel(view, p.seat)} premieres ${p.words}.` }))
       )
     );
   }
@@ -365,7 +360,7 @@
     },
 
     render(root, view, ctx) {
-      G.append(root, [el("div", { class: "me-board" }, finalScores(view), top(view, ctx), own(view, ctx), view.seat != null && view.observation.players[view.seat] ? studio(view, ctx, view.observation.players[view.seat]) : null, premieres(view, ctx), board(view, ctx), el("div", { class: "me-players" }, (view.observation.players || []).filter((p) => p.seat !== view.seat).map((p) => studio(view, ctx, p))))]);
+      G.append(root, [el("div", { class: "me-board" }, finalScores(view), top(view, ctx), own(view, ctx), view.seat != null && view.observation.players[view.seat] ? studio(view, ctx, view.observation.players[view.seat]) : null, premieres(view), board(view, ctx), el("div", { class: "me-players" }, (view.observation.players || []).filter((p) => p.seat !== view.seat).map((p) => studio(view, ctx, p))))]);
     },
 
     label(path, token, view, ctx) {
@@ -379,7 +374,7 @@
 
     prompt(path, view) {
       if (path.length === 1 && PROMPTS[path[0]]) return PROMPTS[path[0]];
-      if (path.length === 2 && path[0] === "lay") return "At which end of the line?";
+      if (path.length === 2 && path[0] === "lay") return "Where does the card go in the line?";
       if (path.length === 3 && path[0] === "lay") return "Which stage does the joker take?";
       if (path.length === 2 && path[0] === "place") return "With or without your black dossier?";
       return null;
