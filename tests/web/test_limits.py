@@ -147,8 +147,9 @@ def test_a_websocket_message_over_the_size_limit_closes_with_1009(server: Server
     client = Socket(server, created["table"]["id"], None)
     client.next("view")
     client.ws.send('{"type": "ping", "pad": "' + "x" * 70000 + '"}')
-    with pytest.raises(Exception):  # noqa: B017
-        client.receive(timeout=5)
+    with pytest.raises(Exception):  # noqa: B017 - the socket is closed: any receive fails (after what was already queued)
+        for _ in range(10):
+            client.receive(timeout=5)
     assert client.ws.close_code == 1009
 
 
@@ -335,7 +336,7 @@ def test_idle_tables_leave_memory_and_come_back_on_demand(tmp_path: Path) -> Non
                 assert answer.status_code == 200
                 assert api.get("/api/health").json()["live_tables"] <= 3
             again = api.get(f"/api/tables/{tables[0]['table']['id']}/view", headers=bearer(tables[0]["seats"][0]["token"])).json()
-            assert again["version"] == 1 and "has made their offer choice" in " ".join(again["log"])
+            assert again["version"] == 1 and again["decision"]["committed"] == [0]
             # With every slot held by a table someone watches, a new table must wait.
             watched = [Socket(server, created["table"]["id"], None) for created in tables[2:]]
             for watcher in watched:

@@ -91,7 +91,10 @@ def test_no_message_to_a_seat_or_a_spectator_holds_hidden_information(server: Se
                 assert view["seat"] == viewer
                 assert view["observation"] == GAME.observe(state, viewer)
                 assert view["legal_actions"] == ([] if viewer is None else [str(a) for a in GAME.legal_actions(state, viewer)])
-                assert view["log"] == [GAME.describe_event(e) for e in events_for(local.events[: events_seen[version]], viewer)]
+                names = [seat["name"] for seat in view["table"]["seats"]]
+                seen = events_for(local.events[: events_seen[version]], viewer)
+                expected_log = [GAME.describe_event(e, state, names) for e in seen]
+                assert view["log"] == [text for text in expected_log if text]
                 assert view["decision"] == GAME.decision(state).to_json()
                 checked_views += 1
     # Ann and the spectator each got a view after every one of the 72 moves (and a first one).
@@ -175,7 +178,7 @@ def test_every_game_sends_each_seat_exactly_its_own_view(api: httpx.Client, game
             assert view["version"] == len(local.record.actions)
             assert view["observation"] == local.observe(viewer)
             assert view["legal_actions"] == ([] if viewer is None else [str(a) for a in local.legal_actions(viewer)])
-            assert view["log"] == local.log(viewer)
+            assert view["log"] == local.log(viewer, [seat["name"] for seat in view["table"]["seats"]])
             assert view["decision"] == local.decision().to_json()
             assert not words(json.dumps(view["observation"])) & game.secrets(local.state, viewer)
         if local.is_over():

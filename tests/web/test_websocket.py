@@ -6,7 +6,6 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from greenlight.core.events import events_for
 from greenlight.core.match import Match
 from greenlight.core.registry import get_game
 from tests.web.conftest import Server, Socket, bearer, create_table
@@ -14,15 +13,18 @@ from tests.web.conftest import Server, Socket, bearer, create_table
 HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}, {"kind": "human", "name": "Cy"}]
 
 
-def expected_view(local: Match, seat: int | None) -> dict[str, object]:
-    """The parts of a view that come from the game, computed locally."""
+NAMES = [seat["name"] for seat in HUMANS]
+
+
+def expected_view(local: Match, seat: int | None, names: list[str] | None = None) -> dict[str, object]:
+    """The parts of a view that come from the game, computed locally (seats called by the table's ``names``)."""
     over = local.is_over()
     return {
         "version": len(local.record.actions),
         "observation": local.observe(seat),
         "legal_actions": [] if seat is None or over else [str(a) for a in local.legal_actions(seat)],
         "decision": local.decision().to_json(),
-        "log": [local.game.describe_event(e) for e in events_for(local.events, seat)],
+        "log": local.log(seat, names),
         "outcome": local.outcome().to_json() if over else None,
     }
 
@@ -40,7 +42,7 @@ def test_two_seats_play_over_websockets_and_each_sees_its_own_view(server: Serve
     try:
         first_ann, first_bob = ann.next("view"), bob.next("view")
         assert first_ann["seat"] == 0 and first_bob["seat"] == 1
-        assert game_part(first_ann) == expected_view(local, 0) and game_part(first_bob) == expected_view(local, 1)
+        assert game_part(first_ann) == expected_view(local, 0, NAMES) and game_part(first_bob) == expected_view(local, 1, NAMES)
         presence = ann.next("presence", timeout=5)
         assert presence["table"]["seats"][0]["connected"] is True
 
@@ -53,14 +55,14 @@ def test_two_seats_play_over_websockets_and_each_sees_its_own_view(server: Serve
                 assert ack["action"] == action and ack["index"] == len(local.record.actions) - 1
                 # Every accepted action reaches both seats at once, each with its own view.
                 version = len(local.record.actions)
-                assert game_part(ann.view_at(version)) == expected_view(local, 0)
-                assert game_part(bob.view_at(version)) == expected_view(local, 1)
+                assert game_part(ann.view_at(version)) == expected_view(local, 0, NAMES)
+                assert game_part(bob.view_at(version)) == expected_view(local, 1, NAMES)
             third = str(local.legal_actions(2)[0])
             assert api.post(f"/api/tables/{table_id}/actions", json={"action": third}, headers=bearer(tokens[2])).status_code == 200
             local.play(2, third)
             version = len(local.record.actions)
-            assert game_part(ann.view_at(version)) == expected_view(local, 0)
-            assert game_part(bob.view_at(version)) == expected_view(local, 1)
+            assert game_part(ann.view_at(version)) == expected_view(local, 0, NAMES)
+            assert game_part(bob.view_at(version)) == expected_view(local, 1, NAMES)
         assert local.observe(0)["round"] == 3
 
         # Refusals come back as errors with the reason; the table does not move.
@@ -76,13 +78,13 @@ def test_two_seats_play_over_websockets_and_each_sees_its_own_view(server: Serve
         bob.send({"type": "act", "action": "", "id": 4})
         assert bob.next("error", id=4)["status"] == 400
         bob.send({"type": "dance", "id": 5})
-        assert bob.next("error", id=5)["message"] == "unknown message type 'dance'; use act, view or ping"
+        assert bob.next("error", id=5)["message"] == "unknown message type 'dance'; use act, view, chat or ping"
         bob.ws.send("not json")
         assert bob.next("error")["message"] == "messages must be JSON objects"
         bob.send({"type": "ping", "id": 6})
         assert bob.next("pong", id=6)["id"] == 6
         bob.send({"type": "view", "id": 7})
-        assert game_part(bob.next("view")) == expected_view(local, 1)
+        assert game_part(bob.next("view")) == expected_view(local, 1, NAMES)
         assert api.get(f"/api/tables/{table_id}").json()["version"] == len(local.record.actions)
 
         # Leaving is public: the other seat sees who is online.

@@ -32,6 +32,7 @@ class SeatIn(BaseModel):
     kind: Literal["human", "bot"]
     bot: str | None = Field(default=None, max_length=40, description="bot level (see GET /api/games), for kind=bot")
     name: str | None = Field(default=None, max_length=200, description="shown to everyone at the table (at most 40 visible characters)")
+    open: bool = Field(default=False, description="for kind=human: a seat anyone may take from the lobby (no link is made for it now)")
 
 
 class TableIn(BaseModel):
@@ -170,7 +171,7 @@ async def create_table(body: TableIn, request: Request, hub: Hub, client: Client
     """Create a table. The response holds each human seat's secret token and link (shown only once)."""
     limiters: Limiters = request.app.state.limiters
     limiters.take(limiters.create, client, "new tables")
-    seats = [SeatRequest(seat.kind, seat.bot, seat.name) for seat in body.seats]
+    seats = [SeatRequest(seat.kind, seat.bot, seat.name, seat.open) for seat in body.seats]
     created = await hub.create(body.game, seats, dict(body.options), body.seed, creator=client_pseudonym(client))
     table = created.table
     base = hub.settings.public_url.rstrip("/")
@@ -182,7 +183,13 @@ async def create_table(body: TableIn, request: Request, hub: Hub, client: Client
             item["token"] = token
             item["link"] = f"{base}/tables/{table.id}#token={token}"
         seat_links.append(item)
-    return {"table": table.info(), "seats": seat_links, "spectator_link": f"{base}/tables/{table.id}"}
+    return {
+        "table": table.info(),
+        "seats": seat_links,
+        "spectator_link": f"{base}/tables/{table.id}",
+        "host_token": created.host_token,
+        "host_link": f"{base}/tables/{table.id}#host={created.host_token}",
+    }
 
 
 @router.get("/tables", tags=["tables"])

@@ -20,7 +20,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from greenlight.web import api, pages, sockets
+from greenlight.web import api, life, pages, sockets
 from greenlight.web.guard import BodyGuard
 from greenlight.web.limits import ServerSettings, retry_after
 from greenlight.web.storage import SqliteStore, TableStore
@@ -78,6 +78,7 @@ def create_app(
     app.add_middleware(BodyGuard, settings=settings)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.include_router(api.router)
+    app.include_router(life.router)
     app.include_router(pages.router)
     app.include_router(sockets.router)
 

@@ -77,6 +77,12 @@ def json_depth(value: Any) -> int:
     return deepest
 
 
+def clean_chat(raw: str) -> str:
+    """Chat text fit to show others: the same characters removed as from names (no length limit here)."""
+    text = unicodedata.normalize("NFC", raw)
+    return "".join(char for char in text if unicodedata.category(char) not in _DROPPED_CATEGORIES or char == "\n")
+
+
 def clean_name(raw: str | None) -> str:
     """A name fit to show others: invisible and control characters dropped, spaces collapsed.
 

@@ -63,6 +63,10 @@ class ServerSettings:
     body_timeout_seconds: float = 20.0
     #: Largest page of ``GET /api/tables``.
     max_page_size: int = 200
+    #: Chat: messages one client may send (per second, burst) and the longest message.
+    chat_per_second: float = 1.0
+    chat_burst: int = 5
+    max_chat_chars: int = 300
     #: Presence changes (joins and leaves) within this many seconds go out as one message.
     presence_delay_seconds: float = 0.25
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from typing import Any
 
@@ -11,7 +12,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from greenlight.web.api import MAX_ACTION_LENGTH, Limiters
 from greenlight.web.inputs import InputError, parse_json
 from greenlight.web.limits import ServerSettings, retry_after
-from greenlight.web.tables import Client, LiveTable, TableError, TableHub
+from greenlight.web.tables import Client, LiveTable, TableError, TableHub, chat_json
 
 #: Seconds a new socket has to say hello.
 HELLO_SECONDS = 20
@@ -81,8 +82,10 @@ async def _serve(websocket: WebSocket, hub: TableHub, settings: ServerSettings, 
     except TableError as error:
         await _refuse(websocket, error.status, error.message)
         return
-    client = Client(seat, address)
+    client = Client(seat, address, host=table.is_host(hello.get("host")) if isinstance(hello.get("host"), str) else False)
     client.push(first_view)
+    with contextlib.suppress(TableError):  # the chat could not be read now: the game goes on without it
+        client.push({"type": "chat_history", "lines": [chat_json(line) for line in await hub.chat_history(table)]})
     table.clients.add(client)
     table.schedule_presence(settings.presence_delay_seconds)
     writer = asyncio.create_task(_pump(websocket, client))
@@ -176,5 +179,17 @@ async def _handle(hub: TableHub, table: LiveTable, client: Client, message: Any,
                 refuse(error.status, error.message, error.retry_after)
             else:
                 client.push({"type": "ack", "id": request_id, "action": canonical, "index": index})
+    elif kind == "chat":
+        assert isinstance(message, dict)
+        text = message.get("text")
+        if client.seat is None:
+            refuse(403, "spectators can read the chat but not write in it")
+        elif not isinstance(text, str) or len(text) > 2000:
+            refuse(400, "'text' must be a text of at most 300 characters")
+        else:
+            try:
+                await hub.chat(table, client.seat, text, client.address)
+            except TableError as error:
+                refuse(error.status, error.message, error.retry_after)
     else:
-        refuse(400, f"unknown message type {kind!r}; use act, view or ping")
+        refuse(400, f"unknown message type {kind!r}; use act, view, chat or ping")

@@ -58,7 +58,10 @@ CREATE TABLE IF NOT EXISTS tables (
     creator TEXT NOT NULL DEFAULT '',
     closed_at REAL,
     closed_reason TEXT,
-    error TEXT
+    error TEXT,
+    host_hash TEXT,
+    rematch_of TEXT,
+    rematch TEXT
 );
 CREATE INDEX IF NOT EXISTS tables_by_creation ON tables (created_at DESC, id DESC);
 CREATE TABLE IF NOT EXISTS seats (
@@ -69,7 +72,17 @@ CREATE TABLE IF NOT EXISTS seats (
     name TEXT NOT NULL,
     token_hash TEXT,
     joined_at REAL,
+    open INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS chat (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    idx INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    text TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (table_id, idx)
 );
 CREATE TABLE IF NOT EXISTS actions (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -88,7 +101,8 @@ CREATE TABLE tables_v2 (
     id TEXT PRIMARY KEY, game TEXT NOT NULL, version TEXT NOT NULL, num_players INTEGER NOT NULL,
     seed TEXT NOT NULL, seed_chosen INTEGER NOT NULL DEFAULT 0, options TEXT NOT NULL,
     created_at REAL NOT NULL, finished_at REAL,
-    creator TEXT NOT NULL DEFAULT '', closed_at REAL, closed_reason TEXT, error TEXT
+    creator TEXT NOT NULL DEFAULT '', closed_at REAL, closed_reason TEXT, error TEXT,
+    host_hash TEXT, rematch_of TEXT, rematch TEXT
 );
 INSERT INTO tables_v2 (id, game, version, num_players, seed, seed_chosen, options, created_at, finished_at)
     SELECT t.id, t.game, t.version, t.num_players, CAST(t.seed AS TEXT), 1, t.options, t.created_at, t.finished_at
@@ -96,6 +110,7 @@ INSERT INTO tables_v2 (id, game, version, num_players, seed, seed_chosen, option
 DROP TABLE tables;
 ALTER TABLE tables_v2 RENAME TO tables;
 CREATE INDEX IF NOT EXISTS tables_by_creation ON tables (created_at DESC, id DESC);
+ALTER TABLE seats ADD COLUMN open INTEGER NOT NULL DEFAULT 0;
 """
 
 #: A table's number of moves and its last activity, read through the actions' primary key (a move writes only its own row).
@@ -149,6 +164,19 @@ class SeatRow:
     name: str
     token_hash: str | None = None
     joined: bool = False
+    #: A human seat anyone may take from the lobby (nobody holds its link yet).
+    open: bool = False
+
+
+@dataclass(slots=True)
+class ChatLine:
+    """One chat message at a table (text only; a seat's, or the server's with ``seat`` -1)."""
+
+    index: int
+    seat: int
+    name: str
+    text: str
+    at: float
 
 
 @dataclass(slots=True)
@@ -169,6 +197,11 @@ class StoredTable:
     closed_at: float | None = None
     closed_reason: str | None = None
     error: str | None = None
+    #: Digest of the host's token (the creator's link to manage the table).
+    host_hash: str | None = None
+    #: The table this one is a rematch of, and the rematch of this one.
+    rematch_of: str | None = None
+    rematch: str | None = None
 
 
 @dataclass(slots=True)
@@ -247,7 +280,39 @@ class CloseTable:
     at: float = field(default_factory=time.time)
 
 
-WriteOp = CreateTable | AppendAction | MarkJoined | MarkBroken | CloseTable
+@dataclass(frozen=True, slots=True)
+class UpdateSeat:
+    """Change who sits at a seat: a person or a bot, the name, the token's digest, whether it is open to anyone."""
+
+    table_id: str
+    seat: SeatRow
+
+
+@dataclass(frozen=True, slots=True)
+class UpdateHost:
+    """A new host token's digest."""
+
+    table_id: str
+    host_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class AddChat:
+    """Store one chat line."""
+
+    table_id: str
+    line: ChatLine
+
+
+@dataclass(frozen=True, slots=True)
+class LinkRematch:
+    """Note that ``rematch_id`` is the rematch of ``table_id``."""
+
+    table_id: str
+    rematch_id: str
+
+
+WriteOp = CreateTable | AppendAction | MarkJoined | MarkBroken | CloseTable | UpdateSeat | UpdateHost | AddChat | LinkRematch
 
 
 class TableStore(ABC):
@@ -276,6 +341,14 @@ class TableStore(ABC):
     @abstractmethod
     def abandoned(self, idle_since: float) -> list[str]:
         """Ids of unfinished, unclosed tables with no move (and no creation) since ``idle_since``."""
+
+    @abstractmethod
+    def load_chat(self, table_id: str, limit: int) -> list[ChatLine]:
+        """The last ``limit`` chat lines of a table, oldest first."""
+
+    @abstractmethod
+    def chat_length(self, table_id: str) -> int:
+        """How many chat lines a table has (the next line's index)."""
 
     def count(self) -> int:
         """How many tables are stored."""
@@ -409,10 +482,27 @@ class SqliteStore(TableStore):
         if finished:
             self._db.executemany("UPDATE tables SET finished_at = ? WHERE id = ?", finished)
 
-    def _apply(self, op: CreateTable | MarkJoined | MarkBroken | CloseTable) -> None:
+    def _apply(self, op: CreateTable | MarkJoined | MarkBroken | CloseTable | UpdateSeat | UpdateHost | AddChat | LinkRematch) -> None:
         db = self._db
         if isinstance(op, CreateTable):
             self._insert_table(op.table)
+        elif isinstance(op, UpdateSeat):
+            row = op.seat
+            db.execute(
+                "UPDATE seats SET kind = ?, bot = ?, name = ?, token_hash = ?, open = ?,"
+                " joined_at = CASE WHEN ? THEN COALESCE(joined_at, ?) ELSE NULL END WHERE table_id = ? AND seat = ?",
+                (row.kind, row.bot, row.name, row.token_hash, int(row.open), row.joined, time.time(), op.table_id, row.seat),
+            )
+        elif isinstance(op, AddChat):
+            line = op.line
+            db.execute(
+                "INSERT INTO chat (table_id, idx, seat, name, text, at) VALUES (?, ?, ?, ?, ?, ?)",
+                (op.table_id, line.index, line.seat, line.name, line.text, line.at),
+            )
+        elif isinstance(op, UpdateHost):
+            db.execute("UPDATE tables SET host_hash = ? WHERE id = ?", (op.host_hash, op.table_id))
+        elif isinstance(op, LinkRematch):
+            db.execute("UPDATE tables SET rematch = ? WHERE id = ?", (op.rematch_id, op.table_id))
         elif isinstance(op, MarkJoined):
             db.execute(
                 "UPDATE seats SET joined_at = ? WHERE table_id = ? AND seat = ? AND joined_at IS NULL", (op.at, op.table_id, op.seat)
@@ -429,8 +519,8 @@ class SqliteStore(TableStore):
         record = table.record
         now = time.time()
         self._db.execute(
-            "INSERT INTO tables (id, game, version, num_players, seed, seed_chosen, options, created_at, finished_at, creator)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO tables (id, game, version, num_players, seed, seed_chosen, options, created_at, finished_at, creator,"
+            " host_hash, rematch_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 table.id,
                 record.game,
@@ -442,11 +532,13 @@ class SqliteStore(TableStore):
                 table.created_at,
                 table.finished_at,
                 table.creator,
+                table.host_hash,
+                table.rematch_of,
             ),
         )
         self._db.executemany(
-            "INSERT INTO seats (table_id, seat, kind, bot, name, token_hash, joined_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [(table.id, s.seat, s.kind, s.bot, s.name, s.token_hash, now if s.joined else None) for s in table.seats],
+            "INSERT INTO seats (table_id, seat, kind, bot, name, token_hash, joined_at, open) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(table.id, s.seat, s.kind, s.bot, s.name, s.token_hash, now if s.joined else None, int(s.open)) for s in table.seats],
         )
         self._db.executemany(
             "INSERT INTO actions (table_id, idx, seat, text, at) VALUES (?, ?, ?, ?, ?)",
@@ -530,19 +622,20 @@ class SqliteStore(TableStore):
         for start in range(0, len(ids), 500):
             chunk = ids[start : start + 500]
             marks = ",".join("?" * len(chunk))
-            for table_id, seat, kind, bot, name, token_hash, joined_at in self._read_db.execute(
-                f"SELECT table_id, seat, kind, bot, name, token_hash, joined_at FROM seats WHERE table_id IN ({marks})"
+            for table_id, seat, kind, bot, name, token_hash, joined_at, is_open in self._read_db.execute(
+                f"SELECT table_id, seat, kind, bot, name, token_hash, joined_at, open FROM seats WHERE table_id IN ({marks})"
                 " ORDER BY table_id, seat",
                 chunk,
             ):
-                seats[table_id].append(SeatRow(seat, kind, bot, name, token_hash, joined_at is not None))
+                seats[table_id].append(SeatRow(seat, kind, bot, name, token_hash, joined_at is not None, bool(is_open)))
         return seats
 
     def _load(self, where: str, params: tuple[object, ...]) -> list[StoredTable]:
         with self._read_lock:
             rows = self._read_db.execute(
                 "SELECT t.id, t.game, t.version, t.num_players, t.seed, t.options, t.created_at, t.finished_at, t.seed_chosen, t.creator,"
-                f" {LAST_ACTIVE_SQL}, t.closed_at, t.closed_reason, t.error FROM tables t {where} ORDER BY t.created_at, t.id",
+                f" {LAST_ACTIVE_SQL}, t.closed_at, t.closed_reason, t.error, t.host_hash, t.rematch_of, t.rematch"
+                f" FROM tables t {where} ORDER BY t.created_at, t.id",
                 params,
             ).fetchall()
             ids = [row[0] for row in rows]
@@ -569,12 +662,44 @@ class SqliteStore(TableStore):
             closed,
             why,
             error,
+            host_hash,
+            rematch_of,
+            rematch,
         ) in rows:
             record = Record(game, version, num_players, int(seed), json.loads(options), actions[table_id])
             tables.append(
-                StoredTable(table_id, record, seats[table_id], created_at, finished_at, bool(chosen), creator, updated, closed, why, error)
+                StoredTable(
+                    table_id,
+                    record,
+                    seats[table_id],
+                    created_at,
+                    finished_at,
+                    bool(chosen),
+                    creator,
+                    updated,
+                    closed,
+                    why,
+                    error,
+                    host_hash,
+                    rematch_of,
+                    rematch,
+                )
             )
         return tables
+
+    def load_chat(self, table_id: str, limit: int) -> list[ChatLine]:
+        """The last ``limit`` chat lines of a table, oldest first."""
+        with self._read_lock:
+            rows = self._read_db.execute(
+                "SELECT idx, seat, name, text, at FROM chat WHERE table_id = ? ORDER BY idx DESC LIMIT ?", (table_id, limit)
+            ).fetchall()
+        return [ChatLine(*row) for row in reversed(rows)]
+
+    def chat_length(self, table_id: str) -> int:
+        """The next chat index of a table."""
+        with self._read_lock:
+            row = self._read_db.execute("SELECT COALESCE(MAX(idx) + 1, 0) FROM chat WHERE table_id = ?", (table_id,)).fetchone()
+        return int(row[0])
 
     def close(self) -> None:
         """Close the connections."""

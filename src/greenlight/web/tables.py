@@ -32,18 +32,23 @@ from greenlight.core.match import Match, StagedMove
 from greenlight.core.record import Record
 from greenlight.core.registry import get_game
 from greenlight.core.rng import make_rng
-from greenlight.web.inputs import InputError, clean_name
-from greenlight.web.limits import ServerSettings
+from greenlight.web.inputs import InputError, clean_chat, clean_name
+from greenlight.web.limits import RateLimiter, ServerSettings, retry_after
 from greenlight.web.storage import (
+    AddChat,
     AppendAction,
+    ChatLine,
     CloseTable,
     CreateTable,
+    LinkRematch,
     MarkBroken,
     MarkJoined,
     SeatRow,
     StorageError,
     StoredTable,
     TableStore,
+    UpdateHost,
+    UpdateSeat,
     WriteOp,
     hash_token,
     new_token,
@@ -63,6 +68,8 @@ SEED_BITS = 128
 BOT_RETRY_FIRST_SECONDS = 0.5
 BOT_RETRY_MAX_SECONDS = 30.0
 EARLIER_MOVE_LOST = "a move before yours at this table could not be saved, so yours was not played either; try again"
+#: Chat lines kept in memory per table and sent to a client that connects.
+CHAT_KEPT = 100
 #: How often the event loop's lag is probed.
 LAG_PROBE_SECONDS = 0.05
 #: Longest a view waits for the note that its seat has joined to be stored.
@@ -89,19 +96,24 @@ class TableError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class SeatRequest:
-    """One seat asked for when a table is created: a person (with an optional name) or a bot level."""
+    """One seat asked for when a table is created: a person (with an optional name), or a bot level.
+
+    ``open`` leaves a person's seat for anyone to take from the lobby.
+    """
 
     kind: str
     bot: str | None = None
     name: str | None = None
+    open: bool = False
 
 
 @dataclass(slots=True)
 class CreatedTable:
-    """A new table and the secret tokens of its human seats (shown once, never stored)."""
+    """A new table, the secret tokens of its human seats and of its host (shown once, never stored)."""
 
     table: LiveTable
     tokens: dict[int, str]
+    host_token: str = ""
 
 
 @dataclass(eq=False)
@@ -125,6 +137,8 @@ class Client:
     seat: int | None
     address: str = ""
     queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(CLIENT_QUEUE_SIZE))
+    #: Whether this client holds the host's token (it hears the host's notices).
+    host: bool = False
 
     def push(self, message: dict[str, Any] | str) -> None:
         """Queue a message; a client that lags far behind loses its oldest messages (the newest view is complete)."""
@@ -152,6 +166,8 @@ class LiveTable:
         self.last_active = time.monotonic()
         self._presence_pending = False
         self._broadcast_pending = False
+        #: The latest chat lines (the store keeps them all).
+        self.chat: list[ChatLine] = []
         #: Each viewer's log in words so far: (events described, lines).
         self._logs: dict[int | None, tuple[int, list[str], list[str]]] = {}
 
@@ -200,6 +216,10 @@ class LiveTable:
             if row.kind == "human" and token_matches(token, row.token_hash):
                 return row.seat
         return None
+
+    def is_host(self, token: str | None) -> bool:
+        """Whether ``token`` is this table's host token."""
+        return token is not None and token_matches(token, self.stored.host_hash)
 
     def bot_seats_to_act(self) -> list[int]:
         """Bot seats the game is waiting for now."""
@@ -304,6 +324,11 @@ class LiveTable:
             client.push(text)
 
 
+def chat_json(line: ChatLine) -> dict[str, Any]:
+    """A chat line as clients receive it."""
+    return {"index": line.index, "seat": line.seat if line.seat >= 0 else None, "name": line.name, "text": line.text, "at": line.at}
+
+
 class TableHub:
     """The tables of the server, the store behind them, the writer and the bot runners."""
 
@@ -326,6 +351,7 @@ class TableHub:
         #: Open WebSockets by client address.
         self.sockets: Counter[str] = Counter()
         self._joining: dict[tuple[str, int], asyncio.Future[None]] = {}
+        self.chat_limiter = RateLimiter(settings.chat_per_second, settings.chat_burst)
 
     # -- life cycle ---------------------------------------------------------------------
 
@@ -429,6 +455,7 @@ class TableHub:
         seed: int | None = None,
         *,
         creator: str = "",
+        rematch_of: str | None = None,
     ) -> CreatedTable:
         """Validate and store a new table; return it with the tokens of its human seats.
 
@@ -456,18 +483,28 @@ class TableHub:
         tokens: dict[int, str] = {}
         for row in rows:
             if row.kind == "human":
-                tokens[row.seat] = new_token()
-                row.token_hash = hash_token(tokens[row.seat])
+                token = new_token()
+                row.token_hash = hash_token(token)
+                if not row.open:
+                    tokens[row.seat] = token  # an open seat's token goes to whoever takes it, later
+        host_token = new_token()
         self._make_room()
         table_id = secrets.token_hex(5)  # lower-case hex: never mistaken for a card id in text
         stored = StoredTable(
-            table_id, Record.from_json(match.record.to_json()), rows, created_at=time.time(), seed_chosen=seed_chosen, creator=creator
+            table_id,
+            Record.from_json(match.record.to_json()),
+            rows,
+            created_at=time.time(),
+            seed_chosen=seed_chosen,
+            creator=creator,
+            host_hash=hash_token(host_token),
+            rematch_of=rematch_of,
         )
         await self._store_write(CreateTable(stored), table_id)
         table = LiveTable(stored, match)
         self.tables[table_id] = table
         self._start_bots(table)
-        return CreatedTable(table, tokens)
+        return CreatedTable(table, tokens, host_token)
 
     @staticmethod
     def _seat_rows(game: Game[Any], seats: Sequence[SeatRequest]) -> list[SeatRow]:
@@ -479,7 +516,7 @@ class TableHub:
                     name = clean_name(request.name) or f"Player {seat + 1}"
                 except InputError as error:
                     raise TableError(400, f"seat {seat}: {error}") from None
-                rows.append(SeatRow(seat, "human", None, name))
+                rows.append(SeatRow(seat, "human", None, name, open=request.open))
             elif request.kind == "bot":
                 level = request.bot or "random"
                 if level not in levels:
@@ -525,6 +562,154 @@ class TableHub:
             pending.add_done_callback(stored)
         with contextlib.suppress(TimeoutError, StorageError):
             await asyncio.wait_for(asyncio.shield(pending), JOIN_WAIT_SECONDS)
+
+    # -- table life: seats, host, resign, rematch, chat --------------------------------------
+
+    def host_of(self, table: LiveTable, token: str | None) -> None:
+        """Refuse (403) unless ``token`` is the table's host token."""
+        if not table.is_host(token):
+            raise TableError(403, "only the table's host may do this: use the host link you got when you created the table")
+
+    async def set_seat(self, table: LiveTable, seat: int, row: SeatRow, notice: str) -> None:
+        """Store a seat's new occupant, tell its old clients they lost it, and say so in the chat."""
+        if not 0 <= seat < len(table.stored.seats):
+            raise TableError(404, f"there is no seat {seat + 1} at this table")
+        await self._store_write(UpdateSeat(table.id, row), table.id)
+        table.stored.seats[seat] = row
+        for client in list(table.clients):
+            if client.seat == seat:
+                client.seat = None  # the old link now only watches
+                client.push({"type": "revoked", "seat": seat, "message": notice})
+        await self.say(table, notice)
+        if row.kind == "bot":
+            self._start_bots(table)
+            table.bot_wakeup.set()
+        table.schedule_presence(self.settings.presence_delay_seconds)
+        table.broadcast()
+
+    def _editable(self, table: LiveTable) -> None:
+        if table.finished or table.closed:
+            raise TableError(409, "the game is over; its seats can no longer change")
+
+    async def seat_to_bot(self, table: LiveTable, seat: int, level: str, why: str) -> None:
+        """Give a seat to a bot of ``level`` (the host replacing an absent person, or a player resigning)."""
+        self._editable(table)
+        levels = bot_names(table.game)
+        if level not in levels:
+            raise TableError(400, f"{table.game.spec.title} has no bot {level!r}; choose from {', '.join(levels)}")
+        old = table.stored.seats[seat] if 0 <= seat < len(table.stored.seats) else None
+        if old is None:
+            raise TableError(404, f"there is no seat {seat + 1} at this table")
+        row = SeatRow(seat, "bot", level, f"Bot ({level})", None, True)
+        await self.set_seat(table, seat, row, f"{old.name} {why}; a bot ({level}) plays seat {seat + 1} from now on.")
+
+    async def seat_to_person(self, table: LiveTable, seat: int, name: str | None, *, open_seat: bool = False) -> str:
+        """Give a seat to a person with a fresh link (the old link stops working); return the new token."""
+        self._editable(table)
+        if not 0 <= seat < len(table.stored.seats):
+            raise TableError(404, f"there is no seat {seat + 1} at this table")
+        old = table.stored.seats[seat]
+        try:
+            shown = clean_name(name) or (old.name if old.kind == "human" else f"Player {seat + 1}")
+        except InputError as error:
+            raise TableError(400, str(error)) from None
+        token = new_token()
+        row = SeatRow(seat, "human", None, shown, hash_token(token), False, open_seat)
+        if open_seat:
+            notice = f"Seat {seat + 1} is open: anyone may take it from the lobby."
+        elif old.kind == "bot":
+            notice = f"A person ({shown}) takes seat {seat + 1} over from {old.name}."
+        else:
+            notice = f"Seat {seat + 1} ({shown}) has a new link; the old one no longer works."
+        await self.set_seat(table, seat, row, notice)
+        return token
+
+    async def take_seat(self, table: LiveTable, seat: int, name: str | None) -> str:
+        """Anyone takes an open seat (from the lobby); return its token."""
+        row = table.stored.seats[seat] if 0 <= seat < len(table.stored.seats) else None
+        if row is None or not row.open:
+            raise TableError(409, f"seat {seat + 1} is not open; someone may have just taken it")
+        token = await self.seat_to_person(table, seat, name)
+        return token
+
+    async def close_table(self, table: LiveTable) -> None:
+        """The host ends an unfinished table: no more actions; its record can be downloaded."""
+        if table.finished or table.closed:
+            raise TableError(409, "this table is already over")
+        op = CloseTable(table.id, "closed by the host")
+        await self._store_write(op, table.id)
+        table.stored.closed_at, table.stored.closed_reason = op.at, op.reason
+        await self.say(table, "The host closed the table.")
+        table.broadcast()
+
+    async def rematch(self, table: LiveTable) -> LiveTable:
+        """The rematch of a finished table (created by the first to ask): same game, options and seats, a new secret deal."""
+        if not (table.finished or table.closed):
+            raise TableError(409, "a rematch can be asked for once the game is over")
+        if table.stored.rematch is not None:
+            return await self.table(table.stored.rematch)
+        requests = [
+            SeatRequest("bot", row.bot)
+            if row.kind == "bot"
+            else SeatRequest("human", name=None if row.name.startswith("Player ") else row.name)
+            for row in table.stored.seats
+        ]
+        record = table.stored.record
+        options = {name: value for name, value in record.options.items() if name in {spec.name for spec in lobby_options(table.game)}}
+        created = await self.create(record.game, requests, options, creator=table.stored.creator, rematch_of=table.id)
+        await self._store_write(LinkRematch(table.id, created.table.id), table.id)
+        table.stored.rematch = created.table.id
+        await self.say(table, "A rematch is ready: same seats, a new deal.")
+        table.broadcast()
+        return created.table
+
+    async def claim_rematch_seat(self, old: LiveTable, new: LiveTable, seat: int) -> str:
+        """The person who held ``seat`` at ``old`` gets a fresh link to the same seat of its rematch ``new``."""
+        row = new.stored.seats[seat]
+        if row.kind != "human":
+            raise TableError(409, f"seat {seat + 1} of the rematch is a bot's")
+        token = new_token()
+        updated = SeatRow(seat, "human", None, row.name, hash_token(token), row.joined, False)
+        await self._store_write(UpdateSeat(new.id, updated), new.id)
+        new.stored.seats[seat] = updated
+        return token
+
+    async def claim_rematch_host(self, new: LiveTable) -> str:
+        """The old table's host becomes the rematch's host (a fresh host token)."""
+        token = new_token()
+        new.stored.host_hash = hash_token(token)
+        await self._store_write(UpdateHost(new.id, new.stored.host_hash), new.id)
+        return token
+
+    async def say(self, table: LiveTable, text: str, seat: int = -1, name: str = "Table") -> ChatLine:
+        """Add a chat line (``seat`` -1: the table's own notices) and push it to every client."""
+        index = table.chat[-1].index + 1 if table.chat else await self._store_call(self.store.chat_length, table.id)
+        line = ChatLine(index, seat, name, text, time.time())
+        await self._store_write(AddChat(table.id, line), table.id)
+        table.chat.append(line)
+        del table.chat[:-CHAT_KEPT]
+        message = json.dumps({"type": "chat", "line": chat_json(line)})
+        for client in table.clients:
+            client.push(message)
+        return line
+
+    async def chat(self, table: LiveTable, seat: int, text: str, client: str) -> ChatLine:
+        """A seat says something at the table (text only, length and rate limited)."""
+        wait = self.chat_limiter.wait_needed(client)
+        if wait > 0:
+            raise TableError(429, f"you are chatting too fast; wait {retry_after(wait)} s", retry_after=wait)
+        line = " ".join(clean_chat(text).split())
+        if not line:
+            raise TableError(400, "a chat message needs some text")
+        if len(line) > self.settings.max_chat_chars:
+            raise TableError(400, f"a chat message may have at most {self.settings.max_chat_chars} characters")
+        return await self.say(table, line, seat, table.stored.seats[seat].name)
+
+    async def chat_history(self, table: LiveTable) -> list[ChatLine]:
+        """The latest chat lines of a table (loaded from the store the first time)."""
+        if not table.chat:
+            table.chat = await self._store_call(self.store.load_chat, table.id, CHAT_KEPT)
+        return list(table.chat)
 
     # -- actions --------------------------------------------------------------------------
 

@@ -162,10 +162,13 @@ def table_info(
                 "name": row.name,
                 "joined": row.joined if row.kind == "human" else True,
                 "connected": row.seat in connected if row.kind == "human" else True,
+                "open": row.open,
             }
             for row in summary.seats
         ],
         "error": summary.error,
+        "rematch": getattr(summary, "rematch", None),
+        "rematch_of": getattr(summary, "rematch_of", None),
     }
 
 
