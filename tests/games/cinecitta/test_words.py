@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -520,3 +521,5 @@ def test_help_for_every_step_has_the_legend_and_the_step_s_rules(step: str) -> N
     assert paragraphs[2].startswith("Scoring:")
     assert paragraphs[3].startswith("Destination Change:") and paragraphs[4].startswith("Movie Awards:")
     assert not jargon(text) and not bare_codes(text, GAME.components(state))
+    for viewer in (0, None):  # the help is sent to every seat and spectator: it names no card a reader may not see
+        assert not set(re.findall(r"[\w-]+", GAME.help_text(GAME.observe(state, viewer)))) & GAME.secrets(state, viewer)

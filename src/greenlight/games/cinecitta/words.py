@@ -681,7 +681,8 @@ LEGEND = (
     'Reading a card: "Director 6" is the occupation and the number. "promotion 1" is one promotion icon: 10 more money '
     'at scoring. "3 reels" are film reels: your box office is your money after wages times the reels. "pen": one pen '
     "means no wages for anyone in your studio. Icons count only on cards in your Office; in the Studio only the number "
-    "counts. A code in brackets, such as D6 after Director 6, is what you type in the terminal."
+    "counts. In the terminal, the short code in brackets after a card's name (the occupation's first letter and the "
+    "number) is what you type."
 )
 
 SCORING = (

@@ -239,7 +239,9 @@
       }
       if (path[0] === "respond" && obs.folder_received) {
         const f = obs.folder_received;
-        return `${who(view, f.sender)} sent you ${cardName(ctx, f.card)} with ${f.amount || "no money"}. Secure the funds, or headhunt the card:`;
+        const offered = `${who(view, f.sender)} sent you ${cardName(ctx, f.card)} with ${f.amount || "no money"}.`;
+        if (!view.legal_actions.includes("respond headhunt")) return `${offered} Headhunting it would take ${f.amount} of your own and your wallet holds ${obs.wallet}, so you can only secure the funds:`;
+        return `${offered} Secure the funds, or headhunt the card:`;
       }
       if (path[0] === "place" && path.length === 1) return "Place your cards: choose what goes in first (and, in a full Studio, which card moves to the Office).";
       if (path[0] === "place" && path.length === 2) return "Now the second card:";
