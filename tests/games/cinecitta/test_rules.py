@@ -248,7 +248,7 @@ def test_headhunt_refusal_explains_the_money_needed() -> None:
 @pytest.mark.parametrize(
     ("offer", "reason"),
     [
-        (Offer("D9", 0), "D9 is not in your hand"),
+        (Offer("D9", 0), r"Director 9 \(D9\) is not in your hand"),
         (Offer("D2", 15), "multiple of 10"),
         (Offer("D2", 110), "only 100 in your wallet"),
         (Offer("D2", -10), "multiple of 10"),

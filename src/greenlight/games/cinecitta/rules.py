@@ -215,12 +215,14 @@ def legal_actions(state: CinecittaState, seat: int) -> list[Action]:
 
 
 def why_illegal(state: CinecittaState, seat: int, action: Action) -> str:
-    """Explain a refused action in the words of the rules (R42)."""
+    """Explain a refused action in the words of the rules (R42), cards by name and code."""
+    from greenlight.games.cinecitta.words import card_title  # words reads the rules: imported here, not at the top
+
     if isinstance(action, Offer):
         if state.step != OFFER:
             return "offers are made in step 1; now is " + PROMPTS[state.step].lower()
         if action.card not in state.hands[seat]:
-            return f"{action.card} is not in your hand"
+            return f"{card_title(state.table, action.card)} is not in your hand"
         if action.amount < 0 or action.amount % 10:
             return "the amount must be a multiple of 10 from 0 up (only 10-notes exist)"
         if action.amount > state.wallets[seat]:
@@ -238,7 +240,7 @@ def why_illegal(state: CinecittaState, seat: int, action: Action) -> str:
             return "cards are placed in step 3, after the folders come back"
         pending = sorted(state.pending[seat])
         if sorted(card for card, _ in action.placements) != pending:
-            listed = ", ".join(pending) or "no cards"
+            listed = ", ".join(card_title(state.table, card) for card in pending) or "no cards"
             return f"your plan must place exactly your pending cards ({listed})"
         return (
             "that plan breaks the placement rules: a card of the same occupation is replaced; "
