@@ -231,6 +231,8 @@ def wages_words(figures: dict[str, Any]) -> str:
 
 def office_words(figures: dict[str, Any]) -> str:
     """``promotion +30, 9 reels, wages due 80 (8 staff at 10)``."""
+    if figures["staff"] == figures["studio_cards"]:  # an empty Office adds nothing
+        return wages_words(figures)
     return f"promotion +{figures['promotion']}, {reels_words(figures['reels'])}, {wages_words(figures)}"
 
 

@@ -54,6 +54,7 @@
 
   function officeLine(figures) {
     if (!figures.staff) return "no staff yet, so no wages";
+    if (figures.staff === figures.studio_cards) return `wages due ${figures.wages_due} (${figures.staff} staff)`;
     const reels = `${figures.reels} ${figures.reels === 1 ? "reel" : "reels"}`;
     const wages = figures.pen ? "a pen: no wages" : `wages due ${figures.wages_due} (${figures.staff} staff)`;
     return `promotion +${figures.promotion} · ${reels} · ${wages}`;
