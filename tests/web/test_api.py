@@ -87,7 +87,7 @@ def test_create_returns_one_token_and_link_per_human_seat_and_stores_only_hashes
     assert table["options"] == {"destination_change": False, "movie_awards": False, "cards": None}
     seats = answer["seats"]
     assert [seat["kind"] for seat in seats] == ["human", "bot", "human"]
-    assert [seat["name"] for seat in seats] == ["Ann", "Bot (random)", "Player 3"]
+    assert [seat["name"] for seat in seats] == ["Ann", "Bot 2 (random)", "Player 3"]
     assert "token" not in seats[1] and "link" not in seats[1]
     tokens = [seats[0]["token"], seats[2]["token"]]
     assert len(set(tokens)) == 2 and all(len(token) >= 32 for token in tokens)

@@ -165,7 +165,7 @@ def test_names_are_cleaned_of_invisible_characters_and_may_not_pass_for_bots(api
         assert answer.status_code == 400 and "only the server names its bots" in answer.json()["detail"], name
     assert create_table(api, "cinecitta", [{"kind": "human", "name": "Botond"}, *HUMANS[1:]])["table"]["seats"][0]["name"] == "Botond"
     assert create_table(api, "cinecitta", [{"kind": "bot", "bot": "random", "name": "Ann"}, *HUMANS[1:]])["table"]["seats"][0]["name"] == (
-        "Bot (random)"
+        "Bot 1 (random)"
     )
 
 

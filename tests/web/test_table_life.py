@@ -36,7 +36,7 @@ def test_the_host_gives_an_absent_persons_seat_to_a_bot_and_back(server: Server,
         **answer.json()["table"]["seats"][2],
         "kind": "bot",
         "bot": "random",
-        "name": "Bot (random)",
+        "name": "Bot 3 (random)",
     }
     # Cy's link now only watches; the bot makes Cy's offer.
     revoked = watcher.next("revoked")
@@ -123,8 +123,8 @@ def test_a_rematch_keeps_the_seats_with_a_new_deal(api: httpx.Client) -> None:
     assert new_id != table_id and first["seat"] == 0
     assert [(s["kind"], s["bot"], s["name"]) for s in first["table"]["seats"]] == [
         ("human", None, "Ann"),
-        ("bot", "random", "Bot (random)"),
-        ("bot", "medium", "Bot (medium)"),
+        ("bot", "random", "Bot 2 (random)"),
+        ("bot", "medium", "Bot 3 (medium)"),
     ]
     assert api.get(f"/api/tables/{table_id}").json()["rematch"] == new_id
     assert view(api, new_id, first["token"])["seat"] == 0

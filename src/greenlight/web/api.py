@@ -11,7 +11,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from greenlight.core.data import load_data_file
-from greenlight.core.errors import OptionError
+from greenlight.core.errors import GreenlightError, OptionError
 from greenlight.core.game import Game
 from greenlight.core.record import Record
 from greenlight.core.registry import get_game
@@ -225,6 +225,31 @@ async def view_table(table_id: str, hub: Hub, authorization: Annotated[str | Non
     if seat is not None:
         await hub.joined(table, seat)
     return table.view(seat)
+
+
+@router.get("/tables/{table_id}/why", tags=["tables"])
+async def why(
+    table_id: str,
+    hub: Hub,
+    action: Annotated[str, Query(min_length=1, max_length=MAX_ACTION_LENGTH)],
+    authorization: Annotated[str | None, Header()] = None,
+) -> dict[str, Any]:
+    """Whether ``action`` is legal for your seat now and, if not, why, in the game's words (for explaining a target on the board)."""
+    table = await hub.table(table_id)
+    seat = seat_from_header(hub, table, authorization, required=True)
+    assert seat is not None
+    match = table.match
+    try:
+        parsed = match.game.parse_action(action)
+    except GreenlightError as error:
+        return {"legal": False, "reason": str(error)}
+    if parsed in match.legal_actions(seat):
+        return {"legal": True, "reason": None, "words": match.game.describe_action(match.state, seat, parsed)}
+    try:
+        match.game.check(match.state, seat, parsed)
+    except GreenlightError as error:
+        return {"legal": False, "reason": str(error)}
+    return {"legal": False, "reason": "this is not one of your choices now"}
 
 
 @router.post("/tables/{table_id}/actions", tags=["tables"])

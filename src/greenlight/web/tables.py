@@ -324,6 +324,15 @@ class LiveTable:
             client.push(text)
 
 
+def bot_name(seat: int, level: str) -> str:
+    """What the table calls a bot: ``Bot 2 (medium)`` (the seat number tells two bots of one level apart).
+
+    >>> bot_name(1, "medium")
+    'Bot 2 (medium)'
+    """
+    return f"Bot {seat + 1} ({level})"
+
+
 def chat_json(line: ChatLine) -> dict[str, Any]:
     """A chat line as clients receive it."""
     return {"index": line.index, "seat": line.seat if line.seat >= 0 else None, "name": line.name, "text": line.text, "at": line.at}
@@ -521,7 +530,7 @@ class TableHub:
                 level = request.bot or "random"
                 if level not in levels:
                     raise TableError(400, f"seat {seat}: {game.spec.title} has no bot {level!r}; choose from {', '.join(levels)}")
-                rows.append(SeatRow(seat, "bot", level, f"Bot ({level})"))
+                rows.append(SeatRow(seat, "bot", level, bot_name(seat, level)))
             else:
                 raise TableError(400, f"seat {seat}: kind must be 'human' or 'bot', not {request.kind!r}")
         return rows
@@ -600,7 +609,7 @@ class TableHub:
         old = table.stored.seats[seat] if 0 <= seat < len(table.stored.seats) else None
         if old is None:
             raise TableError(404, f"there is no seat {seat + 1} at this table")
-        row = SeatRow(seat, "bot", level, f"Bot ({level})", None, True)
+        row = SeatRow(seat, "bot", level, bot_name(seat, level), None, True)
         await self.set_seat(table, seat, row, f"{old.name} {why}; a bot ({level}) plays seat {seat + 1} from now on.")
 
     async def seat_to_person(self, table: LiveTable, seat: int, name: str | None, *, open_seat: bool = False) -> str:

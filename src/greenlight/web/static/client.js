@@ -1,6 +1,11 @@
-// The table page: connects to the table's WebSocket with the seat token from the link (#token=...),
-// draws each view it receives (board by the game's renderer, seats, legal actions as choices, log, final scores)
+// The table page: connects to the table's WebSocket with the seat token from the link (#token=..., #host=...),
+// draws each view it receives (the board by the game's renderer, seats, the decision, log, chat, final scores)
 // and sends the chosen action. The server is the authority: it checks every action and sends each seat its own view.
+//
+// Renderers (docs/api.md, "Game renderers") draw the board and may play from it: ctx.choose(action) sends an action
+// (asking first if the game warns about it), ctx.setPath(tokens) walks the compound-choice menu from the board,
+// ctx.legalWith(tokens) lists the legal actions that start so, ctx.why(action) explains why something is not legal,
+// ctx.words(action) gives an action's words and ctx.component(code) a component's words.
 "use strict";
 
 (function () {
@@ -9,21 +14,55 @@
   const boot = G.boot();
   const tableId = boot.table_id;
   const game = boot.game;
-  const token = G.tokenFromHash();
+  const fragment = new URLSearchParams(window.location.hash.replace(/^#/, ""));
+  const token = fragment.get("token");
+  const hostToken = fragment.get("host");
   // ?view=generic shows the raw observation through the generic renderer (the view every new game gets).
   const forceGeneric = new URLSearchParams(window.location.search).get("view") === "generic";
   let renderer = (!forceGeneric && G.renderers[game.id]) || G.genericRenderer;
-  // ctx.components: the table's printed components by code ({kind, id, name, text}), loaded before the first view.
-  const ctx = { game, api: G.api, tableId, token, components: new Map(), words: wordsFor, component: (id) => ctx.components.get(id) || null };
+  const ctx = {
+    game,
+    api: G.api,
+    tableId,
+    token,
+    components: new Map(),
+    component: (id) => ctx.components.get(id) || null,
+    words: wordsFor,
+    choose: (action) => choose(action),
+    setPath: (tokens) => setPath(tokens),
+    legalWith: (tokens) => legalWith(tokens),
+    why: (action) => why(action),
+    announce: (text) => announce(text),
+    get view() {
+      return view;
+    },
+    get path() {
+      return path.slice();
+    },
+  };
   const dom = {
     connection: document.getElementById("connection"),
     status: document.getElementById("status"),
     seats: document.getElementById("seats"),
     board: document.getElementById("board"),
+    decision: document.getElementById("decision"),
+    dock: document.getElementById("dock"),
     controls: document.getElementById("controls"),
     refusal: document.getElementById("refusal"),
     outcome: document.getElementById("outcome"),
     log: document.getElementById("log"),
+    chat: document.getElementById("chat"),
+    chatForm: document.getElementById("chat-form"),
+    chatText: document.getElementById("chat-text"),
+    chatReadonly: document.getElementById("chat-readonly"),
+    chatUnread: document.getElementById("chat-unread"),
+    announce: document.getElementById("announce"),
+    help: document.getElementById("step-help-text"),
+    links: document.getElementById("table-links"),
+    seatControls: document.getElementById("seat-controls"),
+    hostControls: document.getElementById("host-controls"),
+    sound: document.getElementById("sound-on"),
+    notify: document.getElementById("notify-on"),
   };
 
   let view = null;
@@ -34,6 +73,10 @@
   let sending = null;
   let refused = false;
   let confirming = null;
+  let chatLines = [];
+  let unread = 0;
+  let announcedLog = 0;
+  let wasMyTurn = false;
 
   // -- connection -------------------------------------------------------------------------------
 
@@ -42,7 +85,7 @@
     socket = new WebSocket(`${scheme}://${window.location.host}/ws/tables/${encodeURIComponent(tableId)}`);
     socket.addEventListener("open", () => {
       retries = 0;
-      socket.send(JSON.stringify({ type: "hello", token: token || null }));
+      socket.send(JSON.stringify({ type: "hello", token: token || null, host: hostToken || null }));
       setConnection("live", "connected");
     });
     socket.addEventListener("message", (event) => handle(JSON.parse(event.data)));
@@ -69,6 +112,7 @@
       if (view) {
         view.table = message.table;
         drawSeats();
+        drawTablePanel();
       }
     } else if (message.type === "ack") {
       sending = null;
@@ -79,13 +123,54 @@
       sending = null;
       showRefusal(message.message);
       if (view) drawControls();
+    } else if (message.type === "chat_history") {
+      chatLines = message.lines;
+      drawChat();
+    } else if (message.type === "chat") {
+      chatLines.push(message.line);
+      if (document.getElementById("panel-chat").hidden) unread++;
+      drawChat();
+    } else if (message.type === "revoked") {
+      showRefusal(message.message);
+      announce(message.message);
     }
   }
 
-  /** The words of one of this seat's legal actions ("Offer Director 2 with 30"), or its text if it has none. */
+  /** The words of one of this seat's legal actions ("Offer Director 6 with 30"), or its text if it has none. */
   function wordsFor(action) {
     const index = view ? view.legal_actions.indexOf(action) : -1;
     return index >= 0 && view.action_words && view.action_words[index] ? view.action_words[index] : action;
+  }
+
+  function legalWith(tokens) {
+    const prefix = tokens.join(" ");
+    return view ? view.legal_actions.filter((action) => action === prefix || action.startsWith(`${prefix} `)) : [];
+  }
+
+  async function why(action) {
+    if (!token) return "Spectators cannot act.";
+    try {
+      const answer = await G.api("GET", `/api/tables/${encodeURIComponent(tableId)}/why?action=${encodeURIComponent(action)}`, undefined, token);
+      return answer.legal ? answer.words : answer.reason;
+    } catch (error) {
+      return error.message;
+    }
+  }
+
+  /** Walk the choice menu to ``tokens`` (from the board); a complete action is chosen at once. */
+  function setPath(tokens) {
+    if (!view) return;
+    const tree = G.actionTree(view.legal_actions);
+    const node = G.treeNode(tree, tokens);
+    if (!node) return;
+    if (node.action && node.children.size === 0) {
+      choose(node.action);
+      return;
+    }
+    path = tokens.slice();
+    confirming = null;
+    drawControls();
+    drawBoard();
   }
 
   /** Send an action, after asking first if the game says it cannot be undone and scores nothing or drops you out. */
@@ -133,6 +218,44 @@
     G.clear(dom.refusal);
   }
 
+  // -- turn signals: title, sound, notification, screen reader ---------------------------------------
+
+  function announce(text) {
+    // A fresh node each time, so screen readers read every announcement.
+    dom.announce.append(el("p", { text }));
+    while (dom.announce.childNodes.length > 5) dom.announce.removeChild(dom.announce.firstChild);
+  }
+
+  function signalTurn() {
+    const mine = Boolean(view && !view.outcome && view.legal_actions.length);
+    document.title = `${mine ? "● Your turn · " : ""}${game.title} · Greenlight`;
+    document.body.dataset.myTurn = mine ? "yes" : "no";
+    if (mine && !wasMyTurn) {
+      announce(`Your turn: ${view.decision.prompt || "choose an action"}`);
+      if (dom.sound.checked) beep();
+      if (document.hidden && "Notification" in window && Notification.permission === "granted") {
+        new Notification(`${game.title}: your turn`, { body: view.decision.prompt || "" });
+      }
+    }
+    wasMyTurn = mine;
+  }
+
+  function beep() {
+    try {
+      const audio = new (window.AudioContext || window.webkitAudioContext)();
+      const tone = audio.createOscillator();
+      const gain = audio.createGain();
+      tone.frequency.value = 660;
+      gain.gain.setValueAtTime(0.08, audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.25);
+      tone.connect(gain).connect(audio.destination);
+      tone.start();
+      tone.stop(audio.currentTime + 0.25);
+    } catch (error) {
+      /* no sound here */
+    }
+  }
+
   // -- drawing ------------------------------------------------------------------------------------
 
   function update(next) {
@@ -141,8 +264,13 @@
     if (first && view.seat !== null && token) {
       G.rememberSeat({ link: window.location.href, table: tableId, title: game.title, seat: view.seat, name: view.table.seats[view.seat].name });
     }
+    if (first) announcedLog = view.log.length;
     if (!G.treeNode(G.actionTree(view.legal_actions), path)) path = [];
+    if (confirming && !view.legal_actions.includes(confirming)) confirming = null;
     draw();
+    for (const line of view.log.slice(announcedLog)) announce(line);
+    announcedLog = view.log.length;
+    signalTurn();
   }
 
   function draw() {
@@ -153,12 +281,14 @@
     drawBoard();
     drawControls();
     drawOutcome();
-    drawHelp();
     drawLog();
+    drawHelp();
+    drawTablePanel();
+    drawChat();
   }
 
   function drawStatus() {
-    const who = view.seat === null ? "You are watching: only public information is shown." : `You are ${G.seatName(view.table, view.seat)}.`;
+    const who = view.seat === null ? "You are watching: only public information is shown." : `You are ${view.table.seats[view.seat].name}.`;
     let line = null;
     if (renderer.status) {
       try {
@@ -177,21 +307,34 @@
     G.append(G.clear(dom.status), [el("p", { class: "who", text: who }), line ? el("p", { class: "game-status", text: line }) : null, ...notices]);
   }
 
+  function seatState(row) {
+    const decision = view.decision;
+    const toAct = decision.players.includes(row.seat);
+    const committed = decision.simultaneous && decision.committed.includes(row.seat);
+    if (view.outcome) return view.outcome.winners.includes(row.seat) ? "winner" : "";
+    if (view.table.thinking === row.seat) return "thinking…";
+    if (committed) return "has chosen ✓";
+    if (toAct) return decision.simultaneous ? "choosing…" : "to play";
+    return "";
+  }
+
   function drawSeats() {
     const decision = view.decision;
     G.clear(dom.seats).append(
       ...view.table.seats.map((row) => {
         const toAct = decision.players.includes(row.seat);
         const committed = decision.simultaneous && decision.committed.includes(row.seat);
-        let state = "";
-        if (view.outcome) state = view.outcome.winners.includes(row.seat) ? "winner" : "";
-        else if (committed) state = "committed ✓";
-        else if (toAct) state = decision.simultaneous ? "choosing…" : "to act";
+        const kind = row.kind === "bot" ? `bot, ${row.bot}` : row.open ? "open seat" : row.connected ? "online" : row.joined ? "away" : "not joined yet";
+        const state = seatState(row);
         return el(
           "li",
-          { class: ["seat", toAct ? "to-act" : "", committed ? "committed" : "", row.seat === view.seat ? "mine" : ""].join(" "), dataset: { seat: String(row.seat) } },
-          el("span", { class: "seat-name", text: G.seatName(view.table, row.seat) }),
-          el("span", { class: "seat-kind", text: row.kind === "bot" ? `bot: ${row.bot}` : row.connected ? "online" : row.joined ? "away" : "not joined yet" }),
+          {
+            class: ["seat", toAct ? "to-act" : "", committed ? "committed" : "", row.seat === view.seat ? "mine" : "", view.table.thinking === row.seat ? "thinking" : ""].join(" "),
+            dataset: { seat: String(row.seat) },
+            "aria-label": `${row.name}, ${kind}${state ? `, ${state}` : ""}`,
+          },
+          el("span", { class: "seat-name", text: row.seat === view.seat ? `${row.name} (you)` : row.name }),
+          el("span", { class: "seat-kind" }, el("span", { class: `dot ${row.kind === "bot" || row.connected ? "on" : "off"}`, "aria-hidden": "true" }), kind),
           el("span", { class: "seat-state", text: state })
         );
       })
@@ -200,12 +343,15 @@
 
   function drawBoard() {
     G.clear(dom.board);
+    G.clear(dom.dock);
     try {
       renderer.render(dom.board, view, ctx);
+      if (renderer.hand && view.seat !== null) renderer.hand(dom.dock, view, ctx);
     } catch (error) {
       // A broken game renderer must not lock a person out of the game: fall back to the generic one.
       console.error(error);
       G.clear(dom.board);
+      G.clear(dom.dock);
       renderer = G.genericRenderer;
       renderer.render(dom.board, view, ctx);
     }
@@ -228,25 +374,31 @@
 
   function drawControls() {
     const root = G.clear(dom.controls);
-    if (view.outcome) return;
+    dom.decision.dataset.state = "idle";
+    if (view.outcome) {
+      dom.decision.dataset.state = "over";
+      root.append(el("p", { class: "waiting", text: "The game is over." }));
+      return;
+    }
     if (view.seat === null) {
-      root.append(el("p", { class: "muted", text: "Spectators see the table but cannot act." }));
+      root.append(el("p", { class: "muted", text: "You are watching: spectators see the table but cannot act." }));
       return;
     }
     const decision = view.decision;
     if (!view.legal_actions.length) {
-      const waiting = decision.players.map((seat) => G.seatName(view.table, seat)).join(", ");
+      const waiting = decision.players.map((seat) => view.table.seats[seat].name).join(", ");
       const mine = decision.simultaneous && decision.committed.includes(view.seat) ? "Your choice is in. " : "";
       root.append(el("p", { class: "waiting", text: `${mine}Waiting for ${waiting || "the table"}.` }));
       return;
     }
+    dom.decision.dataset.state = "act";
     const tree = G.actionTree(view.legal_actions);
     let node = G.treeNode(tree, path) || tree;
     // Steps with a single way forward (say, the only verb this step allows) are taken for the person.
     // (A step that would complete the action is always left to the person to click.)
     while (!node.action && node.children.size === 1 && node.children.values().next().value.action === null) {
-      const [token, child] = node.children.entries().next().value;
-      path.push(token);
+      const [step, child] = node.children.entries().next().value;
+      path.push(step);
       node = child;
     }
     let prompt = null;
@@ -263,7 +415,7 @@
         el(
           "div",
           { class: "confirm", role: "alertdialog", "aria-label": "confirm your move" },
-          el("p", { text: view.action_warnings[confirming] }),
+          el("p", { class: "warning", text: view.action_warnings[confirming] }),
           el("p", { class: "muted", text: wordsFor(confirming) }),
           el("button", { type: "button", class: "choice final danger", onclick: () => choose(confirming) }, "Do it anyway"),
           el("button", { type: "button", class: "choice", onclick: () => { confirming = null; drawControls(); } }, "Think again")
@@ -277,32 +429,39 @@
           "div",
           { class: "breadcrumb" },
           el("span", { class: "muted", text: "So far: " }),
-          path.map((token, i) => el("span", { class: "crumb" }, label(path.slice(0, i), token))),
-          el("button", { type: "button", class: "back", onclick: goBack, disabled: sending !== null }, "Back")
+          path.map((step, i) => el("span", { class: "crumb" }, label(path.slice(0, i), step))),
+          el("button", { type: "button", class: "back", onclick: goBack, disabled: sending !== null, "aria-keyshortcuts": "Backspace" }, "Back")
         )
       );
     }
-    const choices = el("div", { class: "choices", role: "group" });
-    for (const [token, child] of node.children) {
+    const choices = el("div", { class: "choices", role: "group", "aria-label": "choices" });
+    let number = 0;
+    for (const [step, child] of node.children) {
       const complete = child.action !== null && child.children.size === 0;
+      number++;
+      const text = complete ? wordsFor(child.action) : labelText(path, step);
+      const warned = complete && view.action_warnings && view.action_warnings[child.action];
       choices.append(
         el(
           "button",
           {
             type: "button",
-            class: complete ? "choice final" : "choice",
-            dataset: { token, action: complete ? child.action : "" },
-            title: complete ? wordsFor(child.action) : "more choices follow",
+            class: ["choice", complete ? "final" : "", warned ? "warned" : ""].join(" "),
+            dataset: { token: step, action: complete ? child.action : "", key: number <= 9 ? String(number) : "" },
+            title: complete ? text : "more choices follow",
+            "aria-label": `${number <= 9 ? `${number}: ` : ""}${text}${complete ? "" : ", then more choices"}`,
             disabled: sending !== null,
             onclick: () => {
               if (complete) choose(child.action);
               else {
-                path.push(token);
+                path.push(step);
                 drawControls();
+                drawBoard();
               }
             },
           },
-          label(path, token, complete ? child.action : null)
+          number <= 9 ? el("kbd", { text: String(number), "aria-hidden": "true" }) : null,
+          label(path, step, complete ? child.action : null)
         )
       );
     }
@@ -314,6 +473,11 @@
     root.append(choices);
     if (sending) root.append(el("p", { class: "muted", text: `Sending: ${wordsFor(sending)}…` }));
     root.append(typedActionForm());
+  }
+
+  function labelText(prefix, step) {
+    const made = label(prefix, step, null);
+    return typeof made === "string" ? made : made.textContent || step;
   }
 
   /** Whether a person had a real choice at this node (more than one way forward). */
@@ -330,6 +494,7 @@
     while (cut > 0 && !hasChoice(G.treeNode(tree, path.slice(0, cut)))) cut--;
     path = path.slice(0, Math.max(cut, 0));
     drawControls();
+    drawBoard();
   }
 
   function typedActionForm() {
@@ -340,7 +505,7 @@
         class: "typed",
         onsubmit: (event) => {
           event.preventDefault();
-          if (input.value.trim()) send(input.value.trim());
+          if (input.value.trim()) choose(input.value.trim());
         },
       },
       input,
@@ -349,35 +514,213 @@
     return el("details", { class: "typed-action" }, el("summary", { text: "Type an action" }), form);
   }
 
+  // Keyboard: 1-9 choose, Backspace goes back (not while typing in a field).
+  document.addEventListener("keydown", (event) => {
+    if (!view || event.target.closest("input, textarea, select") || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (/^[1-9]$/.test(event.key)) {
+      const button = dom.controls.querySelector(`.choices button[data-key="${event.key}"]`);
+      if (button && !button.disabled) {
+        event.preventDefault();
+        button.click();
+      }
+    } else if (event.key === "Backspace" && path.length) {
+      event.preventDefault();
+      goBack();
+    }
+  });
+
   function drawOutcome() {
     const root = G.clear(dom.outcome);
     if (!view.outcome) return;
-    root.append(
-      G.outcomeTable(view.outcome, view.table),
-      el(
-        "p",
-        { class: "after-game" },
-        el("a", { href: `/tables/${encodeURIComponent(tableId)}/replay`, text: "Replay this game step by step" }),
-        " · ",
-        el("a", { href: `/api/tables/${encodeURIComponent(tableId)}/record`, download: "", text: "Download the record" }),
-        " · ",
-        el("a", { href: "/", text: "Back to the lobby" })
-      )
+    const actions = el("p", { class: "after-game" });
+    actions.append(
+      el("a", { href: `/tables/${encodeURIComponent(tableId)}/replay`, text: "Replay this game step by step" }),
+      " · ",
+      el("a", { href: `/api/tables/${encodeURIComponent(tableId)}/record`, download: "", text: "Download the record" }),
+      " · ",
+      el("a", { href: "/", text: "Back to the lobby" })
     );
+    if (token || hostToken) {
+      actions.append(" · ", el("button", { type: "button", class: "primary", onclick: rematch }, view.table.rematch ? "Go to the rematch" : "Play again (rematch)"));
+    }
+    root.append(G.outcomeChart(view.outcome, view.table), actions);
   }
 
-  function drawHelp() {
-    const box = document.getElementById("step-help");
-    const text = document.getElementById("step-help-text");
-    if (!box || !text) return;
-    box.hidden = !view.help;
-    G.clear(text).append(...(view.help || "").split("\n\n").map((part) => el("p", { text: part })));
+  async function rematch() {
+    try {
+      const answer = await G.api("POST", `/api/tables/${encodeURIComponent(tableId)}/rematch`, undefined, token || hostToken);
+      const next = answer.link || answer.host_link || `/tables/${encodeURIComponent(answer.table.id)}`;
+      window.location.assign(next);
+    } catch (error) {
+      showRefusal(error.message);
+    }
   }
 
   function drawLog() {
     const lines = view.log;
     G.clear(dom.log).append(...lines.map((line, i) => el("li", { value: String(i + 1), text: line })).reverse());
   }
+
+  function drawHelp() {
+    G.clear(dom.help).append(...(view.help || "No help for this step.").split("\n\n").map((part) => el("p", { text: part })));
+  }
+
+  function drawChat() {
+    G.clear(dom.chat).append(
+      ...chatLines.map((line) =>
+        el("li", { class: line.seat === null ? "table-line" : "" }, el("strong", { text: `${line.name}: ` }), el("span", { text: line.text }))
+      )
+    );
+    dom.chat.scrollTop = dom.chat.scrollHeight;
+    const canWrite = view ? view.seat !== null : Boolean(token);
+    dom.chatForm.hidden = !canWrite;
+    dom.chatReadonly.hidden = canWrite;
+    dom.chatUnread.hidden = unread === 0;
+    dom.chatUnread.textContent = String(unread);
+  }
+
+  dom.chatForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = dom.chatText.value.trim();
+    if (!text || !socket || socket.readyState !== WebSocket.OPEN) return;
+    socket.send(JSON.stringify({ type: "chat", text, id: nextId++ }));
+    dom.chatText.value = "";
+  });
+
+  // -- the Table panel: links, resign, the host's controls ---------------------------------------
+
+  function linkBox(labelText, url) {
+    const field = el("input", { type: "text", readonly: true, value: url, class: "link-field", "aria-label": labelText, onfocus: (event) => event.target.select() });
+    const button = el("button", { type: "button", onclick: () => copy(field, button) }, "Copy");
+    return el("div", { class: "link-box" }, el("span", { class: "link-label", text: labelText }), field, button);
+  }
+
+  /** Copy a link: the clipboard API where the page is a secure context, else the selected text field's copy command. */
+  async function copy(field, button) {
+    field.focus();
+    field.select();
+    let done = false;
+    if (navigator.clipboard && window.isSecureContext) {
+      try {
+        await navigator.clipboard.writeText(field.value);
+        done = true;
+      } catch (error) {
+        done = false;
+      }
+    }
+    if (!done) {
+      try {
+        done = document.execCommand("copy");
+      } catch (error) {
+        done = false;
+      }
+    }
+    button.textContent = done ? "Copied" : "Selected: press Ctrl+C";
+    window.setTimeout(() => (button.textContent = "Copy"), 2500);
+  }
+
+  function drawTablePanel() {
+    if (!view) return;
+    const spectate = `${window.location.origin}/tables/${encodeURIComponent(tableId)}`;
+    G.clear(dom.links).append(el("h2", { text: "Links" }), linkBox("Watch (no hidden cards)", spectate));
+    if (token) dom.links.append(linkBox("Your seat (keep it to yourself)", `${spectate}#token=${token}`));
+    G.clear(dom.seatControls);
+    if (view.seat !== null && !view.outcome && !view.table.closed) {
+      const level = el("select", { "aria-label": "bot level that takes your seat" }, game.bots.map((name) => el("option", { value: name, text: name, selected: name === "medium" })));
+      dom.seatControls.append(
+        el("h2", { text: "Your seat" }),
+        el(
+          "p",
+          {},
+          "Leave the game and let a bot play on: ",
+          level,
+          " ",
+          el("button", { type: "button", class: "danger", onclick: () => resign(level.value) }, "Resign")
+        )
+      );
+    }
+    drawHostControls();
+  }
+
+  async function resign(level) {
+    if (!window.confirm(`Give your seat to a bot (${level}) and stop playing? You cannot take it back yourself.`)) return;
+    try {
+      await G.api("POST", `/api/tables/${encodeURIComponent(tableId)}/resign`, { bot: level }, token);
+    } catch (error) {
+      showRefusal(error.message);
+    }
+  }
+
+  function drawHostControls() {
+    const root = G.clear(dom.hostControls);
+    if (!hostToken || !view) return;
+    root.append(el("h2", { text: "Host" }));
+    const over = view.outcome || view.table.closed;
+    for (const row of view.table.seats) {
+      const line = el("div", { class: "host-seat", dataset: { seat: String(row.seat) } }, el("strong", { text: row.name }));
+      if (!over) {
+        if (row.kind === "human") {
+          const level = el("select", { "aria-label": `bot level for seat ${row.seat + 1}` }, game.bots.map((name) => el("option", { value: name, text: name, selected: name === "medium" })));
+          line.append(
+            " ",
+            level,
+            el("button", { type: "button", class: "host-bot", onclick: () => host(`seats/${row.seat}/bot`, { bot: level.value }) }, "Give to a bot"),
+            el("button", { type: "button", class: "host-link", onclick: () => host(`seats/${row.seat}/person`, {}, row) }, "New link"),
+            row.open ? null : el("button", { type: "button", class: "host-open", onclick: () => host(`seats/${row.seat}/person`, { open: true }) }, "Open to anyone")
+          );
+        } else {
+          line.append(" ", el("button", { type: "button", class: "host-person", onclick: () => host(`seats/${row.seat}/person`, {}, row) }, "Give to a person"));
+        }
+      }
+      root.append(line);
+    }
+    root.append(el("div", { id: "host-new-link" }));
+    if (!over) root.append(el("p", {}, el("button", { type: "button", class: "danger host-close", onclick: closeTable }, "Close the table")));
+  }
+
+  async function host(pathPart, body, row) {
+    try {
+      const answer = await G.api("POST", `/api/tables/${encodeURIComponent(tableId)}/${pathPart}`, body, hostToken);
+      if (answer.link && row) {
+        G.clear(document.getElementById("host-new-link")).append(linkBox(`New link for seat ${row.seat + 1} (send it to its player)`, answer.link));
+      }
+    } catch (error) {
+      showRefusal(error.message);
+    }
+  }
+
+  async function closeTable() {
+    if (!window.confirm("Close the table for good? Nobody can play on.")) return;
+    try {
+      await G.api("POST", `/api/tables/${encodeURIComponent(tableId)}/close`, undefined, hostToken);
+    } catch (error) {
+      showRefusal(error.message);
+    }
+  }
+
+  // -- panels ----------------------------------------------------------------------------------------
+
+  function showPanel(name) {
+    for (const tab of document.querySelectorAll(".side-tabs [role=tab]")) {
+      const selected = tab.id === `tab-${name}`;
+      tab.setAttribute("aria-selected", selected ? "true" : "false");
+      document.getElementById(tab.getAttribute("aria-controls")).hidden = !selected;
+    }
+    if (name === "chat") {
+      unread = 0;
+      drawChat();
+    }
+  }
+  for (const tab of document.querySelectorAll(".side-tabs [role=tab]")) tab.addEventListener("click", () => showPanel(tab.id.slice(4)));
+  if (hostToken) showPanel("table");
+
+  dom.sound.checked = window.localStorage.getItem("greenlight.sound") === "on";
+  dom.sound.addEventListener("change", () => window.localStorage.setItem("greenlight.sound", dom.sound.checked ? "on" : "off"));
+  dom.notify.hidden = !("Notification" in window);
+  dom.notify.addEventListener("click", async () => {
+    const permission = await Notification.requestPermission();
+    dom.notify.textContent = permission === "granted" ? "Notifications are on" : "Notifications are blocked in this browser";
+  });
 
   // -- start ----------------------------------------------------------------------------------------
 

@@ -19,6 +19,8 @@
       if (key === "class") node.className = value;
       else if (key === "text") node.textContent = String(value);
       else if (key === "dataset") Object.assign(node.dataset, value);
+      // Styles through the CSSOM: the pages' Content Security Policy refuses style attributes.
+      else if (key === "style" && typeof value === "object") Object.assign(node.style, value);
       else if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
       else if (value === true) node.setAttribute(key, "");
       else node.setAttribute(key, String(value));
@@ -53,11 +55,11 @@
     return text.charAt(0).toUpperCase() + text.slice(1);
   };
 
-  /** "P2 · Ann" for a seat, from the table info. */
+  /** A seat's name from the table info ("Ann", "Bot (medium)"), "Player N" without it. */
   G.seatName = function (table, seat) {
     if (seat === null || seat === undefined) return "spectator";
     const row = table && table.seats ? table.seats[seat] : null;
-    return row ? `P${seat} · ${row.name}` : `P${seat}`;
+    return row ? row.name : `Player ${seat + 1}`;
   };
 
   /** Call the JSON API; resolves to the body, rejects with an Error carrying .status and the server's message. */
@@ -170,6 +172,55 @@
       G.el("div", { class: "scroll" }, G.el("table", { class: "scores" }, G.el("thead", {}, head), G.el("tbody", {}, rows)))
     );
   };
+
+  /**
+   * Final scores as a picture: one bar per player, split by scoring category (the positive numeric ones), longest
+   * for the winner; the full breakdown in a table below, on demand. Reads well on a phone: no wide table to scroll.
+   */
+  G.outcomeChart = function (outcome, table) {
+    const breakdown = outcome.breakdown || [];
+    const keys = [];
+    for (const item of breakdown) {
+      for (const [key, value] of Object.entries(item)) if (typeof value === "number" && !keys.includes(key)) keys.push(key);
+    }
+    const parts = (seat) => keys.map((key) => [key, Math.max(0, Number((breakdown[seat] || {})[key]) || 0)]).filter(([, v]) => v > 0);
+    const totals = outcome.scores.map((_, seat) => parts(seat).reduce((sum, [, v]) => sum + v, 0));
+    const widest = Math.max(1, ...totals);
+    const order = outcome.scores.map((_, seat) => seat).sort((a, b) => outcome.ranks[a] - outcome.ranks[b] || a - b);
+    const legend = G.el("ul", { class: "chart-legend" }, keys.map((key, i) => G.el("li", {}, G.el("span", { class: `swatch c${i % 8}`, "aria-hidden": "true" }), G.humanize(key))));
+    const bars = order.map((seat) => {
+      const winner = outcome.winners.includes(seat);
+      const described = parts(seat).map(([key, value]) => `${G.humanize(key)} ${formatNumber(value)}`).join(", ");
+      return G.el(
+        "li",
+        { class: winner ? "winner" : "", dataset: { seat: String(seat) }, "aria-label": `${G.seatName(table, seat)}: place ${outcome.ranks[seat]}, score ${formatNumber(outcome.scores[seat])}${described ? ` (${described})` : ""}${winner ? ", winner" : ""}` },
+        G.el("span", { class: "bar-name" }, `${ordinal(outcome.ranks[seat])} ${G.seatName(table, seat)}`, winner ? G.el("span", { class: "badge win", text: "winner" }) : null),
+        G.el(
+          "span",
+          { class: "bar", "aria-hidden": "true" },
+          parts(seat).map(([key, value]) => G.el("span", { class: `segment c${keys.indexOf(key) % 8}`, style: { width: `${(100 * value) / widest}%` }, title: `${G.humanize(key)}: ${formatNumber(value)}` }))
+        ),
+        G.el("span", { class: "bar-score", text: formatNumber(outcome.scores[seat]) })
+      );
+    });
+    const winners = outcome.winners.length ? outcome.winners.map((s) => G.seatName(table, s)).join(" and ") : "nobody";
+    const details = G.el("details", { class: "score-details" }, G.el("summary", { text: "Every scoring figure" }), G.outcomeTable(outcome, table).querySelector(".scroll"));
+    return G.el(
+      "div",
+      { class: "outcome", id: "final-scores" },
+      G.el("h2", { text: "Final scores" }),
+      G.el("p", { class: "winner-line", text: `Winner: ${winners}` }),
+      G.el("ol", { class: "score-bars" }, bars),
+      keys.length ? legend : null,
+      details
+    );
+  };
+
+  function ordinal(rank) {
+    const tens = rank % 100;
+    const suffix = tens >= 10 && tens <= 20 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[rank % 10] || "th";
+    return `${rank}${suffix}`;
+  }
 
   function formatNumber(value) {
     return Number.isInteger(value) ? String(value) : String(Math.round(value * 100) / 100);
