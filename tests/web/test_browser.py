@@ -213,7 +213,7 @@ def test_the_generic_renderer_draws_a_game_readably_and_it_can_be_played(page: A
     wait_for_turn(page)
     target = legal_actions(page)[0]
     play_one_action(page, target)
-    page.wait_for_function("Greenlight.tablePage.view.decision.committed.includes(0) || Greenlight.tablePage.view.decision.kind !== 'offer'")
+    page.wait_for_function("(view => view.decision.committed.includes(0) || view.decision.kind !== 'offer')(Greenlight.tablePage.view)")
     # Every seat has offered, so the folder P0 sent is now in its view, drawn by the generic renderer too.
     page.wait_for_selector('.generic-section[data-key="folder_sent"]')
     assert page.locator('.generic-section[data-key="folder_sent"]').inner_text().count(target.split()[1]) == 1
