@@ -130,5 +130,5 @@ def test_render_is_the_spectator_text() -> None:
     env.reset()
     text = env.render()
     assert text is not None
-    assert text.startswith("Cinecitta 1937  round 1/8  step: offer")
+    assert text.startswith("Cinecitta 1937 · round 1 of 8 · Step 1 of 3: offer")
     assert "Your hand" not in text

@@ -187,3 +187,63 @@ class Socket:
 
     def close(self) -> None:
         self.ws.close()
+
+
+# -- browsers (Playwright driving Debian's chromium) ----------------------------------------------
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless chromium per test module."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.skip("needs Debian's chromium (apt-get install chromium)")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def new_page(browser: Any, *, phone: bool = False) -> Any:
+    """A page in a fresh context: a 1366x900 desktop, or a 390x844 phone (touch, mobile viewport).
+
+    ``bypass_csp`` lets the test evaluate its own JavaScript (axe-core); it also means an escaping bug could not
+    hide behind the Content Security Policy.
+    """
+    size = {"width": 390, "height": 844} if phone else {"width": 1366, "height": 900}
+    context = browser.new_context(viewport=size, is_mobile=phone, has_touch=phone, bypass_csp=True, device_scale_factor=1)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    return page
+
+
+def screenshot(page: Any, name: str, *, full_page: bool = True) -> Path:
+    """Save a screenshot into test-artifacts/screenshots/ and return its path."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full_page)
+    return path
+
+
+def axe_violations(page: Any, impacts: tuple[str, ...] = ("serious", "critical")) -> list[str]:
+    """axe-core's violations of the given impacts on the page now, as "rule: target" lines."""
+    if not AXE.is_file():
+        pytest.fail(f"{AXE} is missing: scripts/test installs it with npm ci")
+    if not page.evaluate("Boolean(window.axe)"):
+        page.evaluate(AXE.read_text(encoding="utf-8"))
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    return [
+        f"{violation['id']} ({violation['impact']}): {node['target']} {node.get('failureSummary', '')[:160]}"
+        for violation in result["violations"]
+        if violation["impact"] in impacts
+        for node in violation["nodes"]
+    ]
+
+
+def horizontal_overflow(page: Any) -> int:
+    """How many pixels the page is wider than the window (0: nothing to scroll sideways)."""
+    return int(page.evaluate("document.documentElement.scrollWidth - window.innerWidth"))

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from greenlight.core.registry import all_games
-from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, Server
+from tests.web.conftest import CHROMIUM, SCREENSHOTS, Server
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -27,14 +27,6 @@ pytestmark = [
 NAME = '<img src=x onerror="window.__xss=1">'
 #: Clicks a person makes at most in one game before the test gives up.
 MAX_CLICKS = 1500
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

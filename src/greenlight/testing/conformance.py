@@ -7,7 +7,10 @@ contract as it goes:
   non-empty and unique for seats that must act and empty for the others;
   action codes are in range and distinct; the game ends within its declared
   maximum length; the outcome is well formed and JSON-ready.
-* on a seeded subset of games (``deep_every``), at every step: clone equality
+* on a seeded subset of games (``deep_every``), at every step: player words
+  (every legal action described, with no bare component code and nothing that
+  reads like code; event texts likewise, and neither showing anything hidden
+  from who reads it), clone equality
   and independence (no shared mutable containers), text round trip of every
   legal action, JSON-serialisable observations for every seat and the
   spectator, **no leak** (each seat's observation and legal actions are
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -36,6 +40,7 @@ from greenlight.core.game import Game
 from greenlight.core.record import Record, replay
 from greenlight.core.spec import Options
 from greenlight.core.state import GameState, shared_containers, state_digest
+from greenlight.core.words import bare_codes, jargon
 
 
 class ConformanceFailure(AssertionError):
@@ -109,6 +114,7 @@ class _Playout:
         self.record = Record(game.spec.id, game.spec.version, num_players, seed, dict(resolved), [])
         self.report = ConformanceReport(games=1, deep_games=int(deep))
         self.history: list[tuple[GameState, Any]] = []
+        self.components = game.components(self.state) if deep else []
 
     def fail(self, message: str) -> ConformanceFailure:
         where = (
@@ -157,9 +163,15 @@ class _Playout:
             for event in events:
                 try:
                     json.dumps(event.to_json())
-                    self.game.describe_event(event)
+                    text = self.game.describe_event(event, self.state, None)
                 except Exception as error:
                     raise self.fail(f"event {event} is not JSON-ready or cannot be described: {error!r}") from error
+                self.check_words(text, f"the text of event {event.kind}")
+                audience = range(self.num_players) if event.audience is None else event.audience
+                for viewer in [*audience, *([None] if event.audience is None else [])]:
+                    leaked = self.game.secrets(self.state, viewer).intersection(re.findall(r"[\w-]+", text))
+                    if leaked:
+                        raise self.fail(f"the text of event {event.kind} shows {sorted(leaked)[:3]}, hidden from seat {viewer}: {text!r}")
 
     def check_decision(self, players: tuple[int, ...], committed: tuple[int, ...]) -> set[int]:
         movers = set(players)
@@ -194,6 +206,35 @@ class _Playout:
                 text = str(action)
                 if game.parse_action(text) != action:
                     raise self.fail(f"action text {text!r} does not parse back to the same action")
+            if self.deep:
+                self.check_action_words(seat, actions)
+
+    def check_action_words(self, seat: int, actions: list[Action]) -> None:
+        """Every legal action has words (no bare codes, nothing the seat may not know) and, if any, a warning in words."""
+        game = self.game
+        hidden = game.secrets(self.state, seat)
+        for action in actions:
+            words = game.describe_action(self.state, seat, action)
+            if not isinstance(words, str) or not words.strip():
+                raise self.fail(f"seat {seat}: '{action}' has no words (describe_action)")
+            self.check_words(words, f"the words of '{action}'")
+            leaked = hidden.intersection(re.findall(r"[\w-]+", words))
+            if leaked:
+                raise self.fail(f"seat {seat}: the words of '{action}' show {sorted(leaked)[:3]}, hidden from that seat: {words!r}")
+            warning = game.action_warning(self.state, seat, action)
+            if warning is not None:
+                if not isinstance(warning, str) or not warning.strip():
+                    raise self.fail(f"seat {seat}: '{action}' has an empty warning")
+                self.check_words(warning, f"the warning of '{action}'")
+
+    def check_words(self, text: str, what: str) -> None:
+        """Player words: no bare component codes, nothing that reads like code."""
+        codes = bare_codes(text, self.components)
+        if codes:
+            raise self.fail(f"{what} shows the bare code(s) {codes} without the name: {text!r}")
+        code_like = jargon(text)
+        if code_like:
+            raise self.fail(f"{what} reads like code ({code_like}): {text!r}")
 
     def check_observations(self) -> None:
         for seat in [*range(self.num_players), None]:

@@ -73,6 +73,7 @@ CREATE TABLE IF NOT EXISTS seats (
     token_hash TEXT,
     joined_at REAL,
     open INTEGER NOT NULL DEFAULT 0,
+    stands_in_for TEXT,
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS chat (
@@ -111,6 +112,7 @@ DROP TABLE tables;
 ALTER TABLE tables_v2 RENAME TO tables;
 CREATE INDEX IF NOT EXISTS tables_by_creation ON tables (created_at DESC, id DESC);
 ALTER TABLE seats ADD COLUMN open INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE seats ADD COLUMN stands_in_for TEXT;
 """
 
 #: A table's number of moves and its last activity, read through the actions' primary key (a move writes only its own row).
@@ -166,6 +168,8 @@ class SeatRow:
     joined: bool = False
     #: A human seat anyone may take from the lobby (nobody holds its link yet).
     open: bool = False
+    #: For a bot that took a person's seat: that person's name (a person given the seat back gets it again).
+    stands_in_for: str | None = None
 
 
 @dataclass(slots=True)
@@ -489,9 +493,12 @@ class SqliteStore(TableStore):
         elif isinstance(op, UpdateSeat):
             row = op.seat
             db.execute(
-                "UPDATE seats SET kind = ?, bot = ?, name = ?, token_hash = ?, open = ?,"
+                "UPDATE seats SET kind = ?, bot = ?, name = ?, token_hash = ?, open = ?, stands_in_for = ?,"
                 " joined_at = CASE WHEN ? THEN COALESCE(joined_at, ?) ELSE NULL END WHERE table_id = ? AND seat = ?",
-                (row.kind, row.bot, row.name, row.token_hash, int(row.open), row.joined, time.time(), op.table_id, row.seat),
+                (
+                    *(row.kind, row.bot, row.name, row.token_hash, int(row.open), row.stands_in_for),
+                    *(row.joined, time.time(), op.table_id, row.seat),
+                ),
             )
         elif isinstance(op, AddChat):
             line = op.line
@@ -537,8 +544,12 @@ class SqliteStore(TableStore):
             ),
         )
         self._db.executemany(
-            "INSERT INTO seats (table_id, seat, kind, bot, name, token_hash, joined_at, open) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [(table.id, s.seat, s.kind, s.bot, s.name, s.token_hash, now if s.joined else None, int(s.open)) for s in table.seats],
+            "INSERT INTO seats (table_id, seat, kind, bot, name, token_hash, joined_at, open, stands_in_for)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (table.id, s.seat, s.kind, s.bot, s.name, s.token_hash, now if s.joined else None, int(s.open), s.stands_in_for)
+                for s in table.seats
+            ],
         )
         self._db.executemany(
             "INSERT INTO actions (table_id, idx, seat, text, at) VALUES (?, ?, ?, ?, ?)",
@@ -622,12 +633,12 @@ class SqliteStore(TableStore):
         for start in range(0, len(ids), 500):
             chunk = ids[start : start + 500]
             marks = ",".join("?" * len(chunk))
-            for table_id, seat, kind, bot, name, token_hash, joined_at, is_open in self._read_db.execute(
-                f"SELECT table_id, seat, kind, bot, name, token_hash, joined_at, open FROM seats WHERE table_id IN ({marks})"
+            for table_id, seat, kind, bot, name, token_hash, joined_at, is_open, stands_in_for in self._read_db.execute(
+                f"SELECT table_id, seat, kind, bot, name, token_hash, joined_at, open, stands_in_for FROM seats WHERE table_id IN ({marks})"
                 " ORDER BY table_id, seat",
                 chunk,
             ):
-                seats[table_id].append(SeatRow(seat, kind, bot, name, token_hash, joined_at is not None, bool(is_open)))
+                seats[table_id].append(SeatRow(seat, kind, bot, name, token_hash, joined_at is not None, bool(is_open), stands_in_for))
         return seats
 
     def _load(self, where: str, params: tuple[object, ...]) -> list[StoredTable]:

@@ -609,7 +609,8 @@ class TableHub:
         old = table.stored.seats[seat] if 0 <= seat < len(table.stored.seats) else None
         if old is None:
             raise TableError(404, f"there is no seat {seat + 1} at this table")
-        row = SeatRow(seat, "bot", level, bot_name(seat, level), None, True)
+        person = old.name if old.kind == "human" and not old.open else old.stands_in_for
+        row = SeatRow(seat, "bot", level, bot_name(seat, level), None, True, stands_in_for=person)
         await self.set_seat(table, seat, row, f"{old.name} {why}; a bot ({level}) plays seat {seat + 1} from now on.")
 
     async def seat_to_person(self, table: LiveTable, seat: int, name: str | None, *, open_seat: bool = False) -> str:
@@ -619,7 +620,7 @@ class TableHub:
             raise TableError(404, f"there is no seat {seat + 1} at this table")
         old = table.stored.seats[seat]
         try:
-            shown = clean_name(name) or (old.name if old.kind == "human" else f"Player {seat + 1}")
+            shown = clean_name(name) or (old.name if old.kind == "human" else old.stands_in_for or f"Player {seat + 1}")
         except InputError as error:
             raise TableError(400, str(error)) from None
         token = new_token()

@@ -163,6 +163,7 @@ def table_info(
                 "joined": row.joined if row.kind == "human" else True,
                 "connected": row.seat in connected if row.kind == "human" else True,
                 "open": row.open,
+                "stands_in_for": row.stands_in_for,
             }
             for row in summary.seats
         ],

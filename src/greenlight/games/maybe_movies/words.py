@@ -204,6 +204,7 @@ class CatalogueWords:
         self._texts: dict[str, str] = {}
         self._kinds: dict[str, str] = {}
         self._extra: dict[str, dict[str, str]] = {}
+        self._details: dict[str, dict[str, Any]] = {}
         for card in (*table.votes, *table.changes):
             if card.kind == CHANGE:
                 self._add(card.id, "CHANGE card", f"CHANGE {card.number}", f"CHANGE {card.number}", _change_text(card))
@@ -271,9 +272,17 @@ class CatalogueWords:
         return "; ".join(self.label(card) for card in cards) or empty
 
     def details(self, card_id: str) -> dict[str, Any]:
-        """The card's observation details with its words added (``name``, ``face``, ``text``; a blockbuster's printed texts)."""
-        words = {"name": self.name(card_id), "face": self.face(card_id), "text": self.text(card_id), **self._extra.get(card_id, {})}
-        return {**self.table.details(card_id), **words}
+        """The card's observation details with its words added (``name``, ``face``; a blockbuster's printed texts).
+
+        The full ``text`` is left out to keep views small: clients have it from the components.
+
+        Built once and shared between observations: treat as read-only.
+        """
+        found = self._details.get(card_id)
+        if found is None:
+            words = {"name": self.name(card_id), "face": self.face(card_id), **self._extra.get(card_id, {})}
+            found = self._details[card_id] = {**self.table.details(card_id), **words}
+        return found
 
     def components(self) -> list[Component]:
         """Every card of the catalogue as a printed component, in catalogue order."""

@@ -7,12 +7,12 @@ from typing import Any
 
 from greenlight.core.game import Observation
 from greenlight.games.movie_empire import rounds, rules
-from greenlight.games.movie_empire.cards import STAGES, T_PRODUCTION, T_SCRIPT, T_STAR, Tables
+from greenlight.games.movie_empire.cards import STAGE_WORDS, STAGES, T_PRODUCTION, T_SCRIPT, T_STAR, Tables
 from greenlight.games.movie_empire.effects import level, usable_dossier
 from greenlight.games.movie_empire.lines import Line, metrics
 from greenlight.games.movie_empire.premiere import premiere_json
 from greenlight.games.movie_empire.state import GIFT, NO_SEAT, OVER, SETUP, WORKING, MovieEmpireState
-from greenlight.games.movie_empire.words import PHASE_WORDS, STAGE_WORDS, final_rows, line_preview, premiere_summary
+from greenlight.games.movie_empire.words import PHASE_WORDS, final_rows, line_preview, premiere_summary
 from greenlight.games.movie_empire.working import in_use
 
 # -- observations ----------------------------------------------------------------------------------

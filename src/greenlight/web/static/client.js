@@ -77,6 +77,7 @@
   let unread = 0;
   let announcedLog = 0;
   let wasMyTurn = false;
+  let hostNewLink = null;
 
   // -- connection -------------------------------------------------------------------------------
 
@@ -324,7 +325,7 @@
       ...view.table.seats.map((row) => {
         const toAct = decision.players.includes(row.seat);
         const committed = decision.simultaneous && decision.committed.includes(row.seat);
-        const kind = row.kind === "bot" ? `bot, ${row.bot}` : row.open ? "open seat" : row.connected ? "online" : row.joined ? "away" : "not joined yet";
+        const kind = row.kind === "bot" ? (row.stands_in_for ? `bot, ${row.bot}, playing for ${row.stands_in_for}` : `bot, ${row.bot}`) : row.open ? "open seat" : row.connected ? "online" : row.joined ? "away" : "not joined yet";
         const state = seatState(row);
         return el(
           "li",
@@ -449,7 +450,6 @@
             class: ["choice", complete ? "final" : "", warned ? "warned" : ""].join(" "),
             dataset: { token: step, action: complete ? child.action : "", key: number <= 9 ? String(number) : "" },
             title: complete ? text : "more choices follow",
-            "aria-label": `${number <= 9 ? `${number}: ` : ""}${text}${complete ? "" : ", then more choices"}`,
             disabled: sending !== null,
             onclick: () => {
               if (complete) choose(child.action);
@@ -461,7 +461,8 @@
             },
           },
           number <= 9 ? el("kbd", { text: String(number), "aria-hidden": "true" }) : null,
-          label(path, step, complete ? child.action : null)
+          label(path, step, complete ? child.action : null),
+          complete ? null : el("span", { class: "visually-hidden", text: ", then more choices" })
         )
       );
     }
@@ -674,7 +675,7 @@
       }
       root.append(line);
     }
-    root.append(el("div", { id: "host-new-link" }));
+    root.append(el("div", { id: "host-new-link" }, hostNewLink ? linkBox(hostNewLink.label, hostNewLink.link) : null));
     if (!over) root.append(el("p", {}, el("button", { type: "button", class: "danger host-close", onclick: closeTable }, "Close the table")));
   }
 
@@ -682,7 +683,8 @@
     try {
       const answer = await G.api("POST", `/api/tables/${encodeURIComponent(tableId)}/${pathPart}`, body, hostToken);
       if (answer.link && row) {
-        G.clear(document.getElementById("host-new-link")).append(linkBox(`New link for seat ${row.seat + 1} (send it to its player)`, answer.link));
+        hostNewLink = { label: `New link for seat ${row.seat + 1} (send it to its player)`, link: answer.link };
+        drawHostControls();
       }
     } catch (error) {
       showRefusal(error.message);

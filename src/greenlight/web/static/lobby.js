@@ -62,10 +62,11 @@
     for (let seat = 0; seat < count; seat++) {
       const previous = old[seat] || (seat === 0 ? { kind: "human", name: "" } : { kind: "bot", bot: defaultBot() });
       if (previous.kind === "bot" && !game.bots.includes(previous.bot)) previous.bot = defaultBot();
-      const choice = el("select", { name: `seat-${seat}`, class: "seat-kind", "aria-label": `seat ${seat} player` });
-      choice.append(el("option", { value: "human", text: "Person", selected: previous.kind === "human" }));
+      const choice = el("select", { name: `seat-${seat}`, class: "seat-kind", "aria-label": `seat ${seat + 1} player` });
+      choice.append(el("option", { value: "human", text: "Person", selected: previous.kind === "human" && !previous.open }));
+      choice.append(el("option", { value: "open", text: "Open: anyone may take it", selected: previous.open === true }));
       for (const level of game.bots) choice.append(el("option", { value: `bot:${level}`, text: `Bot: ${level}`, selected: previous.kind === "bot" && previous.bot === level }));
-      const name = el("input", { type: "text", class: "seat-name", maxlength: "40", placeholder: "name (optional)", value: previous.name || "", "aria-label": `seat ${seat} name` });
+      const name = el("input", { type: "text", class: "seat-name", maxlength: "40", placeholder: "name (optional)", value: previous.name || "", "aria-label": `seat ${seat + 1} name` });
       const sync = () => (name.hidden = choice.value !== "human");
       choice.addEventListener("change", sync);
       sync();
@@ -83,6 +84,7 @@
   function readSeat(li) {
     const value = li.querySelector("select").value;
     if (value === "human") return { kind: "human", name: li.querySelector("input").value.trim() || null };
+    if (value === "open") return { kind: "human", open: true };
     return { kind: "bot", bot: value.slice(4) };
   }
 
@@ -153,22 +155,55 @@
       el(
         "ul",
         { class: "link-list invite-links" },
-        humans.map((seat) =>
-          el("li", { dataset: { seat: String(seat.seat) } }, el("span", { class: "seat-label", text: `P${seat.seat} · ${seat.name}` }), el("a", { href: seat.link, class: "seat-link", text: "open seat" }), copyButton(seat.link))
-        ),
-        el("li", {}, el("span", { class: "seat-label", text: "Spectators" }), el("a", { href: answer.spectator_link, class: "spectator-link", text: "watch" }), copyButton(answer.spectator_link))
-      )
+        humans
+          .filter((seat) => seat.link)
+          .map((seat) =>
+            el("li", { dataset: { seat: String(seat.seat) } }, el("span", { class: "seat-label", text: seat.name }), el("a", { href: seat.link, class: "seat-link", text: "open seat" }), copyButton(seat.link))
+          ),
+        el("li", {}, el("span", { class: "seat-label", text: "Spectators" }), el("a", { href: answer.spectator_link, class: "spectator-link", text: "watch" }), copyButton(answer.spectator_link)),
+        el(
+          "li",
+          { class: "host-line" },
+          el("span", { class: "seat-label", text: "Host" }),
+          el("a", { href: answer.host_link, class: "host-link", text: "manage the table" }),
+          copyButton(answer.host_link),
+          el("span", { class: "muted", text: "Keep this one: it can give an absent person's seat to a bot, make a new link for a seat, or close the table." })
+        )
+      ),
+      el("p", { class: "muted", text: "No seed was chosen, so nobody, you included, can know the deal before the end." })
     );
+    G.rememberSeat({ link: answer.host_link, table: table.id, title: table.title, seat: null, name: "host" });
     drawMySeats();
     created.scrollIntoView({ block: "nearest" });
   }
 
+  /** Copy a link: the clipboard where the page is a secure context, else select it in a field for Ctrl+C (plain http on a LAN). */
   function copyButton(text) {
     return el("button", {
       type: "button",
       class: "copy",
-      onclick: (event) => {
-        navigator.clipboard?.writeText(text).then(() => (event.target.textContent = "copied"), () => (event.target.textContent = "copy failed"));
+      onclick: async (event) => {
+        const button = event.target;
+        if (navigator.clipboard && window.isSecureContext) {
+          try {
+            await navigator.clipboard.writeText(text);
+            button.textContent = "copied";
+            return;
+          } catch (error) {
+            /* fall through to the field */
+          }
+        }
+        const field = el("input", { type: "text", readonly: true, value: text, class: "link-field", "aria-label": "link to copy" });
+        button.replaceWith(field);
+        field.focus();
+        field.select();
+        let copied = false;
+        try {
+          copied = document.execCommand("copy");
+        } catch (error) {
+          copied = false;
+        }
+        field.after(el("span", { class: "muted", text: copied ? " copied" : " selected: press Ctrl+C" }));
       },
     }, "copy link");
   }
@@ -184,7 +219,7 @@
         el(
           "li",
           {},
-          el("a", { href: item.link, text: `${item.title} · table ${item.table} · P${item.seat} ${item.name || ""}` }),
+          el("a", { href: item.link, text: `${item.title} · table ${item.table} · ${item.seat === null || item.seat === undefined ? "host link" : item.name || `seat ${item.seat + 1}`}` }),
           el("button", { type: "button", class: "forget", title: "forget this link in this browser", onclick: () => { G.forgetSeat(item.link); drawMySeats(); } }, "forget")
         )
       );
@@ -221,17 +256,31 @@
           "ul",
           { class: "link-list", dataset: { status } },
           items.map((t) => {
-            const seats = t.seats.map((s) => (s.kind === "bot" ? `bot ${s.bot}` : `${s.name}${s.joined ? "" : " (free)"}`)).join(", ");
+            const seats = t.seats.map((s) => (s.kind === "bot" ? s.name : s.open ? "open seat" : `${s.name}${s.joined ? "" : " (not joined yet)"}`)).join(", ");
             return el(
               "li",
               { dataset: { table: t.id } },
               el("a", { href: `/tables/${encodeURIComponent(t.id)}`, text: `${t.title} · ${t.id}` }),
               el("span", { class: "muted", text: ` ${t.num_players} players: ${seats} · move ${t.version}` }),
-              status === "finished" ? el("a", { href: `/tables/${encodeURIComponent(t.id)}/replay`, class: "replay-link", text: " replay" }) : null
+              status === "finished" ? el("a", { href: `/tables/${encodeURIComponent(t.id)}/replay`, class: "replay-link", text: " replay" }) : null,
+              t.seats.filter((s) => s.open).map((s) => el("button", { type: "button", class: "take-seat", dataset: { seat: String(s.seat) }, onclick: () => takeSeat(t, s) }, `Take seat ${s.seat + 1}`))
             );
           })
         )
       );
+    }
+  }
+
+  async function takeSeat(table, seat) {
+    const name = window.prompt(`Your name at ${table.title} (seat ${seat.seat + 1}):`, "");
+    if (name === null) return;
+    try {
+      const answer = await G.api("POST", `/api/tables/${encodeURIComponent(table.id)}/seats/${seat.seat}/take`, { name: name.trim() || null });
+      G.rememberSeat({ link: answer.link, table: table.id, title: table.title, seat: seat.seat, name: answer.table.seats[seat.seat].name });
+      window.location.assign(answer.link);
+    } catch (error) {
+      window.alert(error.message);
+      refreshTables();
     }
   }
 

@@ -6,6 +6,13 @@
 (function () {
   const G = window.Greenlight;
   const el = G.el;
+  /** The page's context (components by code, for each card's full text as a tooltip), set on every render. */
+  let context = null;
+
+  function fullText(id) {
+    const component = context && context.component ? context.component(id) : null;
+    return component ? component.text : null;
+  }
 
   /** A seat's name from the table info ("Player 2" without one). */
   function seatName(view, seat) {
@@ -42,19 +49,19 @@
     if (info.type === "YES" || info.type === "NO") {
       return el(
         "span",
-        { class: `${cls} vote vote-${info.type.toLowerCase()}`, title: info.text, dataset: { card: id } },
+        { class: `${cls} vote vote-${info.type.toLowerCase()}`, title: fullText(id), dataset: { card: id } },
         el("span", { class: "mm-vote", text: info.type }),
         el("span", { class: "mm-value", text: String(info.value) }),
         iconChip(info.icon)
       );
     }
     if (info.type === "CHANGE") {
-      return el("span", { class: `${cls} change`, title: info.text, dataset: { card: id } }, el("span", { class: "mm-vote", text: info.name }));
+      return el("span", { class: `${cls} change`, title: fullText(id), dataset: { card: id } }, el("span", { class: "mm-vote", text: info.name }));
     }
     if (info.cost_words !== undefined) {
       return el(
         "span",
-        { class: `${cls} movie blockbuster`, title: info.text, dataset: { card: id } },
+        { class: `${cls} movie blockbuster`, title: fullText(id), dataset: { card: id } },
         el("span", { class: "mm-title", text: `★ ${info.name}` }),
         el("span", { class: "mm-text cost", text: small ? info.cost_short : info.cost_words }),
         el("span", { class: "mm-text profit", text: small ? info.profit_short : info.profit_words })
@@ -62,7 +69,7 @@
     }
     return el(
       "span",
-      { class: `${cls} movie`, title: info.text, dataset: { card: id } },
+      { class: `${cls} movie`, title: fullText(id), dataset: { card: id } },
       el("span", { class: "mm-title", text: info.name }),
       el("span", { class: "mm-facts" }, (info.cost || []).map((name) => iconChip(name)), el("span", { class: "mm-profit", text: `profit ${info.profit}` }))
     );
@@ -218,7 +225,8 @@
       return `Turn ${obs.turn} · ${seatName(view, obs.active)} pitches · ${obs.draw_pile_size} movie cards in the draw pile`;
     },
 
-    render(root, view) {
+    render(root, view, ctx) {
+      context = ctx || null;
       const obs = view.observation;
       const parts = [];
       if (view.seat !== null && view.seat !== undefined && obs.hand && (obs.hand.length || obs.phase !== "over")) {

@@ -360,7 +360,13 @@
     },
 
     render(root, view, ctx) {
-      G.append(root, [el("div", { class: "me-board" }, finalScores(view), top(view, ctx), own(view, ctx), view.seat != null && view.observation.players[view.seat] ? studio(view, ctx, view.observation.players[view.seat]) : null, premieres(view), board(view, ctx), el("div", { class: "me-players" }, (view.observation.players || []).filter((p) => p.seat !== view.seat).map((p) => studio(view, ctx, p))))]);
+      const obs = view.observation;
+      // A choice among cards only this seat sees (the scripts dealt, a Sabotage draw) comes first.
+      const offer = (obs.dealt || []).length > 0 || (obs.drawn || []).length > 0;
+      const mine = view.seat != null && obs.players[view.seat] ? studio(view, ctx, obs.players[view.seat]) : null;
+      const others = el("div", { class: "me-players" }, (obs.players || []).filter((p) => p.seat !== view.seat).map((p) => studio(view, ctx, p)));
+      const parts = offer ? [own(view, ctx), top(view, ctx)] : [top(view, ctx), own(view, ctx)];
+      G.append(root, [el("div", { class: "me-board" }, finalScores(view), parts, mine, premieres(view), board(view, ctx), others)]);
     },
 
     label(path, token, view, ctx) {

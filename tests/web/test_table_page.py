@@ -1,0 +1,193 @@
+"""The table page as a person meets it, in Debian's chromium at a desktop's 1366x900 and a phone's 390x844.
+
+Layout (nothing wider than the screen, the decision visible without scrolling), table life through the page
+(the host's controls, resigning, rematch, an open seat taken from the lobby), the chat between two browsers,
+and axe-core finding no serious or critical accessibility problem.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from greenlight.core.registry import all_games
+from tests.web.conftest import Server, axe_violations, create_table, horizontal_overflow, new_page, screenshot, wait_until
+
+pytestmark = pytest.mark.browser
+
+PLAYERS = {"cinecitta": 3, "maybe-movies": 3, "movie-empire": 2}
+SIZES = {"desktop": False, "phone": True}
+BOT = {"kind": "bot", "bot": "random"}
+PEOPLE = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}, BOT]
+
+
+@pytest.fixture
+def pages(browser: Any) -> Iterator[list[Any]]:
+    """Pages opened by a test; closed (and checked for JavaScript errors) at its end."""
+    opened: list[Any] = []
+    yield opened
+    for page in opened:
+        errors = page.errors
+        page.context.close()
+        assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def open_page(browser: Any, pages: list[Any], url: str, *, phone: bool = False) -> Any:
+    page = new_page(browser, phone=phone)
+    pages.append(page)
+    page.goto(url)
+    return page
+
+
+def wait_for_choices(page: Any) -> None:
+    page.wait_for_selector("#controls .choices button.choice:not([disabled])", timeout=30_000)
+
+
+def visible_in_window(page: Any, selector: str) -> bool:
+    """Whether the element is inside the window as it is now (no scrolling)."""
+    box = page.locator(selector).first.bounding_box()
+    size = page.viewport_size
+    return box is not None and box["y"] >= 0 and box["y"] + min(box["height"], 40) <= size["height"] and box["x"] >= 0
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+@pytest.mark.parametrize("game_id", sorted(all_games()))
+def test_the_table_fits_the_screen_and_the_decision_is_in_view(
+    browser: Any, pages: list[Any], server: Server, api: httpx.Client, game_id: str, size: str
+) -> None:
+    seats = [{"kind": "human", "name": "Ann"}] + [{"kind": "bot", "bot": "random"}] * (PLAYERS[game_id] - 1)
+    created = create_table(api, game_id, seats)
+    page = open_page(browser, pages, created["seats"][0]["link"], phone=SIZES[size])
+    wait_for_choices(page)
+    assert horizontal_overflow(page) <= 0, "the table page is wider than the screen"
+    assert visible_in_window(page, "#controls .choices button.choice"), "the seat must act: its choices are in view without scrolling"
+    screenshot(page, f"table-{game_id}-{size}", full_page=False)
+    assert not axe_violations(page), axe_violations(page)
+    watcher = open_page(browser, pages, created["spectator_link"], phone=SIZES[size])
+    watcher.wait_for_selector("#board > *")
+    assert horizontal_overflow(watcher) <= 0
+    assert not axe_violations(watcher), axe_violations(watcher)
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_the_lobby_fits_the_screen(browser: Any, pages: list[Any], server: Server, size: str) -> None:
+    page = open_page(browser, pages, f"{server.url}/", phone=SIZES[size])
+    page.wait_for_selector(".game-choice")
+    assert horizontal_overflow(page) <= 0, "the lobby is wider than the screen"
+    screenshot(page, f"lobby-{size}", full_page=False)
+    assert not axe_violations(page), axe_violations(page)
+
+
+def test_the_host_gives_a_seat_to_a_bot_and_makes_a_new_link(browser: Any, pages: list[Any], api: httpx.Client) -> None:
+    created = create_table(api, "cinecitta", PEOPLE)
+    bob_link, bob_token = created["seats"][1]["link"], created["seats"][1]["token"]
+    bob = open_page(browser, pages, bob_link)
+    wait_for_choices(bob)
+    host = open_page(browser, pages, created["host_link"])
+    host.wait_for_selector('.host-seat[data-seat="1"] button.host-bot')
+    host.select_option('.host-seat[data-seat="1"] select', "random")
+    host.click('.host-seat[data-seat="1"] button.host-bot')
+    # Bob's page now only watches, and says why; the bot plays Bob's seat.
+    bob.wait_for_selector("#refusal:not([hidden])")
+    assert "Bob is away" in bob.locator("#refusal").inner_text()
+    wait_until(lambda: bob.evaluate("Greenlight.tablePage.view.seat") is None, what="Bob's page to become a spectator's")
+    host.wait_for_selector('.host-seat[data-seat="1"] button.host-person')
+    # The host gives the seat back to a person with a new link; the old link is refused.
+    host.click('.host-seat[data-seat="1"] button.host-person')
+    host.wait_for_selector("#host-new-link .link-field")
+    new_link = host.locator("#host-new-link .link-field").input_value()
+    assert "#token=" in new_link and bob_token not in new_link
+    assert api.get(f"/api/tables/{created['table']['id']}/view", headers={"Authorization": f"Bearer {bob_token}"}).status_code == 403
+    again = open_page(browser, pages, new_link)
+    again.wait_for_selector("#seats .seat.mine")
+    assert again.locator("#seats .seat.mine .seat-name").inner_text() == "Bob (you)"
+
+
+def three(first: dict[str, Any]) -> list[dict[str, Any]]:
+    return [first, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+
+
+def test_a_player_resigns_and_a_bot_plays_on(browser: Any, pages: list[Any], api: httpx.Client) -> None:
+    created = create_table(api, "cinecitta", three({"kind": "human", "name": "Ann"}))
+    ann = open_page(browser, pages, created["seats"][0]["link"])
+    wait_for_choices(ann)
+    ann.click("#tab-table")
+    ann.once("dialog", lambda dialog: dialog.accept())
+    ann.select_option("#seat-controls select", "random")
+    ann.click("#seat-controls button.danger")
+    ann.wait_for_selector("#final-scores", timeout=60_000)
+    assert ann.evaluate("Greenlight.tablePage.view.seat") is None
+    assert ann.evaluate("Greenlight.tablePage.view.table.seats[0].kind") == "bot"
+
+
+def test_a_rematch_from_the_final_scores(browser: Any, pages: list[Any], api: httpx.Client) -> None:
+    created = create_table(api, "cinecitta", three({"kind": "human", "name": "Ann"}))
+    ann = open_page(browser, pages, created["seats"][0]["link"])
+    for _ in range(200):
+        ann.wait_for_function(
+            "document.querySelector('#final-scores') || document.querySelector('#controls button.choice:not([disabled])')", timeout=30_000
+        )
+        if ann.query_selector("#final-scores"):
+            break
+        ann.locator("#controls button.choice:not([disabled])").first.click()
+        confirm = ann.locator("#controls .confirm button.danger")
+        if confirm.count():
+            confirm.first.click()
+    ann.click(".after-game button.primary")
+    ann.wait_for_function(f"!location.href.includes('{created['table']['id']}')")
+    ann.wait_for_selector("#seats .seat.mine")
+    assert ann.locator("#seats .seat.mine .seat-name").inner_text() == "Ann (you)"
+    wait_for_choices(ann)
+
+
+def test_an_open_seat_is_taken_from_the_lobby(browser: Any, pages: list[Any], server: Server, api: httpx.Client) -> None:
+    created = create_table(api, "cinecitta", [{"kind": "human", "name": "Ann"}, {"kind": "human", "open": True}, BOT])
+    table_id = created["table"]["id"]
+    lobby = open_page(browser, pages, f"{server.url}/")
+    button = f'li[data-table="{table_id}"] button.take-seat[data-seat="1"]'
+    lobby.wait_for_selector(button)
+    lobby.once("dialog", lambda dialog: dialog.accept("Dee"))
+    lobby.click(button)
+    lobby.wait_for_selector("#seats .seat.mine")
+    assert lobby.locator("#seats .seat.mine .seat-name").inner_text() == "Dee (you)"
+    assert api.get(f"/api/tables/{table_id}").json()["seats"][1]["open"] is False
+
+
+def test_two_browsers_chat_and_a_spectator_reads_along(browser: Any, pages: list[Any], api: httpx.Client) -> None:
+    created = create_table(api, "cinecitta", PEOPLE)
+    ann = open_page(browser, pages, created["seats"][0]["link"])
+    bob = open_page(browser, pages, created["seats"][1]["link"], phone=True)
+    watcher = open_page(browser, pages, created["spectator_link"])
+    for page in (ann, bob, watcher):
+        page.wait_for_selector("#seats .seat")
+    ann.click("#tab-chat")
+    text = '<img src=x onerror="window.__xss=1"> good luck'
+    ann.fill("#chat-text", text)
+    ann.click("#chat-form button")
+    bob.wait_for_selector("#chat-unread:not([hidden])")
+    bob.click("#tab-chat")
+    bob.wait_for_selector("#chat li")
+    assert bob.locator("#chat li").last.inner_text() == f"Ann: {text}"
+    assert bob.evaluate("window.__xss") is None and bob.locator("#chat img").count() == 0
+    watcher.click("#tab-chat")
+    watcher.wait_for_selector("#chat li")
+    assert watcher.locator("#chat li").last.inner_text() == f"Ann: {text}"
+    assert watcher.locator("#chat-form").is_hidden() and watcher.locator("#chat-readonly").is_visible()
+    bob.fill("#chat-text", "thanks")
+    bob.click("#chat-form button")
+    ann.wait_for_function("[...document.querySelectorAll('#chat li')].some(li => li.textContent === 'Bob: thanks')")
+
+
+def test_your_turn_shows_in_the_tab_title_and_is_announced(browser: Any, pages: list[Any], api: httpx.Client) -> None:
+    created = create_table(api, "cinecitta", three({"kind": "human", "name": "Ann"}))
+    ann = open_page(browser, pages, created["seats"][0]["link"])
+    wait_for_choices(ann)
+    assert ann.title().startswith("● Your turn")
+    assert "Your turn" in ann.locator("#announce").inner_text()
+    # Every choice button is named in words (its text, which a screen reader reads), never by a bare code.
+    names = ann.locator("#controls .choices button").all_inner_texts()
+    codes = {component["id"] for component in api.get(f"/api/tables/{created['table']['id']}/components").json()}
+    assert names and all(name.strip() and not set(name.split()) & codes for name in names), names
