@@ -18,6 +18,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+DOC_SCREENSHOTS = ROOT / "docs" / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -221,11 +222,17 @@ def new_page(browser: Any, *, phone: bool = False) -> Any:
     return page
 
 
-def screenshot(page: Any, name: str, *, full_page: bool = True) -> Path:
-    """Save a screenshot into test-artifacts/screenshots/ and return its path."""
+def screenshot(page: Any, name: str, *, full_page: bool = True, docs: bool = False) -> Path:
+    """Save a screenshot into test-artifacts/screenshots/ and return its path.
+
+    ``docs`` also saves it as docs/screenshots/<name>.png: the pictures the README links, refreshed by every run.
+    """
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=full_page)
+    if docs:
+        DOC_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        (DOC_SCREENSHOTS / f"{name}.png").write_bytes(path.read_bytes())
     return path
 
 

@@ -259,3 +259,90 @@
   G.wireRulesPanels = (root) => root.querySelectorAll(".rules-panel").forEach(wire);
   document.addEventListener("DOMContentLoaded", () => G.wireRulesPanels(document));
 })();
+
+// Shared pieces for game renderers: inline SVG icons with a text alternative, playable targets on the board,
+// and a short mark on what arrived since the last view (so a move by someone else is easy to see).
+(function () {
+  const G = window.Greenlight;
+  const SVG = "http://www.w3.org/2000/svg";
+
+  /** An SVG element (attributes set as given; text only through textContent). */
+  G.svg = function (tag, attrs, ...children) {
+    const node = document.createElementNS(SVG, tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "text") node.textContent = String(value);
+      else node.setAttribute(key, String(value));
+    }
+    for (const child of children.flat(Infinity)) if (child) node.appendChild(child);
+    return node;
+  };
+
+  /**
+   * An icon: a 24x24 inline SVG drawn from ``shapes`` ([tag, attributes] pairs), read by screen readers as ``label``
+   * (``decorative`` hides it from them when the words stand next to it anyway).
+   */
+  G.icon = function (label, shapes, { decorative = false, cls = "" } = {}) {
+    const attrs = { viewBox: "0 0 24 24", class: `gl-icon ${cls}`.trim(), focusable: "false" };
+    if (decorative) attrs["aria-hidden"] = "true";
+    else Object.assign(attrs, { role: "img", "aria-label": label });
+    return G.svg("svg", attrs, decorative ? null : G.svg("title", { text: label }), shapes.map(([tag, shape]) => G.svg(tag, shape)));
+  };
+
+  /**
+   * Make ``node`` a target on the board for ``tokens`` (a whole action or the start of one): highlighted and
+   * played on click, tap, Enter or Space when some legal action starts so; otherwise a hover or long-press
+   * explains why not (the engine's refusal text, asked of the server).
+   */
+  G.playable = function (node, tokens, ctx, { label = null } = {}) {
+    const legal = ctx.view && ctx.view.seat !== null && ctx.view.seat !== undefined ? ctx.legalWith(tokens) : [];
+    node.dataset.play = tokens.join(" ");
+    if (!legal.length) {
+      if (ctx.view && ctx.view.seat !== null && ctx.view.seat !== undefined && ctx.view.legal_actions.length) {
+        node.classList.add("unplayable");
+        const explain = async () => {
+          if (node.dataset.why) return;
+          node.dataset.why = "…";
+          const reason = await ctx.why(tokens.join(" "));
+          node.dataset.why = reason;
+          node.title = reason;
+        };
+        node.addEventListener("mouseenter", explain, { once: true });
+        node.addEventListener("touchstart", explain, { once: true, passive: true });
+        node.addEventListener("focus", explain, { once: true });
+      }
+      return node;
+    }
+    node.classList.add("playable");
+    if (ctx.path.join(" ") === tokens.join(" ")) node.classList.add("selected");
+    node.tabIndex = 0;
+    node.setAttribute("role", "button");
+    const words = legal.length === 1 ? ctx.words(legal[0]) : label;
+    if (words) node.setAttribute("aria-label", words);
+    if (legal.length === 1 && words) node.title = words;
+    const play = () => ctx.setPath(tokens);
+    node.addEventListener("click", play);
+    node.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        play();
+      }
+    });
+    return node;
+  };
+
+  const seen = new Map();
+  /**
+   * Mark with the class ``arrived`` the elements under ``root`` whose ``data-arrive`` key was not there in the
+   * last call with the same ``memory`` (nothing is marked the first time); CSS animates them briefly.
+   */
+  G.markArrivals = function (root, memory) {
+    const now = new Set();
+    const before = seen.get(memory);
+    for (const node of root.querySelectorAll("[data-arrive]")) {
+      now.add(node.dataset.arrive);
+      if (before && !before.has(node.dataset.arrive)) node.classList.add("arrived");
+    }
+    seen.set(memory, now);
+  };
+})();
