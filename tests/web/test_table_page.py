@@ -191,3 +191,34 @@ def test_your_turn_shows_in_the_tab_title_and_is_announced(browser: Any, pages: 
     names = ann.locator("#controls .choices button").all_inner_texts()
     codes = {component["id"] for component in api.get(f"/api/tables/{created['table']['id']}/components").json()}
     assert names and all(name.strip() and not set(name.split()) & codes for name in names), names
+
+
+RULES_TITLES = {"cinecitta": "Cinecitta 1937", "maybe-movies": "Maybe Movies", "movie-empire": "Movie Empire"}
+
+
+@pytest.mark.parametrize("game_id", sorted(all_games()))
+def test_the_rules_open_in_the_lobby_at_the_table_and_on_their_own_page(
+    browser: Any, pages: list[Any], server: Server, api: httpx.Client, game_id: str
+) -> None:
+    title = RULES_TITLES[game_id]
+    lobby = open_page(browser, pages, f"{server.url}/")
+    lobby.click(f'.game-choice[data-game="{game_id}"]')
+    lobby.click("#game-rules .rules-panel summary")
+    lobby.wait_for_selector("#game-rules .rules-text h1")
+    assert lobby.locator("#game-rules .rules-text h1").inner_text().startswith(title)
+    assert len(lobby.locator("#game-rules .rules-text").inner_text()) > 4000
+
+    seats = [{"kind": "human", "name": "Ann"}] + [BOT] * (PLAYERS[game_id] - 1)
+    table = open_page(browser, pages, create_table(api, game_id, seats)["seats"][0]["link"], phone=True)
+    wait_for_choices(table)
+    table.click("#tab-help")
+    # The help of the step in hand comes first, then the whole rules on demand.
+    assert table.locator("#step-help-text").inner_text().strip()
+    table.click("#panel-help .rules-panel summary")
+    table.wait_for_selector("#panel-help .rules-text h1")
+    assert table.locator("#panel-help .rules-text h1").inner_text().startswith(title)
+    assert horizontal_overflow(table) <= 0, "the rules are wider than the phone's screen"
+
+    own = open_page(browser, pages, f"{server.url}/games/{game_id}/rules")
+    assert own.locator("h1").first.inner_text().startswith(title)
+    assert not axe_violations(own), axe_violations(own)
