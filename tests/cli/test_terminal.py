@@ -150,3 +150,25 @@ def test_games_is_readable_at_80_columns(tmp_path: Path) -> None:
     assert max(len(line.rstrip()) for line in out.splitlines()) <= 80
     for name in ("destination_change", "movie_awards", "trendsetter_tricks", "breaking_changes", "blockbuster_budgets", "data_dir"):
         assert any(line.strip().startswith(name) for line in out.splitlines()), f"{name} is not printed whole"
+
+
+#: The first words of each game's help at its first decision, and words of the rules of that step.
+HELP_STARTS = {
+    ("cinecitta", 3): ("Reading a card:", "Step 1 of 3, offer"),
+    ("maybe-movies", 3): ("Icons: money, actors", "Pitching: add market cards"),
+    ("movie-empire", 2): ("Setup: you were dealt 3 scripts", "A round: Grumpy's phase"),
+}
+
+
+@pytest.mark.parametrize(("game_id", "players"), sorted(HELP_STARTS))
+def test_help_during_play_shows_the_legend_and_the_rules_of_the_step(tmp_path: Path, game_id: str, players: int) -> None:
+    bots = ["--seat", "bot:random"] * (players - 1)
+    child = spawn(tmp_path, "play", game_id, "-n", str(players), "--seat", "human", *bots)
+    child.expect(PROMPT)
+    child.sendline("help")
+    legend, step = HELP_STARTS[(game_id, players)]
+    child.expect_exact(legend)
+    child.expect_exact(step)
+    child.expect(PROMPT)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
