@@ -103,22 +103,29 @@ def named(text: str, names: dict[str, str]) -> str:
     return re.sub(r"\b[A-Z]\d{2}\b", lambda match: names.get(match.group(), match.group()), text)
 
 
-def check_refusal_on_hover(page: Any, api: httpx.Client, table_id: str, token: str, names: dict[str, str]) -> bool:
-    """Hover an illegal target on the board: its title becomes the engine's refusal (in card names). False if none."""
+def check_refusal(page: Any, api: httpx.Client, table_id: str, token: str, names: dict[str, str], phone: bool) -> bool:
+    """An illegal target on the board explains itself with the engine's refusal (in card names): hovered on a
+    desktop (its title and a tooltip), tapped on a phone (a note at the top of the screen). False if none is drawn."""
     illegal = page.locator("#board [data-play].unplayable, #dock [data-play].unplayable")
     if not illegal.count():
         return False
     target = illegal.first
     action = target.get_attribute("data-play")
-    target.scroll_into_view_if_needed()
-    target.hover()
-    page.wait_for_function("(node) => node.title && node.title !== '…'", arg=target.element_handle(), timeout=10_000)
     answer = api.get(f"/api/tables/{table_id}/why", params={"action": action}, headers=bearer(token)).json()
     assert answer["legal"] is False
-    assert target.get_attribute("title") == named(answer["reason"], names), action
-    tooltip = target.evaluate("(node) => getComputedStyle(node, '::after').content")
-    assert named(answer["reason"], names) in tooltip, "the refusal is shown beside the target while hovered"
-    page.mouse.move(0, 0)
+    reason = named(answer["reason"], names)
+    target.scroll_into_view_if_needed()
+    if phone:
+        target.tap(force=True)  # a target that cannot be played may say so (aria-disabled): tap it anyway
+        page.wait_for_selector("#mm-why")
+        assert page.locator("#mm-why").inner_text() == reason, action
+    else:
+        target.hover()
+        page.wait_for_function("(node) => node.title && node.title !== '…'", arg=target.element_handle(), timeout=10_000)
+        assert target.get_attribute("title") == reason, action
+        tooltip = target.evaluate("(node) => getComputedStyle(node, '::after').content")
+        assert reason in tooltip, "the refusal is shown beside the target while hovered"
+        page.mouse.move(0, 0)
     return True
 
 
@@ -154,8 +161,10 @@ def test_a_whole_game_played_on_the_board(browser: Any, server: Server, size: st
             assert not missing, f"legal moves with no target on the board: {missing}"
             assert horizontal_overflow(page) <= 0, "the table page is wider than the screen"
             if not explained:
-                explained = check_refusal_on_hover(page, api, table_id, token, names)
+                explained = check_refusal(page, api, table_id, token, names, SIZES[size])
             if not shot and moves >= 6 and state["phase"] == "vote" and state["row"] >= 2:
+                page.locator(".mm-pitch").evaluate("(node) => node.scrollIntoView({block: 'start'})")
+                page.wait_for_timeout(600)  # arrivals settled
                 screenshot(page, f"maybe-movies-{size}", full_page=False, docs=True)
                 shot = True
             action = choose(rng, legal, used)

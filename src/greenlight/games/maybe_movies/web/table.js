@@ -164,6 +164,15 @@
     const words = node.getAttribute("aria-label");
     const shown = seenText(node).replace(/\s+/g, " ").trim();
     if (words && shown && !words.includes(shown)) node.setAttribute("aria-label", `${shown}: ${words}`);
+    if (node.classList.contains("unplayable")) {
+      // A tap (or click) on a target that cannot be played says why for a few seconds, on a phone too.
+      node.addEventListener("click", async () => {
+        const reason = node.dataset.why && node.dataset.why !== "…" ? node.dataset.why : await pctx.why(tokens.join(" "));
+        node.dataset.why = reason;
+        node.title = reason;
+        showWhy(node, reason);
+      });
+    }
     return node;
   }
 
@@ -171,6 +180,22 @@
   function spaced(...children) {
     const items = children.flat().filter((child) => child !== null && child !== undefined && child !== false);
     return items.flatMap((child, i) => (i ? [" ", child] : [child]));
+  }
+
+  let whyTimer = null;
+  /** A short note by the top of the screen: why the tapped target cannot be played now. */
+  function showWhy(node, reason) {
+    const board = node.closest(".mm-board, .mm-dock");
+    if (!board) return;
+    let note = document.getElementById("mm-why");
+    if (!note || !board.contains(note)) {
+      if (note) note.remove();
+      note = el("p", { id: "mm-why", class: "mm-why", role: "status" });
+      board.append(note);
+    }
+    note.textContent = reason;
+    window.clearTimeout(whyTimer);
+    whyTimer = window.setTimeout(() => note.remove(), 4000);
   }
 
   // -- cards ---------------------------------------------------------------------------------------------------
@@ -284,6 +309,10 @@
     row.forEach((id, index) => {
       if (slots) items.push(gap(index));
       const node = card(view, id, { arrive: "row" });
+      const doubled = obs.pitch && obs.pitch.cards ? obs.pitch.cards.find((entry) => entry.card === id) : null;
+      if (doubled && (doubled.cost_doubles || doubled.profit_doubles)) {
+        node.append(" ", el("span", { class: "mm-doubles" }, [doubled.cost_doubles ? "costs double" : null, doubled.profit_doubles ? "pays double" : null].filter(Boolean).join(", ")));
+      }
       if (rowVerb) play(node, [rowVerb, id], pctx);
       items.push(node);
     });
@@ -529,16 +558,17 @@
       const obs = view.observation;
       const hand = obs.hand || [];
       const personal = obs.personal && view.seat !== null ? obs.personal[view.seat] || [] : [];
-      if (!hand.length && !personal.length && !obs.my_vote) return;
       const pctx = playContext(ctx);
       const voting = obs.phase === "vote" && legalOf(view).length > 0;
       const editing = obs.phase === "change_edit" && legalOf(view).length > 0;
+      if (!hand.length && !(editing && personal.length) && !obs.my_vote) return;
       const cards = hand.map((id) => {
         const node = card(view, id, { small: true, arrive: "hand" });
         if (voting) play(node, ["vote", id], pctx);
         return node;
       });
-      const mine = personal.map((id) => {
+      // Personal cards lie face up by your seat on the board; they come into the dock while a CHANGE edit can add one.
+      const mine = (editing ? personal : []).map((id) => {
         const node = card(view, id, { small: true, arrive: "personal" });
         if (editing) play(node, ["add", id], pctx);
         return node;
@@ -550,7 +580,8 @@
           el("h3", {}, `Your hand (${hand.length})`, voting ? el("span", { class: "mm-sub", text: " · click a card to vote it" }) : null),
           el("div", { class: "mm-row mm-hand" }, cards.length ? cards : noneYet("no cards")),
           obs.my_vote ? el("div", { class: "mm-row mm-my-vote" }, el("span", { class: "mm-label", text: "Your secret vote:" }), card(view, obs.my_vote, { small: true })) : null,
-          mine.length ? el("div", { class: "mm-row mm-personal" }, el("span", { class: "mm-label", text: editing ? "Your personal movie cards (click one to add it):" : "Your personal movie cards:" }), mine) : null
+          mine.length ? el("p", { class: "mm-label mm-personal-label", text: "Your personal movie cards: click one to add it to the pitch." }) : null,
+          mine.length ? el("div", { class: "mm-row mm-personal" }, mine) : null
         ),
       ]);
       G.markArrivals(root, "maybe-movies-hand");
