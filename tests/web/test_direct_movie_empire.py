@@ -55,7 +55,14 @@ def wait_for_decision(page: Any, after: int) -> dict[str, Any] | None:
 
 def in_window(page: Any, box: dict[str, float] | None) -> bool:
     size = page.viewport_size
-    return box is not None and box["y"] >= 0 and box["y"] + min(box["height"], 40) <= size["height"] and box["x"] >= 0 and box["x"] + min(box["width"], 40) <= size["width"]
+    if box is None:
+        return False
+    return (
+        box["y"] >= 0
+        and box["y"] + min(box["height"], 40) <= size["height"]
+        and box["x"] >= 0
+        and box["x"] + min(box["width"], 40) <= size["width"]
+    )
 
 
 #: A problem of the shared page, not of this renderer: the log (#log) scrolls once it is long, and a scrolling region
@@ -75,7 +82,7 @@ def decision_in_view(page: Any) -> bool:
     if box is None:
         return False
     shown = min(box["y"] + box["height"], height) - max(box["y"], 0)
-    return shown >= min(box["height"], 150) and box["x"] >= 0
+    return bool(shown >= min(box["height"], 150) and box["x"] >= 0)
 
 
 def board_targets(page: Any) -> list[dict[str, Any]]:
@@ -113,7 +120,8 @@ def click(page: Any, locator: Any) -> None:
     box = locator.bounding_box()
     assert in_window(page, box), f"a target is not in view: {box}"
     hit = locator.evaluate(
-        """node => { const r = node.getBoundingClientRect(); const x = r.left + Math.min(r.width / 2, 30), y = r.top + Math.min(r.height / 2, 20);
+        """node => { const r = node.getBoundingClientRect();
+                     const x = r.left + Math.min(r.width / 2, 30), y = r.top + Math.min(r.height / 2, 20);
                      const top = document.elementFromPoint(x, y); return Boolean(top && (top === node || node.contains(top))); }"""
     )
     assert hit, "a target is covered by something else where it would be clicked"
@@ -128,7 +136,8 @@ def play_on_board(page: Any, action: str, view: dict[str, Any]) -> list[str]:
     if len(tokens) == 2 and "," in tokens[1]:
         verb = tokens[0]
         for code in tokens[1].split(","):
-            pick = page.locator(f'#board [data-pick="{verb} {code}"]:not(.selected), #dock [data-pick="{verb} {code}"]:not(.selected)').first
+            free = f'[data-pick="{verb} {code}"]:not(.selected)'
+            pick = page.locator(f"#board {free}, #dock {free}").first
             click(page, pick)
             clicked.append(f"pick {verb} {code}")
         confirm = page.locator(f'#board [data-play="{action}"][data-final="yes"], #dock [data-play="{action}"][data-final="yes"]').first
@@ -147,12 +156,14 @@ def play_on_board(page: Any, action: str, view: dict[str, Any]) -> list[str]:
                 best = -1
                 for index, target in enumerate(targets):
                     play = (target["play"] or "").split()
-                    if target["final"] or not play or not is_prefix(play, tokens) or len(play) <= len(path) and play != tokens:
+                    if target["final"] or not play or not is_prefix(play, tokens) or (len(play) <= len(path) and play != tokens):
                         continue
                     if len(play) > best:
                         best, chosen = len(play), index
-            now = page.evaluate("[Greenlight.tablePage.view.version, Greenlight.tablePage.view.decision.kind, Greenlight.tablePage.view.legal_actions]")
-            assert chosen is not None, f"nothing on the board leads to {action!r} (path {path}, view {version}, {view['decision']}, page {now}); targets: {targets}"
+            now = page.evaluate("(v => [v.version, v.decision.kind, v.legal_actions])(Greenlight.tablePage.view)")
+            assert chosen is not None, (
+                f"nothing on the board leads to {action!r} (path {path}, view {version}, page {now}); on the board: {targets}"
+            )
             click(page, page.locator(TARGETS).nth(chosen))
             clicked.append(targets[chosen]["play"])
             page.wait_for_function(
@@ -182,7 +193,7 @@ def pick(rng: random.Random, view: dict[str, Any]) -> str:
     verbs = sorted({action.split()[0] for action in actions})
     weights = [0.15 if verb in ("pass", "stop", "end") and len(verbs) > 1 else 1.0 for verb in verbs]
     verb = rng.choices(verbs, weights)[0]
-    return rng.choice([action for action in actions if action.split()[0] == verb])
+    return str(rng.choice([action for action in actions if action.split()[0] == verb]))
 
 
 def check_refusal_on_hover(page: Any, api: httpx.Client, table_id: str, token: str, phone: bool) -> bool:
