@@ -246,6 +246,7 @@ def test_a_whole_game_played_on_the_board(browser: Any, server: Server, size: st
             mine = [line for line in observation["players"][0]["lines"] if line is not None]
             if not shot and observation["round"] >= 3 and mine and view["decision"]["kind"] == "turn":
                 page.evaluate("window.scrollTo(0, 0)")
+                page.wait_for_timeout(700)  # let the arrivals finish fading in
                 screenshot(page, f"{GAME_ID}-{size}", full_page=False, docs=True)
                 shot = True
             action = pick(rng, view)

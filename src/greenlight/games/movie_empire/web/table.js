@@ -404,7 +404,7 @@
   /** Moves of this seat with no component of their own, as buttons in its studio. */
   function studioMoves(view, ctx) {
     if (!myTurn(view)) return null;
-    const words = { pass: "Pass", end: "End my turn", done: "Done producing", stop: "Stop discarding", purge: "Purge the production board" };
+    const words = { pass: "Pass", end: "End my turn", done: "Done producing", stop: "Stop discarding" };
     const buttons = [];
     for (const action of view.legal_actions) {
       if (words[action]) buttons.push(moveButton(view, ctx, action, words[action]));
@@ -441,10 +441,10 @@
           dossier ? el("span", { class: "me-token dossier" }, icon("dossier", "black dossier"), el("span", { class: "me-token-value small", text: dossier.replace("black dossier, ", "") })) : null
         )
       ),
+      mine ? studioMoves(view, ctx) : null,
       el("p", { class: "me-facts" }, `Sympathy ${signed(p.sympathy)}: budget ${p.budget} a round, ${plural(p.lines_allowed, "line")} open · Hand: ${handWords(p.hand_counts || {})}`),
       (p.released || []).length ? el("p", { class: "me-facts" }, icon("film", "released movies"), ` Released: ${p.released.map((movie) => releasedWords(ctx, movie)).join("; ")}`) : null,
       !mine && (p.known_cards || []).length ? el("div", { class: "me-row" }, el("span", { class: "muted", text: "Known in hand:" }), p.known_cards.map((c) => card(ctx, c, { small: true }))) : null,
-      mine ? studioMoves(view, ctx) : null,
       el("div", { class: "me-lines" }, (p.lines || []).map((item, i) => line(view, ctx, p, item, i)))
     );
   }
