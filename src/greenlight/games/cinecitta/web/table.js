@@ -298,6 +298,34 @@
     );
   }
 
+  /**
+   * G.playable, and for a target that is not legal now, the engine's reason also written in the dock's note
+   * (a phone has no hover: a tap shows it there; the title shows it on hover).
+   */
+  function target(node, tokens, ctx) {
+    G.playable(node, tokens, ctx);
+    if (!node.classList.contains("unplayable")) return node;
+    const explain = async () => {
+      const reason = await ctx.why(tokens.join(" "));
+      const note = local.dock && local.dock.querySelector(".cc-why");
+      if (note) {
+        note.hidden = false;
+        note.textContent = `${cardOrThing(ctx, tokens)}: ${reason}`;
+      }
+    };
+    node.addEventListener("mouseenter", explain);
+    node.addEventListener("focus", explain);
+    node.addEventListener("touchstart", explain, { passive: true });
+    return node;
+  }
+
+  function cardOrThing(ctx, tokens) {
+    const face = tokens.length > 1 ? ctx.component(tokens[tokens.length - 1].split(":").pop()) : null;
+    if (tokens[0] === "offer" && tokens[1]) return `Not now: ${cardName(ctx, tokens[1])}`;
+    if (tokens[0] === "respond") return tokens[1] === "headhunt" ? "Headhunt not possible" : "Not possible";
+    return face ? `Not now: ${face.name}` : "Not possible";
+  }
+
   /** The hand: in step 1 each card starts an offer; in the other steps hovering one says why not (the engine's words). */
   function handCards(view, ctx, playable) {
     const obs = view.observation;
@@ -307,7 +335,7 @@
     return hand.map((id) => {
       const node = card(ctx, id, { arrive: playable ? `hand:${id}` : null });
       if (playable && step === "offer") G.playable(node, ["offer", id], ctx);
-      else if (playable && step) G.playable(node, ["offer", id, "0"], ctx);
+      else if (playable && step) target(node, ["offer", id, "0"], ctx);
       return node;
     });
   }
@@ -483,7 +511,7 @@
       el("span", { text: folder.amount ? `you pay ${folder.amount} and keep ${name}; ${sender} gets back ${2 * folder.amount}` : `you keep ${name}; the folder goes back empty` })
     );
     G.playable(secure, ["respond", "secure"], ctx);
-    G.playable(headhunt, ["respond", "headhunt"], ctx);
+    target(headhunt, ["respond", "headhunt"], ctx);
     return el(
       "div",
       { class: "cc-respond" },
@@ -556,7 +584,7 @@
             ids.map((id) => {
               const node = card(ctx, id, {});
               if (targets.has(id)) G.playable(node, targets.get(id), ctx);
-              else G.playable(node, [...path, `${local.picking}:${id}`], ctx);
+              else target(node, [...path, `${local.picking}:${id}`], ctx);
               return node;
             })
           )
@@ -590,6 +618,8 @@
       )
     );
     if (step === "offer") parts.push(offerStepper(view, ctx));
+    // Why a target is not legal now (hover, focus or tap on it): the engine's words, at the top of the dock.
+    if (step) parts.unshift(el("p", { class: "cc-why", role: "status", hidden: true }));
     G.append(root, [el("div", { class: "cc-dock" }, parts.filter(Boolean))]);
     G.markArrivals(root, "cinecitta-dock");
   }
