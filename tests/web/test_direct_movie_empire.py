@@ -11,6 +11,10 @@ reached from the board (some playable target's ``data-play`` is a start of it, b
 of cards both cards are pickable), that nothing is wider than the screen, that the decision area is in view, and that
 each target is in view and receives the click without scrolling once it is scrolled to. Hovering (or tapping) an
 illegal target shows the engine's refusal; axe-core finds nothing serious at the start and at the end.
+
+Moves a short random game seldom meets (a joker's stage, a placement spending the black dossier, an AP12 gift of two
+cards, an exemption from the annual plan, Purge / Block / Cut!) are reached through the API first, then made on the
+board at the desktop size.
 """
 
 from __future__ import annotations
@@ -264,3 +268,91 @@ def test_a_whole_game_played_on_the_board(browser: Any, server: Server, size: st
     assert refusal_checked and shot
     assert {"keep", "place", "produce"} <= set(played) and {"lay", "script"} & set(played), played
     print(f"{size}: {moves} moves on the board in {time.monotonic() - started:.1f} s: {dict(played)}")
+
+
+def joker_stage(view: dict[str, Any], action: str) -> bool:
+    return action.startswith("lay ") and len(action.split()) == 4
+
+
+def dossier_place(view: dict[str, Any], action: str) -> bool:
+    return action.startswith("place ") and action.endswith(" dossier") and action.rsplit(" ", 1)[0] in view["legal_actions"]
+
+
+def gift(view: dict[str, Any], action: str) -> bool:
+    return bool(view["decision"]["kind"] == "give")
+
+
+def exemption(view: dict[str, Any], action: str) -> bool:
+    return action.startswith("exempt ") and action != "exempt decline"
+
+
+def dossier_free_action(view: dict[str, Any], action: str) -> bool:
+    return action == "purge" or action.startswith(("block ", "cut "))
+
+
+#: Rarer moves, each reached by playing through the API first: (Shoot a Short?, which action, which spaces to prefer).
+RARE = {
+    "joker": (True, joker_stage, ()),
+    "dossier": (True, dossier_place, ("RV1", "BN2")),
+    "gift": (False, gift, ()),
+    "exemption": (False, exemption, ("RV1",)),
+    "purge-block-cut": (True, dossier_free_action, ("RV1",)),
+}
+
+
+def reach(api: httpx.Client, case: str) -> tuple[dict[str, Any], str, dict[str, Any]]:
+    """A table where Ann may make the rare move ``case`` (played there through the API, seed after seed)."""
+    short, wanted, spaces = RARE[case]
+    for seed in range(60):
+        created = create_table(api, GAME_ID, SEATS, options={"shoot_a_short": short}, seed=seed)
+        table_id, token = created["table"]["id"], created["seats"][0]["token"]
+        rng = random.Random(seed)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            view = dict(api.get(f"/api/tables/{table_id}/view", headers=bearer(token)).json())
+            if view["outcome"]:
+                break
+            actions = view["legal_actions"]
+            if not actions:
+                time.sleep(0.02)
+                continue
+            hits = [action for action in actions if wanted(view, action)]
+            if hits:
+                return created, hits[0], view
+            busy = [action for action in actions if action.split()[0] in ("produce", "lay", "script", "keep", "place", "take")]
+            busy = [action for action in actions if any(space in action for space in spaces)] or busy
+            answer = api.post(f"/api/tables/{table_id}/actions", json={"action": rng.choice(busy or actions)}, headers=bearer(token))
+            assert answer.status_code == 200, answer.text
+    raise AssertionError(f"no game reached a {case} move")
+
+
+@pytest.mark.parametrize("case", sorted(RARE))
+def test_a_rare_move_is_made_on_the_board(browser: Any, server: Server, case: str) -> None:
+    """A joker's stage, a placement that spends the black dossier and an AP12 gift of two cards, each by clicks on the board."""
+    with httpx.Client(base_url=server.url, timeout=20) as api:
+        created, action, view = reach(api, case)
+        token = created["seats"][0]["token"]
+        page = new_page(browser)
+        page.goto(created["seats"][0]["link"])
+        page.wait_for_selector(".me-board")
+        shown = wait_for_decision(page, -1)
+        assert shown is not None and action in shown["legal_actions"]
+        assert all(reachable(legal, board_targets(page)) for legal in shown["legal_actions"])
+        clicked = play_on_board(page, action, shown)
+        assert page.locator("#refusal").is_hidden(), page.locator("#refusal").inner_text()
+        after = dict(api.get(f"/api/tables/{created['table']['id']}/view", headers=bearer(token)).json())
+        me = after["observation"]["players"][0]
+        if case == "joker":
+            _, joker, _, stage = action.split()
+            assert len(clicked) >= 2 and clicked[-1] == action, clicked
+            cells = [cell for line in me["lines"] if line for cell in line["cards"]]
+            assert any(cell["card"] == joker and cell["stage"] == stage for cell in cells), cells
+        elif case == "dossier":
+            assert clicked == [action.rsplit(" ", 1)[0], action], clicked
+            assert me["dossiers_spent"] == view["observation"]["players"][0]["dossiers_spent"] + 1
+        elif case == "gift":
+            assert clicked[-1] == action and len(clicked) == 3, clicked
+        else:
+            assert clicked == [action], clicked
+        assert not page.errors, page.errors
+        page.context.close()
