@@ -261,7 +261,7 @@
   function settlementLines(view, settlement) {
     if (!settlement) return [];
     const won = settlement.won.map((ids, seat) => (ids.length ? `${who(view, seat)} wins ${names(view, ids)}` : null)).filter(Boolean);
-    const pooled = settlement.to_pool.length ? `${plural(settlement.to_pool.length, "card")} go to the pool.` : "";
+    const pooled = settlement.to_pool.length ? `${plural(settlement.to_pool.length, "card")} ${settlement.to_pool.length === 1 ? "goes" : "go"} to the pool.` : "";
     if (settlement.result === "SUCCESS") {
       return [`Profit ${settlement.profit}: ${won.length ? won.join("; ") : "nobody wins a card"}.`, pooled];
     }
