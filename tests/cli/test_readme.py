@@ -55,3 +55,11 @@ def test_the_readme_rules_example_prints_the_rules(tmp_path: Path) -> None:
         result = greenlight(*args, home=tmp_path)
         assert result.returncode == 0, result.stderr
         assert len(result.stdout) > 2000
+
+
+def test_every_file_the_readme_links_exists() -> None:
+    links = re.findall(r"\]\(([^)#]+)\)", README.read_text(encoding="utf-8"))
+    local = [link for link in links if "://" not in link]
+    assert any(link.startswith("docs/screenshots/") for link in local), "the README shows the tables"
+    missing = [link for link in local if not (README.parent / link).exists()]
+    assert not missing, f"the README links files that do not exist: {missing}"
