@@ -163,7 +163,8 @@ def test_a_whole_game_played_on_the_board(browser: Any, server: Server, size: st
             if not explained:
                 explained = check_refusal(page, api, table_id, token, names, SIZES[size])
             if not shot and moves >= 6 and state["phase"] == "vote" and state["row"] >= 2:
-                page.locator(".mm-pitch").evaluate("(node) => node.scrollIntoView({block: 'start'})")
+                # The market and the pitch on a desktop; the pitch above the decision bar on a phone.
+                page.locator(".mm-pitch" if SIZES[size] else ".mm-board").evaluate("(node) => node.scrollIntoView({block: 'start'})")
                 page.wait_for_timeout(600)  # arrivals settled
                 screenshot(page, f"maybe-movies-{size}", full_page=False, docs=True)
                 shot = True
