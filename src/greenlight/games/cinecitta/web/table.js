@@ -569,25 +569,25 @@
       });
       parts.push(el("div", { class: "cc-dock-row" }, el("span", { class: "cc-area-name", text: "To place in your Studio" }), el("div", { class: "cc-row pending" }, cards)));
     }
+    // Your Studio as it stands, in the dock too (on a phone the board is behind the bar): when a card waits for the
+    // card it pushes out, the candidates are the targets (a card placed first may be one of them).
     const targets = pushTargets(view, ctx);
-    if (targets.size) {
+    if (pending.length) {
       const studio = obs.studios[view.seat];
       const ids = studio.concat([...targets.keys()].filter((id) => !studio.includes(id)));
+      const row = ids.map((id) => {
+        const node = card(ctx, id, {});
+        if (targets.has(id)) G.playable(node, targets.get(id), ctx);
+        else if (targets.size) target(node, [...path, `${local.picking}:${id}`], ctx);
+        return node;
+      });
+      for (let i = ids.length; i < 3; i++) row.push(el("span", { class: "cc-slot", text: "free place" }));
       parts.push(
         el(
           "div",
-          { class: "cc-dock-row cc-push" },
-          el("span", { class: "cc-area-name", text: `Which card does ${cardName(ctx, local.picking)} move to the Office?` }),
-          el(
-            "div",
-            { class: "cc-row studio" },
-            ids.map((id) => {
-              const node = card(ctx, id, {});
-              if (targets.has(id)) G.playable(node, targets.get(id), ctx);
-              else target(node, [...path, `${local.picking}:${id}`], ctx);
-              return node;
-            })
-          )
+          { class: `cc-dock-row cc-push${targets.size ? " picking" : ""}` },
+          el("span", { class: "cc-area-name", text: targets.size ? `Which card does ${cardName(ctx, local.picking)} move to the Office?` : "Your Studio now" }),
+          el("div", { class: "cc-row studio" }, row)
         )
       );
     }
