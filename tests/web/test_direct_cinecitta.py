@@ -42,14 +42,6 @@ MY_TURN = (
 PLAYS = "[...document.querySelectorAll('#board .playable[data-play], #dock .playable[data-play]')].map((n) => n.dataset.play)"
 
 
-def accessibility_problems(page: Any) -> list[str]:
-    """axe-core's serious and critical findings, but one of the shared page (not this renderer's): at the end of a game
-    the log (#log in the table template) scrolls without being focusable; the fix, tabindex="0" on it, is asked of the
-    shared template. Arrival animations are let finish first (a card fading in has less contrast for half a second)."""
-    page.wait_for_function("document.getAnimations().every((animation) => animation.playState !== 'running')")
-    return [line for line in axe_violations(page) if not line.startswith("scrollable-region-focusable (serious): ['#log']")]
-
-
 def reachable(action: str, plays: list[str]) -> bool:
     """Whether a board target starts ``action``: whole tokens, or a card to place that waits for its push-out (``C3:``)."""
     return any(action == p or action.startswith(f"{p} ") or (p.endswith(":") and action.startswith(p)) for p in plays)
@@ -174,7 +166,7 @@ def play_a_whole_game(browser: Any, server: Server, phone: bool) -> dict[str, in
             legal: list[str] = view["legal_actions"]
             observation = view["observation"]
             if first:
-                assert not accessibility_problems(page), accessibility_problems(page)
+                assert not axe_violations(page), axe_violations(page)
                 first = False
             assert horizontal_overflow(page) <= 0, f"{size}: the page is wider than the screen"
             assert not page.errors, page.errors
@@ -213,7 +205,7 @@ def play_a_whole_game(browser: Any, server: Server, phone: bool) -> dict[str, in
         assert shot and hovered
         assert page.locator("#final-scores").is_visible()
         assert horizontal_overflow(page) <= 0
-        assert not accessibility_problems(page), accessibility_problems(page)
+        assert not axe_violations(page), axe_violations(page)
         assert not page.errors, page.errors
         page.context.close()
     return kinds
