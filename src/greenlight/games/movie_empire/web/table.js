@@ -101,6 +101,35 @@
     return c.kind;
   }
 
+  // The printed numbers of the bundled cards (cost, points, a script's needs), read once from the game's data files
+  // (GET /api/games/movie-empire/data/...) to draw them in the corners as on the physical cards. A table with its own
+  // data files (the data_dir option) shows only the words of its components, which always come from the table.
+  const printed = new Map();
+  let bundled = true;
+
+  function face(id) {
+    return bundled ? printed.get(id) || null : null;
+  }
+
+  /** The corner marks of a card: its cost in money and its points (words for screen readers in the card's text). */
+  function corners(id) {
+    const f = face(id);
+    if (!f) return null;
+    const marks = [];
+    if (typeof f.cost === "number") marks.push(el("span", { class: "me-corner cost", "aria-hidden": "true" }, icon("money", "cost", { decorative: true }), String(f.cost)));
+    if (typeof f.pp === "number" && f.pp > 0) marks.push(el("span", { class: "me-corner pp", "aria-hidden": "true" }, icon("points", "points", { decorative: true }), String(f.pp)));
+    return marks.length ? el("span", { class: "me-corners" }, marks) : null;
+  }
+
+  /** A script's needs as pips in the stage colours (the card's text says the same in words). */
+  function needs(id) {
+    const f = face(id);
+    if (!f || !("req_G" in f)) return null;
+    const pips = [];
+    for (const stage of ["G", "B", "Y", "R"]) for (let i = 0; i < (f[`req_${stage}`] || 0); i++) pips.push(el("span", { class: `me-pip stage-${stage}` }));
+    return pips.length ? el("span", { class: "me-needs", "aria-hidden": "true" }, pips) : null;
+  }
+
   /** A card as it lies on the table: a frame in its stage's colour (scripts as film scripts, stars as star cards). */
   function card(ctx, id, options) {
     const opts = options || {};
@@ -112,8 +141,9 @@
     return el(
       "span",
       { class: cls.filter(Boolean).join(" "), title: opts.full ? null : `${c.name}: ${c.text}`, dataset: { card: id, arrive: opts.arrive || null } },
-      el("span", { class: "me-band" }, c.kind === "star" ? icon("star", "star", { decorative: true }) : null, script ? el("span", { class: "me-fasteners", "aria-hidden": "true" }) : null, el("span", { text: band(c) })),
+      el("span", { class: "me-band" }, c.kind === "star" ? icon("star", "star", { decorative: true }) : null, script ? el("span", { class: "me-fasteners", "aria-hidden": "true" }) : null, el("span", { class: "me-band-word", text: band(c) }), corners(id)),
       el("span", { class: "me-name", text: c.name }),
+      script ? needs(id) : null,
       opts.full ? el("span", { class: "me-text", text: c.text }) : null
     );
   }
@@ -702,6 +732,17 @@
   }
 
   G.registerRenderer("movie-empire", {
+    async setup(ctx) {
+      for (const name of ["production_cards", "stars", "scripts"]) {
+        try {
+          const data = await ctx.api("GET", `/api/games/movie-empire/data/${name}`);
+          for (const item of (data && data.card) || []) printed.set(item.id, item);
+        } catch (error) {
+          console.error(error);
+        }
+      }
+    },
+
     status(view) {
       const obs = view.observation;
       if (obs.phase === "over") return `Game over after round ${obs.last_round}.`;
@@ -711,6 +752,7 @@
 
     render(root, view, ctx) {
       const obs = view.observation;
+      bundled = !(obs.options && obs.options.data_dir);
       const me = view.seat != null ? obs.players[view.seat] : null;
       const others = el("div", { class: "me-players" }, (obs.players || []).filter((p) => p.seat !== view.seat).map((p) => studio(view, ctx, p)));
       const page = el("div", { class: "me-board" }, finalScores(view), offers(view, ctx), me ? studio(view, ctx, me) : null, premieres(view), el("div", { class: "me-table" }, board(view, ctx), top(view, ctx)), others);
