@@ -60,8 +60,9 @@
     return String(text || "unknown").toLowerCase().replace(/[^a-z0-9]+/g, "-");
   }
 
+  /** A component's words (the replay page passes no components: then null, and cards say "a card"). */
   function component(ctx, id) {
-    return (ctx && ctx.component(id)) || null;
+    return ctx && typeof ctx.component === "function" ? ctx.component(id) || null : null;
   }
 
   function seatLabel(view, seat) {
@@ -552,7 +553,7 @@
 
   function markets(view, ctx) {
     const used = view.observation.markets_used || [];
-    const items = [...ctx.components.values()].filter((c) => c.kind === "market");
+    const items = ctx.components ? [...ctx.components.values()].filter((c) => c.kind === "market") : [];
     return el(
       "div",
       { class: "me-box markets" },
