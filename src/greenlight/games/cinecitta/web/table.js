@@ -306,7 +306,9 @@
     G.playable(node, tokens, ctx);
     if (!node.classList.contains("unplayable")) return node;
     const explain = async () => {
-      const reason = await ctx.why(tokens.join(" "));
+      // G.playable keeps the engine's answer on the node once it has it: ask only the first time.
+      const known = node.dataset.why && node.dataset.why !== "…" ? node.dataset.why : null;
+      const reason = known || (await ctx.why(tokens.join(" ")));
       const note = local.dock && local.dock.querySelector(".cc-why");
       if (note) {
         note.hidden = false;
