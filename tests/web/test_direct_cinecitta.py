@@ -193,6 +193,17 @@ def play_a_whole_game(browser: Any, server: Server, phone: bool) -> dict[str, in
             shoot = None
             if not shot and observation["round"] == 4 and step == "offer":
                 shoot, shot = f"cinecitta-{size}", True
+            if step == "offer" and not phone and observation["round"] == 2:
+                # From the keyboard: Enter on a hand card opens the stepper and the focus moves on to its Offer button.
+                # (A view arriving in between redraws the hand and drops the focus: then again.)
+                for attempt in range(3):
+                    page.locator(f'#dock .cc-hand-row [data-play="offer {action.split()[1]}"]').focus()
+                    page.keyboard.press("Enter")
+                    try:
+                        page.wait_for_function("document.activeElement.matches('#dock .cc-offer-go')", timeout=3_000)
+                        break
+                    except playwright_api.Error:
+                        assert attempt < 2, "Enter on a hand card did not move the focus to the Offer button"
             if step == "offer":
                 make_offer(page, action, shoot)
             elif step == "respond":

@@ -328,6 +328,18 @@
     return face ? `Not now: ${face.name}` : "Not possible";
   }
 
+  /**
+   * A target chosen from the keyboard redraws the table (synchronously, in ctx.setPath): move the focus on to what comes
+   * next (``selector`` in the dock) instead of losing it with the old node.
+   */
+  function keepFocus(node, selector) {
+    node.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      const next = local.dock && local.dock.querySelector(selector);
+      if (next && next.isConnected) next.focus();
+    });
+  }
+
   /** The hand: in step 1 each card starts an offer; in the other steps hovering one says why not (the engine's words). */
   function handCards(view, ctx, playable) {
     const obs = view.observation;
@@ -336,7 +348,10 @@
     const step = myStep(view);
     return hand.map((id) => {
       const node = card(ctx, id, { arrive: playable ? `hand:${id}` : null });
-      if (playable && step === "offer") G.playable(node, ["offer", id], ctx);
+      if (playable && step === "offer") {
+        G.playable(node, ["offer", id], ctx);
+        keepFocus(node, ".cc-stepper .cc-offer-go");
+      }
       else if (playable && step) target(node, ["offer", id, "0"], ctx);
       return node;
     });
@@ -541,6 +556,7 @@
         }
         if (next.includes(id)) {
           G.playable(node, [...path, id], ctx);
+          keepFocus(node, ".cc-row.pending .playable");
         } else if (next.some((token) => token.startsWith(`${id}:`))) {
           // A full Studio without a card of its occupation: the card waits for the Studio card it pushes out.
           node.dataset.play = `${path.join(" ")} ${id}:`;
