@@ -69,16 +69,6 @@ def in_window(page: Any, box: dict[str, float] | None) -> bool:
     )
 
 
-#: A problem of the shared page, not of this renderer: the log (#log) scrolls once it is long, and a scrolling region
-#: needs tabindex="0" to be reached by keyboard (templates/table.html; reported for the lead to change).
-SHARED_AXE_PROBLEMS = ("scrollable-region-focusable (serious): ['#log']",)
-
-
-def own_axe_violations(page: Any) -> list[str]:
-    page.wait_for_timeout(700)  # arrivals fade in for half a second: axe reads the colours once they are still
-    return [problem for problem in axe_violations(page) if not problem.startswith(SHARED_AXE_PROBLEMS)]
-
-
 def decision_in_view(page: Any) -> bool:
     """Whether the decision area shows in the window as it is (at least 150 pixels of it, or all of it)."""
     box = page.locator("#decision").bounding_box()
@@ -261,8 +251,7 @@ def test_a_whole_game_played_on_the_board(browser: Any, server: Server, size: st
 
         page.wait_for_selector("#final-scores")
         assert page.locator(".me-final").count() == 1
-        problems = own_axe_violations(page)
-        assert not problems, problems
+        assert not axe_violations(page), axe_violations(page)
         assert not page.errors, page.errors
         page.context.close()
     assert refusal_checked and shot
