@@ -16,7 +16,7 @@ from typing import Any
 
 from greenlight.core.errors import GreenlightError
 from greenlight.core.events import events_for
-from greenlight.core.record import Record, replay_steps
+from greenlight.core.record import Record
 from greenlight.core.registry import get_game
 from greenlight.web.tables import TableError
 
@@ -40,11 +40,20 @@ def replay_json(data: Any, names: list[str] | None = None) -> dict[str, Any]:
                 raise TableError(
                     400, f"records with a custom data file (option {spec.name}) can only be replayed locally: greenlight replay FILE"
                 )
+        if record.version != game.spec.version:
+            raise TableError(400, f"record is for {game.spec.title} version {record.version}, this engine has {game.spec.version}")
         shown = names or record.seat_names()
         state = game.new_state(record.num_players, record.seed, record.options)
         steps: list[dict[str, Any]] = [_step(game, state, 0, None, None, [], shown)]
-        for index, (state, seat, text, events) in enumerate(replay_steps(record, game), start=1):
-            steps.append(_step(game, state, index, seat, text, events, shown))
+        for index, (seat, text) in enumerate(record.actions, start=1):
+            try:
+                action = game.parse_action(text)
+                # In the words of the seat that played it, before it is played (the game is over: nothing is secret now).
+                words = game.describe_action(state, seat, action)
+                events = game.apply(state, seat, action)
+            except GreenlightError as error:
+                raise TableError(400, f"record action {index - 1} ({seat}: {text}) does not replay: {error}") from None
+            steps.append(_step(game, state, index, seat, text, events, shown, words))
     except GreenlightError as error:
         raise TableError(400, str(error)) from None
     over = game.decision(state).is_terminal
@@ -58,12 +67,15 @@ def replay_json(data: Any, names: list[str] | None = None) -> dict[str, Any]:
     }
 
 
-def _step(game: Any, state: Any, index: int, seat: int | None, action: str | None, events: list[Any], names: list[str]) -> dict[str, Any]:
+def _step(
+    game: Any, state: Any, index: int, seat: int | None, action: str | None, events: list[Any], names: list[str], words: str | None = None
+) -> dict[str, Any]:
     decision = game.decision(state)
     return {
         "index": index,
         "seat": seat,
         "action": action,
+        "words": words,
         "log": [text for event in events_for(events, None) if (text := game.describe_event(event, state, names))],
         "decision": decision.to_json(),
         "observation": game.observe(state, None),

@@ -11,9 +11,30 @@
   let table = null;
   const slider = document.getElementById("step-slider");
 
+  // What renderers read from the page (a replay only watches: nothing is legal, nothing can be chosen).
+  const ctx = {
+    api: G.api,
+    components: new Map(),
+    component: (id) => ctx.components.get(id) || null,
+    path: [],
+    view: null,
+    legalWith: () => [],
+    words: (action) => action,
+    why: async () => "This is a replay.",
+    choose: () => {},
+    setPath: () => {},
+    announce: () => {},
+  };
+
   async function loadRenderer(gameId) {
     const entry = boot.game || (boot.games || {})[gameId];
     if (!entry) return;
+    ctx.game = entry;
+    try {
+      for (const component of await G.api("GET", `/api/games/${encodeURIComponent(gameId)}/components`)) ctx.components.set(component.id, component);
+    } catch (error) {
+      console.error(error); // the board still draws, with fewer words
+    }
     if (entry.renderer && !G.renderers[gameId]) {
       // The upload page does not know the game in advance: load its renderer now (same origin, so the page's CSP allows it).
       if (entry.stylesheet) document.head.append(el("link", { rel: "stylesheet", href: `/games/${encodeURIComponent(gameId)}/web/table.css` }));
@@ -27,7 +48,7 @@
     renderer = G.renderers[gameId] || G.genericRenderer;
     if (renderer.setup) {
       try {
-        await renderer.setup({ game: entry, api: G.api });
+        await renderer.setup(ctx);
       } catch (error) {
         console.error(error);
         renderer = G.genericRenderer;
@@ -48,10 +69,11 @@
     slider.value = String(step);
     document.body.dataset.step = String(step);
     document.getElementById("step-label").textContent = `step ${step} of ${replay.steps.length - 1}`;
-    document.getElementById("step-action").textContent = item.action === null ? "The start of the game." : `${G.seatName(table, item.seat)} played: ${item.action}`;
+    document.getElementById("step-action").textContent = item.action === null ? "The start of the game." : `${G.seatName(table, item.seat)}: ${item.words || item.action}`;
     const board = G.clear(document.getElementById("board"));
+    ctx.view = view;
     try {
-      renderer.render(board, view, {});
+      renderer.render(board, view, ctx);
     } catch (error) {
       console.error(error);
       G.clear(board);
