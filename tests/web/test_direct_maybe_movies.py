@@ -98,13 +98,8 @@ def choose(rng: random.Random, legal: list[str], used: dict[str, int]) -> str:
     return rng.choice([action for action in legal if action.split()[0] == verb])
 
 
-def named(text: str, names: dict[str, str]) -> str:
-    """The refusal text as the board shows it: card codes replaced by the cards' names."""
-    return re.sub(r"\b[A-Z]\d{2}\b", lambda match: names.get(match.group(), match.group()), text)
-
-
 def check_refusal(page: Any, api: httpx.Client, table_id: str, token: str, names: dict[str, str], phone: bool) -> bool:
-    """An illegal target on the board explains itself with the engine's refusal (in card names): hovered on a
+    """An illegal target on the board explains itself with the engine's refusal (cards by name): hovered on a
     desktop (its title and a tooltip), tapped on a phone (a note at the top of the screen). False if none is drawn."""
     illegal = page.locator("#board [data-play].unplayable, #dock [data-play].unplayable")
     if not illegal.count():
@@ -113,7 +108,9 @@ def check_refusal(page: Any, api: httpx.Client, table_id: str, token: str, names
     action = target.get_attribute("data-play")
     answer = api.get(f"/api/tables/{table_id}/why", params={"action": action}, headers=bearer(token)).json()
     assert answer["legal"] is False
-    reason = named(answer["reason"], names)
+    reason = answer["reason"]
+    for code in re.findall(r"\b[A-Z]\d{2}\b", reason):
+        assert f"{names[code]} ({code})" in reason, f"the refusal names {code} without its name: {reason!r}"
     target.scroll_into_view_if_needed()
     if phone:
         target.tap(force=True)  # a target that cannot be played may say so (aria-disabled): tap it anyway

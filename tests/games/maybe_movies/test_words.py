@@ -463,3 +463,18 @@ def test_help_for_every_kind_of_step() -> None:
         assert len(text.split("\n\n")) >= 3 and not jargon(text), phase
     assert len(set(helps.values())) == len(helps)
     assert "Trendsetter Tricks" in helps["movie_pick"] and "CHANGE card" in helps["vote"]
+
+
+def test_refusals_name_the_cards_with_their_codes_beside() -> None:
+    state = pitch_position()
+    play(state, 0, "add B")
+    # Without Blockbuster Budgets the row keeps market order: A is left of B.
+    assert GAME.why_illegal(state, 0, GAME.parse_action("add A")) == (
+        "without Blockbuster Budgets the row keeps market order, so add cards left to right "
+        "(after Movie 2 (B) only cards to its right in the market)"
+    )
+    assert GAME.why_illegal(state, 0, GAME.parse_action("add B")) == "Movie 2 (B) is already in the pitch"
+    play(state, 0, "finish")
+    assert GAME.why_illegal(state, 0, GAME.parse_action("vote y1")) == "YES actors 3 (y1) is not in your hand"
+    # A code of no card at all stays as it was typed.
+    assert GAME.why_illegal(state, 0, GAME.parse_action("vote ZZ")) == "ZZ is not in your hand"

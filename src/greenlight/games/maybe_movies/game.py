@@ -69,8 +69,14 @@ class MaybeMoviesGame(Game[MaybeMoviesState]):
         return rules.legal_actions(state, player)
 
     def why_illegal(self, state: MaybeMoviesState, player: int, action: Action) -> str:
-        """Reason for refusing ``action``."""
-        return rules.why_illegal(state, player, action)
+        """Reason for refusing ``action``, naming cards as players read them (``Jungle (M03)``)."""
+        words = catalogue_words(state.table)
+
+        def name(code: str) -> str:
+            found = words.name(code)
+            return code if found == code else f"{found} ({code})"
+
+        return rules.why_illegal(state, player, action, name)
 
     def apply_unchecked(self, state: MaybeMoviesState, player: int, action: Action) -> list[Event]:
         """Apply an action and every automatic step after it."""

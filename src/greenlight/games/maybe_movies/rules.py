@@ -14,7 +14,7 @@ by :func:`settle`, so a caller only ever sees real choices.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 from greenlight.core.actions import Action
@@ -811,28 +811,28 @@ def legal_actions(state: MaybeMoviesState, seat: int) -> list[Action]:
     return sequential_actions(state)
 
 
-def why_illegal(state: MaybeMoviesState, seat: int, action: Action) -> str:
-    """Explain a refused action in the words of the rules."""
+def why_illegal(state: MaybeMoviesState, seat: int, action: Action, name: Callable[[str], str] = str) -> str:
+    """Explain a refused action in the words of the rules; ``name`` says a card (its code by default)."""
     phase = state.phase
     if isinstance(action, Vote):
         if phase != VOTE:
             return "votes are cast after the pitch is finished"
         if action.card not in state.hands[seat]:
-            return f"{action.card} is not in your hand"
+            return f"{name(action.card)} is not in your hand"
     if isinstance(action, Add):
         if phase == PITCH:
             if action.card in state.row:
-                return f"{action.card} is already in the pitch"
+                return f"{name(action.card)} is already in the pitch"
             if action.card not in state.market:
-                return f"{action.card} is not in the market; a pitch uses market cards only (R4)"
+                return f"{name(action.card)} is not in the market; a pitch uses market cards only (R4)"
             return (
                 "without Blockbuster Budgets the row keeps market order, so add cards left to right "
-                f"(after {state.row[-1]} only cards to its right in the market)"
+                f"(after {name(state.row[-1])} only cards to its right in the market)"
             )
         if phase == CHANGE_EDIT:
             if state.edit_step == EDIT_SLOT:
                 return "choose the slot for the card you added first"
-            return f"{action.card} is not one of your personal movie cards"
+            return f"{name(action.card)} is not one of your personal movie cards"
         return "cards are added to the row while pitching or in a CHANGE edit"
     if isinstance(action, Finish):
         if phase == PITCH:
@@ -848,7 +848,7 @@ def why_illegal(state: MaybeMoviesState, seat: int, action: Action) -> str:
         if state.edit_step != EDIT_START:
             return "an edit removes at most one card, before adding"
         if action.card not in state.row:
-            return f"{action.card} is not in the row"
+            return f"{name(action.card)} is not in the row"
         return "removing the only row card needs a personal card to add in its place"
     if isinstance(action, Slot):
         if phase != CHANGE_EDIT or state.edit_step != EDIT_SLOT:
@@ -861,7 +861,7 @@ def why_illegal(state: MaybeMoviesState, seat: int, action: Action) -> str:
     if isinstance(action, Pick):
         if phase != MOVIE_PICK:
             return "a card is picked for Movies Made only at the end of a turn"
-        return f"{action.card} is not in this movie's row"
+        return f"{name(action.card)} is not in this movie's row"
     return f"'{action}' is not a legal action now"
 
 

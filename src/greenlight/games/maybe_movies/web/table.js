@@ -132,22 +132,6 @@
     return joinWords(Object.entries(counts || {}).filter(([, n]) => n).map(([name, n]) => `${n} ${name}`)) || "none";
   }
 
-  /** The engine's refusal text names cards by code (M03): say their names instead. */
-  function nameCodes(view, text) {
-    return String(text || "").replace(/\b[A-Z]\d{2}\b/g, (code) => {
-      const info = details(view, code);
-      const component = context && context.component ? context.component(code) : null;
-      return info ? info.name : component ? component.name : code;
-    });
-  }
-
-  /** The context for board targets: the same as the page's, with refusals in card names. */
-  function playContext(ctx) {
-    const wrapped = Object.create(ctx);
-    wrapped.why = async (action) => nameCodes(ctx.view, await ctx.why(action));
-    return wrapped;
-  }
-
   /** The text a reader sees in ``node`` (not the icons' names, not what is hidden from screen readers). */
   function seenText(node) {
     if (node.nodeType === Node.TEXT_NODE) return node.textContent;
@@ -540,7 +524,7 @@
     render(root, view, ctx) {
       context = ctx || null;
       const obs = view.observation;
-      const pctx = playContext(ctx || {});
+      const pctx = ctx || {};
       const verbs = new Set(legalOf(view).map((action) => action.split(" ")[0]));
       const parts = [];
       parts.push(marketArea(view, pctx));
@@ -558,7 +542,7 @@
       const obs = view.observation;
       const hand = obs.hand || [];
       const personal = obs.personal && view.seat !== null ? obs.personal[view.seat] || [] : [];
-      const pctx = playContext(ctx);
+      const pctx = ctx;
       const voting = obs.phase === "vote" && legalOf(view).length > 0;
       const editing = obs.phase === "change_edit" && legalOf(view).length > 0;
       if (!hand.length && !(editing && personal.length) && !obs.my_vote) return;
