@@ -222,3 +222,28 @@ def test_the_rules_open_in_the_lobby_at_the_table_and_on_their_own_page(
     own = open_page(browser, pages, f"{server.url}/games/{game_id}/rules")
     assert own.locator("h1").first.inner_text().startswith(title)
     assert not axe_violations(own), axe_violations(own)
+
+
+@pytest.mark.parametrize("game_id", ["cinecitta", "movie-empire"])
+def test_on_a_phone_other_players_fold_to_a_summary_that_opens_on_tap(
+    browser: Any, pages: list[Any], api: httpx.Client, game_id: str
+) -> None:
+    seats = [{"kind": "human", "name": "Ann"}] + [BOT] * 2
+    created = create_table(api, game_id, seats)
+    phone = open_page(browser, pages, created["seats"][0]["link"], phone=True)
+    wait_for_choices(phone)
+    folds = phone.locator("#board details.gl-collapse")
+    assert folds.count() == 2, "each other player's area is folded"
+    assert folds.evaluate_all("nodes => nodes.map((node) => node.open)") == [False, False]
+    assert "Bot 2 (random)" in folds.first.locator("summary").inner_text()
+    folds.first.locator("summary").tap()
+    assert folds.first.evaluate("node => node.open")
+    # The reader's choice outlives the next view.
+    phone.locator("#controls .choices button.choice:not([disabled])").first.click()
+    wait_until(lambda: phone.evaluate("Greenlight.tablePage.view.version") > 0, what="the next view")
+    wait_for_choices(phone)
+    assert phone.locator("#board details.gl-collapse").first.evaluate("node => node.open")
+    # On a desktop everything is open.
+    desk = open_page(browser, pages, created["spectator_link"])
+    desk.wait_for_selector("#board details.gl-collapse")
+    assert all(desk.locator("#board details.gl-collapse").evaluate_all("nodes => nodes.map((node) => node.open)"))

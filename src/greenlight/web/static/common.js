@@ -346,3 +346,24 @@
     seen.set(memory, now);
   };
 })();
+
+// Other players' areas on a narrow screen: a summary line that opens on tap (open by default on wider screens);
+// what a reader opened or closed stays so across views.
+(function () {
+  const G = window.Greenlight;
+  const chosen = new Map();
+  G.narrowScreen = () => window.matchMedia("(max-width: 700px)").matches;
+
+  /** A <details> whose <summary> holds ``summary`` and whose body holds ``body``; ``key`` remembers the reader's choice. */
+  G.collapsible = function (key, summary, body, { cls = "", label = null } = {}) {
+    const open = chosen.has(key) ? chosen.get(key) : !G.narrowScreen();
+    const node = G.el(
+      "details",
+      { class: `gl-collapse ${cls}`.trim(), open, dataset: { fold: key }, "aria-label": label },
+      G.el("summary", { class: "gl-collapse-summary" }, summary),
+      body
+    );
+    node.addEventListener("toggle", () => chosen.set(key, node.open));
+    return node;
+  };
+})();

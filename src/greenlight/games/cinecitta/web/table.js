@@ -232,9 +232,7 @@
     const partner = partnerNote(view, seat);
     const sendsTo = obs.sends_to ? `sends to ${who(view, obs.sends_to[seat])}` : null;
     const hand = obs.hand_sizes[seat];
-    return el(
-      "section",
-      { class: `cc-seat${mine ? " mine" : ""}`, dataset: { seat: String(seat) }, "aria-label": `${who(view, seat)}'s studio` },
+    const head = [
       el(
         "h3",
         {},
@@ -248,29 +246,33 @@
         el("span", { class: "cc-meta-item" }, icon("cards"), `${hand} ${hand === 1 ? "card" : "cards"} in hand`),
         sendsTo ? el("span", { class: "cc-meta-item" }, icon("arrow"), sendsTo) : null
       ),
+    ];
+    const boards = el(
+      "div",
+      { class: "cc-boards" },
       el(
         "div",
-        { class: "cc-boards" },
+        { class: "cc-area studio" },
+        el("span", { class: "cc-area-name", text: "Studio" }),
+        el("div", { class: "cc-row studio" }, slots),
+        el("span", { class: `cc-quality${figures.quality !== null ? " done" : ""}`, text: qualityLine(figures) })
+      ),
+      el(
+        "div",
+        { class: "cc-area office" },
+        el("span", { class: "cc-area-name", text: `Office (${office.length})` }),
         el(
           "div",
-          { class: "cc-area studio" },
-          el("span", { class: "cc-area-name", text: "Studio" }),
-          el("div", { class: "cc-row studio" }, slots),
-          el("span", { class: `cc-quality${figures.quality !== null ? " done" : ""}`, text: qualityLine(figures) })
+          { class: "cc-row office" },
+          office.length ? office.map((id) => card(ctx, id, { size: "mini", arrive: `office${seat}:${id}` })) : el("span", { class: "muted cc-empty", text: "empty" })
         ),
-        el(
-          "div",
-          { class: "cc-area office" },
-          el("span", { class: "cc-area-name", text: `Office (${office.length})` }),
-          el(
-            "div",
-            { class: "cc-row office" },
-            office.length ? office.map((id) => card(ctx, id, { size: "mini", arrive: `office${seat}:${id}` })) : el("span", { class: "muted cc-empty", text: "empty" })
-          ),
-          officeSummary(figures)
-        )
+        officeSummary(figures)
       )
     );
+    const attrs = { class: `cc-seat${mine ? " mine" : ""}`, dataset: { seat: String(seat) }, "aria-label": `${who(view, seat)}'s studio` };
+    // Your own studio is always open; the others fold to their name and hand on a phone (a tap opens them).
+    if (mine || (targets && targets.size)) return el("section", attrs, head, boards);
+    return el("section", attrs, G.collapsible(`cc-seat-${seat}`, head, boards));
   }
 
   // -- the seat's own panel (board) -----------------------------------------------------------------------------------

@@ -454,30 +454,32 @@
       if (i < p.assistants_placed) node.classList.add("away");
       return node;
     });
-    return el(
-      "section",
-      { class: `me-player${mine ? " mine" : ""}`, dataset: { seat: String(p.seat) }, "aria-label": `studio of ${name}` },
+    const attrs = { class: `me-player${mine ? " mine" : ""}`, dataset: { seat: String(p.seat) }, "aria-label": `studio of ${name}` };
+    const head = el(
+      "div",
+      { class: "me-player-head" },
+      el("h3", {}, meeple(p.seat, `colour of ${name}`), name, mine ? el("span", { class: "badge", text: "you" }) : null, obs.first_player === p.seat ? el("span", { class: "badge", text: "first player" }) : null, p.passed ? el("span", { class: "badge", text: "passed" }) : null, p.exempt ? el("span", { class: "badge", text: "ignores the plan" }) : null),
       el(
         "div",
-        { class: "me-player-head" },
-        el("h3", {}, meeple(p.seat, `colour of ${name}`), name, mine ? el("span", { class: "badge", text: "you" }) : null, obs.first_player === p.seat ? el("span", { class: "badge", text: "first player" }) : null, p.passed ? el("span", { class: "badge", text: "passed" }) : null, p.exempt ? el("span", { class: "badge", text: "ignores the plan" }) : null),
-        el(
-          "div",
-          { class: "me-tokens" },
-          token("points", p.pp, "points"),
-          token("money", p.money, "money"),
-          el("span", { class: "me-token sympathy", title: `Sympathy ${signed(p.sympathy)}: budget ${p.budget} a round, ${plural(p.lines_allowed, "line")} open` }, icon("sympathy", "sympathy"), el("span", { class: "me-token-value", text: signed(p.sympathy) })),
-          el("span", { class: "me-helpers", "aria-label": `${p.assistants_placed} of 4 assistants placed`, role: "img" }, helpers),
-          p.statues ? token("statue", p.statues, "golden statues") : null,
-          dossier ? el("span", { class: "me-token dossier" }, icon("dossier", "black dossier"), el("span", { class: "me-token-value small", text: dossier.replace("black dossier, ", "") })) : null
-        )
-      ),
+        { class: "me-tokens" },
+        token("points", p.pp, "points"),
+        token("money", p.money, "money"),
+        el("span", { class: "me-token sympathy", title: `Sympathy ${signed(p.sympathy)}: budget ${p.budget} a round, ${plural(p.lines_allowed, "line")} open` }, icon("sympathy", "sympathy"), el("span", { class: "me-token-value", text: signed(p.sympathy) })),
+        el("span", { class: "me-helpers", "aria-label": `${p.assistants_placed} of 4 assistants placed`, role: "img" }, helpers),
+        p.statues ? token("statue", p.statues, "golden statues") : null,
+        dossier ? el("span", { class: "me-token dossier" }, icon("dossier", "black dossier"), el("span", { class: "me-token-value small", text: dossier.replace("black dossier, ", "") })) : null
+      )
+    );
+    const body = [
       mine ? studioMoves(view, ctx) : null,
       el("p", { class: "me-facts" }, `Sympathy ${signed(p.sympathy)}: budget ${p.budget} a round, ${plural(p.lines_allowed, "line")} open · Hand: ${handWords(p.hand_counts || {})}`),
       (p.released || []).length ? el("p", { class: "me-facts" }, icon("film", "released movies"), ` Released: ${p.released.map((movie) => releasedWords(ctx, movie)).join("; ")}`) : null,
       !mine && (p.known_cards || []).length ? el("div", { class: "me-row" }, el("span", { class: "muted", text: "Known in hand:" }), p.known_cards.map((c) => card(ctx, c, { small: true }))) : null,
       el("div", { class: "me-lines" }, (p.lines || []).map((item, i) => line(view, ctx, p, item, i)))
-    );
+    ];
+    // Your own studio is always open; the others fold to their name and tokens on a phone (a tap opens them).
+    if (mine) return el("section", attrs, head, body);
+    return el("section", attrs, G.collapsible(`me-player-${p.seat}`, head, body));
   }
 
   // -- the board ------------------------------------------------------------------------------------
