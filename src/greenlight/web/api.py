@@ -217,14 +217,19 @@ async def table_components(table_id: str, hub: Hub) -> list[dict[str, str]]:
     return [component_json(component) for component in table.game.components(table.match.state)]
 
 
+def json_text(text: str) -> Response:
+    """An answer whose JSON is already encoded (a view is encoded once, not walked again by the framework)."""
+    return Response(content=text, media_type="application/json")
+
+
 @router.get("/tables/{table_id}/view", tags=["tables"])
-async def view_table(table_id: str, hub: Hub, authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+async def view_table(table_id: str, hub: Hub, authorization: Annotated[str | None, Header()] = None) -> Response:
     """What your seat (with a token) or a spectator (without) may see now."""
     table = await hub.table(table_id)
     seat = seat_from_header(hub, table, authorization, required=False)
     if seat is not None:
         await hub.joined(table, seat)
-    return table.view(seat)
+    return json_text(table.view_text(seat))
 
 
 @router.get("/tables/{table_id}/why", tags=["tables"])
@@ -255,7 +260,7 @@ async def why(
 @router.post("/tables/{table_id}/actions", tags=["tables"])
 async def play_action(
     table_id: str, body: ActionIn, request: Request, hub: Hub, client: ClientAddress, authorization: Annotated[str | None, Header()] = None
-) -> dict[str, Any]:
+) -> Response:
     """Play one action for your seat. It is stored before this answers; the answer holds your new view."""
     table = await hub.table(table_id)
     seat = seat_from_header(hub, table, authorization, required=True)
@@ -264,7 +269,8 @@ async def play_action(
     limiters.take(limiters.actions, client, "actions")
     await hub.joined(table, seat)
     canonical, index = await hub.act(table, seat, body.action, body.expect_version)
-    return {"accepted": True, "action": canonical, "index": index, "view": table.view(seat)}
+    answer = json.dumps({"accepted": True, "action": canonical, "index": index})
+    return json_text(f'{answer[:-1]}, "view": {table.view_text(seat)}}}')
 
 
 # -- replays ----------------------------------------------------------------------------------
