@@ -45,7 +45,9 @@ def test_the_readme_resume_example_carries_on_the_latest_game(tmp_path: Path) ->
     [resume] = [args for args in examples("play") if "--resume" in args]
     started = greenlight(*[FAST.get(arg, arg) for arg in PLAYS[0]], stdin="1\nquit\n", home=tmp_path)
     assert started.returncode == 1 and "Game stopped and saved" in started.stdout
-    finished = greenlight(*resume, stdin="1\n" * 400, home=tmp_path, timeout=600)
+    # The deal is secret, so the game may warn about a move ("Play it anyway? [y/N]"): "y" plays it (and at a
+    # plain prompt it is only refused as no action).
+    finished = greenlight(*resume, stdin="1\ny\n" * 400, home=tmp_path, timeout=600)
     assert finished.returncode == 0, finished.stderr + finished.stdout[-2000:]
     assert "Resuming the latest unfinished game" in finished.stdout and "Winner:" in finished.stdout
 
