@@ -63,11 +63,14 @@ def test_the_table_fits_the_screen_and_the_decision_is_in_view(
     page = open_page(browser, pages, created["seats"][0]["link"], phone=SIZES[size])
     wait_for_choices(page)
     assert horizontal_overflow(page) <= 0, "the table page is wider than the screen"
+    screenshot(page, f"table-{game_id}-{size}", full_page=False)
     # The decision (your move) holds the docked hand, whose cards are played by a tap, above the menu of choices
     # (the fallback): what to do and a way to do it must both be in view.
-    assert visible_in_window(page, "#controls .prompt"), "the seat must act: what to do is in view without scrolling"
+    where = page.evaluate("[window.scrollY, document.querySelector('#controls .prompt').getBoundingClientRect().top]")
+    assert visible_in_window(page, "#controls .prompt"), (
+        f"the seat must act: what to do is in view without scrolling (scroll, prompt top: {where})"
+    )
     assert visible_in_window(page, "#decision .playable, #controls .choices button.choice"), "a way to act is in view without scrolling"
-    screenshot(page, f"table-{game_id}-{size}", full_page=False)
     assert not axe_violations(page), axe_violations(page)
     watcher = open_page(browser, pages, created["spectator_link"], phone=SIZES[size])
     watcher.wait_for_selector("#board > *")
