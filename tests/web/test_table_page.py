@@ -66,11 +66,20 @@ def test_the_table_fits_the_screen_and_the_decision_is_in_view(
     screenshot(page, f"table-{game_id}-{size}", full_page=False)
     # The decision (your move) holds the docked hand, whose cards are played by a tap, above the menu of choices
     # (the fallback): what to do and a way to do it must both be in view.
-    where = page.evaluate("[window.scrollY, document.querySelector('#controls .prompt').getBoundingClientRect().top]")
-    assert visible_in_window(page, "#controls .prompt"), (
-        f"the seat must act: what to do is in view without scrolling (scroll, prompt top: {where})"
+    # (A view arriving meanwhile, a bot's move, redraws the page: the layout is judged once it is drawn.)
+    layout = (
+        "({scrolled: window.scrollY, prompt: document.querySelector('#controls .prompt').getBoundingClientRect().top,"
+        " dock: document.querySelector('#dock').getBoundingClientRect().height,"
+        " decision: document.querySelector('#decision').getBoundingClientRect().height, path: Greenlight.tablePage.path})"
     )
-    assert visible_in_window(page, "#decision .playable, #controls .choices button.choice"), "a way to act is in view without scrolling"
+    try:
+        wait_until(lambda: visible_in_window(page, "#controls .prompt"), timeout=5, what="the prompt in view")
+    except AssertionError:
+        screenshot(page, f"table-{game_id}-{size}-prompt-out-of-view", full_page=False)
+        raise AssertionError(f"the seat must act: what to do is in view without scrolling ({page.evaluate(layout)})") from None
+    wait_until(
+        lambda: visible_in_window(page, "#decision .playable, #controls .choices button.choice"), timeout=5, what="a way to act in view"
+    )
     assert not axe_violations(page), axe_violations(page)
     watcher = open_page(browser, pages, created["spectator_link"], phone=SIZES[size])
     watcher.wait_for_selector("#board > *")
