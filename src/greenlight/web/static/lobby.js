@@ -158,7 +158,7 @@
         humans
           .filter((seat) => seat.link)
           .map((seat) =>
-            el("li", { dataset: { seat: String(seat.seat) } }, el("span", { class: "seat-label", text: seat.name }), el("a", { href: seat.link, class: "seat-link", text: "open seat" }), copyButton(seat.link))
+            el("li", { dataset: { seat: String(seat.seat) } }, el("span", { class: "seat-label", text: seat.name }), el("a", { href: seat.link, class: "seat-link", text: "play this seat" }), copyButton(seat.link))
           ),
         el("li", {}, el("span", { class: "seat-label", text: "Spectators" }), el("a", { href: answer.spectator_link, class: "spectator-link", text: "watch" }), copyButton(answer.spectator_link)),
         el(
