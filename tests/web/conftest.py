@@ -236,6 +236,35 @@ def screenshot(page: Any, name: str, *, full_page: bool = True, docs: bool = Fal
     return path
 
 
+def wait_for_turn(page: Any) -> bool:
+    """Wait until the seat of the page may choose (True) or the game is over (False)."""
+    page.wait_for_function(
+        "document.querySelector('#final-scores') || document.querySelector('#controls button.choice:not([disabled])')",
+        timeout=30_000,
+    )
+    return page.query_selector("#final-scores") is None
+
+
+def choose_by_menu(page: Any, target: str) -> str | None:
+    """Click through the decision menu to ``target`` (a legal action), as a person would; confirm it if the game
+    warns first. Returns the warning shown, if any."""
+    tokens = target.split()
+    while True:
+        path = page.evaluate("Greenlight.tablePage.path")
+        assert tokens[: len(path)] == path, f"the chooser went to {path}, not towards {target}"
+        button = page.locator(f'#controls button.choice[data-action="{target}"]')
+        if button.count():
+            button.first.click()
+            break
+        page.locator(f'#controls button.choice[data-token="{tokens[len(path)]}"]').first.click()
+    confirm = page.locator("#controls .confirm")
+    if confirm.count():
+        warning = str(confirm.locator("p").first.inner_text())
+        confirm.locator("button.danger").click()
+        return warning
+    return None
+
+
 def axe_violations(page: Any, impacts: tuple[str, ...] = ("serious", "critical")) -> list[str]:
     """axe-core's violations of the given impacts on the page now, as "rule: target" lines."""
     if not AXE.is_file():

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from greenlight.core.registry import all_games
-from tests.web.conftest import CHROMIUM, SCREENSHOTS, Server
+from tests.web.conftest import CHROMIUM, SCREENSHOTS, Server, choose_by_menu, wait_for_turn
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -62,30 +62,9 @@ def create_in_lobby(page: Any, server: Server, game_id: str, players: int, name:
     page.wait_for_selector("#seats .seat")
 
 
-def wait_for_turn(page: Any) -> bool:
-    """Wait until the person may choose (True) or the game is over (False)."""
-    page.wait_for_function(
-        "document.querySelector('#final-scores') || document.querySelector('#controls button.choice:not([disabled])')",
-        timeout=30_000,
-    )
-    return page.query_selector("#final-scores") is None
-
-
 def play_one_action(page: Any, target: str) -> None:
     """Click through the choices that make up ``target`` (one of the seat's legal actions), as a person would."""
-    tokens = target.split()
-    while True:
-        path = page.evaluate("Greenlight.tablePage.path")
-        assert tokens[: len(path)] == path, f"the chooser went to {path}, not towards {target}"
-        button = page.locator(f'#controls button.choice[data-action="{target}"]')
-        if button.count():
-            button.first.click()
-            confirm = page.locator("#controls .confirm button.danger")
-            if confirm.count():
-                # The game warned about this move (it scores nothing or cannot be undone): the person confirms.
-                confirm.first.click()
-            return
-        page.locator(f'#controls button.choice[data-token="{tokens[len(path)]}"]').first.click()
+    choose_by_menu(page, target)
 
 
 def legal_actions(page: Any) -> list[str]:

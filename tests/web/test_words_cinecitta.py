@@ -8,7 +8,6 @@ checked with ``greenlight.core.words``. Screenshots at 1366x900 and 390x844 go t
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,7 @@ import httpx
 import pytest
 
 from greenlight.core.words import Component, bare_codes, jargon
-from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, Server, create_table
+from tests.web.conftest import CHROMIUM, SCREENSHOTS, Server, choose_by_menu, create_table, wait_for_turn
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -32,14 +31,6 @@ SEATS = [
     {"kind": "bot", "bot": "random"},
 ]
 SIZES = {"wide": (1366, 900), "phone": (390, 844)}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 def open_page(browser: Any, url: str, size: str) -> Any:
@@ -73,33 +64,6 @@ def check_words(page: Any, components: list[Component], where: str) -> str:
 def shoot(page: Any, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
-
-
-def wait_for_turn(page: Any) -> bool:
-    page.wait_for_function(
-        "document.querySelector('#final-scores') || document.querySelector('#controls button.choice:not([disabled])')",
-        timeout=30_000,
-    )
-    return page.query_selector("#final-scores") is None
-
-
-def play_one_action(page: Any, target: str) -> str | None:
-    """Click through to ``target``; confirm it if the game asks first. Returns the warning shown, if any."""
-    tokens = target.split()
-    while True:
-        path = page.evaluate("Greenlight.tablePage.path")
-        assert tokens[: len(path)] == path, f"the chooser went to {path}, not towards {target}"
-        button = page.locator(f'#controls button.choice[data-action="{target}"]')
-        if button.count():
-            button.first.click()
-            break
-        page.locator(f'#controls button.choice[data-token="{tokens[len(path)]}"]').first.click()
-    confirm = page.locator("#controls .confirm")
-    if confirm.count():
-        warning = str(confirm.locator("p").first.inner_text())
-        confirm.locator("button.danger").click()
-        return warning
-    return None
 
 
 def test_the_table_page_names_every_card_and_explains_every_figure(browser: Any, server: Server) -> None:
@@ -148,7 +112,7 @@ def test_the_table_page_names_every_card_and_explains_every_figure(browser: Any,
             check_words(phone, components, "seat on a phone, middle")
             shoot(phone, "cinecitta-words-middle-phone")
             phone.context.close()
-        warning = play_one_action(me, rng.choice(view["legal_actions"]))
+        warning = choose_by_menu(me, rng.choice(view["legal_actions"]))
         if warning:
             warnings.append(warning)
     assert middle_seen

@@ -7,14 +7,13 @@ Screenshots (1366x900 and 390x844) go to ``test-artifacts/screenshots/``.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from greenlight.core.words import Component, bare_codes, jargon
-from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, Server, create_table
+from tests.web.conftest import CHROMIUM, SCREENSHOTS, Server, choose_by_menu, create_table, wait_for_turn
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -27,14 +26,6 @@ SIZES = {"wide": {"width": 1366, "height": 900}, "phone": {"width": 390, "height
 ALL_OPTIONS = {"trendsetter_tricks": True, "breaking_changes": True, "blockbuster_budgets": True}
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
 def open_page(browser: Any, url: str, size: str) -> Any:
     context = browser.new_context(viewport=SIZES[size], bypass_csp=True)
     page = context.new_page()
@@ -44,30 +35,6 @@ def open_page(browser: Any, url: str, size: str) -> Any:
     page.goto(url)
     page.wait_for_selector(".mm-board")
     return page
-
-
-def wait_for_turn(page: Any) -> bool:
-    """Wait until the seat may choose (True) or the game is over (False)."""
-    page.wait_for_function(
-        "document.querySelector('#final-scores') || document.querySelector('#controls button.choice:not([disabled])')",
-        timeout=30_000,
-    )
-    return page.query_selector("#final-scores") is None
-
-
-def play_one_action(page: Any, target: str) -> None:
-    """Click through the choices that make up ``target`` (one of the seat's legal actions)."""
-    tokens = target.split()
-    while True:
-        path = page.evaluate("Greenlight.tablePage.path")
-        button = page.locator(f'#controls button.choice[data-action="{target}"]')
-        if button.count():
-            button.first.click()
-            confirm = page.locator("#controls .confirm button.danger")
-            if confirm.count():
-                confirm.first.click()
-            return
-        page.locator(f'#controls button.choice[data-token="{tokens[len(path)]}"]').first.click()
 
 
 def check_words(page: Any, components: list[Component], where: str) -> None:
@@ -108,7 +75,7 @@ def test_the_table_page_shows_words_not_codes_for_a_seat_and_a_spectator(browser
                 check_words(page, components, f"{moments[moves]}, {who}")
             shoot(pages, moments[moves])
         actions = list(seat.evaluate("Greenlight.tablePage.view.legal_actions"))
-        play_one_action(seat, rng.choice(actions))
+        choose_by_menu(seat, rng.choice(actions))
         moves += 1
         assert moves < 400
     for who, page in pages.items():

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,7 @@ import httpx
 import pytest
 
 from greenlight.core.words import Component, bare_codes, jargon
-from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, Server, bearer, create_table
+from tests.web.conftest import CHROMIUM, SCREENSHOTS, Server, bearer, choose_by_menu, create_table, wait_for_turn
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -30,14 +29,6 @@ pytestmark = [
 
 SEATS = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "medium"}, {"kind": "bot", "bot": "medium"}]
 SIZES = {"wide": (1366, 900), "phone": (390, 844)}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 def open_page(browser: Any, url: str, size: str) -> Any:
@@ -71,32 +62,10 @@ def shoot(page: Any, name: str) -> None:
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
 
-def wait_for_turn(page: Any) -> bool:
-    """Wait until the person may choose (True) or the game is over (False)."""
-    page.wait_for_function(
-        "document.querySelector('#final-scores') || document.querySelector('#controls button.choice:not([disabled])')",
-        timeout=30_000,
-    )
-    return page.query_selector("#final-scores") is None
-
-
 def play_by_clicking(page: Any, target: str) -> str | None:
-    """Click through to ``target`` as a person would; confirm it if the game asks first. Returns the warning shown."""
-    tokens = target.split()
+    """Click through to ``target`` as a person would (confirming a warned move) and wait for the next view."""
     version = page.evaluate("Greenlight.tablePage.view.version")
-    while True:
-        path = page.evaluate("Greenlight.tablePage.path")
-        assert tokens[: len(path)] == path, f"the chooser went to {path}, not towards {target}"
-        button = page.locator(f'#controls button.choice[data-action="{target}"]')
-        if button.count():
-            button.first.click()
-            break
-        page.locator(f'#controls button.choice[data-token="{tokens[len(path)]}"]').first.click()
-    warning = None
-    confirm = page.locator("#controls .confirm")
-    if confirm.count():
-        warning = str(confirm.locator("p").first.inner_text())
-        confirm.locator("button.danger").click()
+    warning = choose_by_menu(page, target)
     page.wait_for_function(f"Greenlight.tablePage.view.version > {version}", timeout=30_000)
     return warning
 
