@@ -142,19 +142,13 @@ TASK_TITLES = {
     "first_player": "Become first player",
     "release": "Release space",
 }
-#: The task of a space in a few words ("Buy a script"), as annual plans name them.
+#: The task of a space in a few words ("Buy a script"), as annual plans name them: the board's title, except for
+#: the spaces whose title names the slot rather than the deed.
 TASK_ACTIONS = {
+    **TASK_TITLES,
     "production": "Prepare a movie production",
     "script": "Buy a script",
     "star": "Cast a star",
-    "credit": "Charge credit card",
-    "overtime": "Order overtime",
-    "sabotage": "Sabotage",
-    "denounce": "Denounce players",
-    "nice": "Be nice to Grumpy",
-    "nice_dossier": "Be nice to Grumpy with a dossier",
-    "reveal": "Reveal a secret",
-    "first_player": "Become first player",
     "release": "Release a movie",
 }
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
