@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 import time
@@ -55,7 +54,7 @@ from greenlight.web.storage import (
     token_matches,
 )
 from greenlight.web.thinking import BotPool
-from greenlight.web.views import lobby_options, log_lines, seat_view, table_info
+from greenlight.web.views import encode_json, lobby_options, log_lines, seat_view, table_info
 from greenlight.web.writer import WriteQueue
 
 log = logging.getLogger("greenlight.web")
@@ -78,7 +77,7 @@ JOIN_WAIT_SECONDS = 0.5
 
 #: Stands in a view for its log while the view is encoded; no game text holds a NUL character, and names cannot.
 LOG_PLACEHOLDER: Any = "\x00log\x00"
-LOG_PLACEHOLDER_JSON = json.dumps(LOG_PLACEHOLDER)
+LOG_PLACEHOLDER_JSON = encode_json(LOG_PLACEHOLDER)
 
 
 class TableError(Exception):
@@ -142,7 +141,7 @@ class Client:
 
     def push(self, message: dict[str, Any] | str) -> None:
         """Queue a message; a client that lags far behind loses its oldest messages (the newest view is complete)."""
-        text = message if isinstance(message, str) else json.dumps(message)
+        text = message if isinstance(message, str) else encode_json(message)
         while self.queue.full():
             self.queue.get_nowait()
         self.queue.put_nowait(text)
@@ -273,7 +272,7 @@ class LiveTable:
         done, lines, encoded = cached if cached is not None else (0, [], [])
         if done < len(match.events):
             new = log_lines(match, seat, done, [row.name for row in self.stored.seats])
-            lines, encoded = lines + new, encoded + [json.dumps(line) for line in new]
+            lines, encoded = lines + new, encoded + [encode_json(line) for line in new]
             self._logs[seat] = (len(match.events), lines, encoded)
         return done, lines, encoded
 
@@ -285,7 +284,7 @@ class LiveTable:
         """The view of ``seat`` as JSON text; the log's lines are encoded once, when they are new."""
         view = seat_view(self.match, seat, info if info is not None else self.info(), LOG_PLACEHOLDER)
         _, _, encoded = self._log(seat)
-        return json.dumps(view).replace(LOG_PLACEHOLDER_JSON, "[" + ", ".join(encoded) + "]", 1)
+        return encode_json(view).replace(LOG_PLACEHOLDER_JSON, "[" + ",".join(encoded) + "]", 1)
 
     def broadcast(self) -> None:
         """Queue each connected client its own fresh view (each distinct view encoded once)."""
@@ -319,7 +318,7 @@ class LiveTable:
         self._presence_pending = False
         if not self.clients:
             return
-        text = json.dumps({"type": "presence", "table": self.info()})
+        text = encode_json({"type": "presence", "table": self.info()})
         for client in self.clients:
             client.push(text)
 
@@ -698,7 +697,7 @@ class TableHub:
         await self._store_write(AddChat(table.id, line), table.id)
         table.chat.append(line)
         del table.chat[:-CHAT_KEPT]
-        message = json.dumps({"type": "chat", "line": chat_json(line)})
+        message = encode_json({"type": "chat", "line": chat_json(line)})
         for client in table.clients:
             client.push(message)
         return line

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import pydantic_core
+
 from greenlight.bots import bot_names
 from greenlight.core.errors import OptionError
 from greenlight.core.events import events_for
@@ -22,6 +24,12 @@ from greenlight.core.registry import all_games, companion_file, get_game
 from greenlight.core.spec import OptionSpec
 from greenlight.core.words import Component
 from greenlight.web.storage import StoredTable, TableSummary
+
+
+def encode_json(value: Any) -> str:
+    """``value`` as compact JSON text (pydantic's encoder: several times faster than ``json.dumps`` for a view)."""
+    return pydantic_core.to_json(value).decode()
+
 
 log = logging.getLogger("greenlight.web")
 
