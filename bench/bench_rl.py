@@ -140,14 +140,14 @@ def bench_search(game_id: str, players: int, iterations: int, positions: int) ->
 
     try:
         from greenlight.bots.ismcts import ISMCTSBot, SearchConfig
-        from greenlight.bots.levels import HARD_SEARCH
+        from greenlight.bots.levels import hard_search
     except ImportError:  # the search bot is not in this checkout
         return results
     game = get_game(game_id)
     configs: dict[str, Any] = {
         "greenlight ISMCTSBot (random rollouts)": SearchConfig(iterations=iterations, rollout="random", rollout_epsilon=0.0)
     }
-    hard = HARD_SEARCH.get(game.spec.id)
+    hard = hard_search(game)
     if hard is not None:
         configs["greenlight hard level (heuristic rollouts, its settings)"] = SearchConfig(
             iterations=iterations,

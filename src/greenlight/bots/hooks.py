@@ -99,6 +99,13 @@ def _hook(game: Game[Any], name: str) -> Any:
     return function if callable(function) else None
 
 
+def find_hard_search(game: Game[Any]) -> dict[str, Any] | None:
+    """The game's own ``hard`` search tuning (``HARD_SEARCH`` in its ``search`` module), or None."""
+    module = companion_module(game, "search")
+    tuning = getattr(module, "HARD_SEARCH", None) if module is not None else None
+    return dict(tuning) if isinstance(tuning, dict) else None
+
+
 def find_evaluator(game: Game[Any]) -> Evaluator | None:
     """The game's evaluation (win-share estimates per seat), or None if it has none."""
     evaluator: Evaluator | None = _hook(game, "evaluate")

@@ -28,7 +28,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from greenlight.bots.hooks import heuristic_factory
+from greenlight.bots.hooks import find_hard_search, heuristic_factory
 from greenlight.bots.ismcts import ISMCTSBot, SearchConfig
 from greenlight.core.actions import Action
 from greenlight.core.bot import Bot, RandomBot, SeatView
@@ -45,16 +45,7 @@ CEILING_FACTOR = 10.0
 HARD_SECONDS = 1.0
 EXPERT_SECONDS = 4.0
 
-#: The ``hard`` search per game: settings tuned with the arena, steps calibrated to about 1 s (CPU) a move.
-HARD_SEARCH: dict[str, SearchConfig] = {
-    # Rollouts to the end with the game's fast policy; widening tries the heuristic's offer first.
-    "cinecitta": SearchConfig(iterations=None, steps=21_000, iteration_cost=3, exploration=0.5, widening=2.0),
-    # Random rollouts cut after 8 moves by the evaluation (the heuristic samples 8 worlds a move: too slow to roll out).
-    "maybe-movies": SearchConfig(iterations=None, steps=45_000, iteration_cost=4, rollout="random", rollout_depth=8),
-    # Heuristic rollouts cut after 10 moves by the evaluation.
-    "movie-empire": SearchConfig(iterations=None, steps=8_000, iteration_cost=2, rollout_depth=10),
-}
-#: Used for a game that has not been tuned: the game's rollout policy to the end of the game.
+#: The ``hard`` search of a game that declares no tuning: the game's rollout policy to the end of the game.
 DEFAULT_HARD = SearchConfig(iterations=None, steps=15_000)
 
 
@@ -76,9 +67,24 @@ class NoisyBot(Bot):
 
 
 def hard_config(game: Game[Any]) -> SearchConfig:
-    """The ``hard`` search settings for ``game``, with the wall-clock ceiling filled in."""
-    config = HARD_SEARCH.get(game.spec.id, DEFAULT_HARD)
+    """The ``hard`` search settings for ``game``, with the wall-clock ceiling filled in.
+
+    A game tunes them in its own package: ``HARD_SEARCH`` in its ``search`` module, a dict of
+    :class:`SearchConfig` fields (calibrate ``steps`` to about one second a move with the arena).
+    """
+    config = hard_search(game)
     return dataclasses.replace(config, seconds=HARD_SECONDS * CEILING_FACTOR)
+
+
+def hard_search(game: Game[Any]) -> SearchConfig:
+    """The game's own ``hard`` tuning (see :func:`hard_config`), or :data:`DEFAULT_HARD`; a bad tuning says which field."""
+    declared = find_hard_search(game)
+    if declared is None:
+        return DEFAULT_HARD
+    try:
+        return dataclasses.replace(DEFAULT_HARD, **declared)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"HARD_SEARCH of {game.spec.title} is not a valid search: {error}") from None
 
 
 def expert_config(game: Game[Any]) -> SearchConfig:
@@ -136,7 +142,7 @@ def parse_search(text: str, game: Game[Any]) -> SearchConfig:
     """
     body = text.partition(":")[2]
     budget, *extras = body.split("/")
-    base = HARD_SEARCH.get(game.spec.id, DEFAULT_HARD)
+    base = hard_search(game)
     changes: dict[str, Any] = {"iterations": None, "seconds": None, "steps": None}
     if "=" in budget:  # search:steps=40000
         budget, extras = "", [budget, *extras]

@@ -16,7 +16,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def rules(
-        game_name: Annotated[str, typer.Argument(metavar="GAME", help="cinecitta, maybe-movies or movie-empire")],
+        game_name: Annotated[str, typer.Argument(metavar="GAME", help="A game id, as `greenlight games` lists them")],
         plain: Annotated[bool, typer.Option(help="Print the Markdown source instead of formatting it")] = False,
     ) -> None:
         """Show how to play GAME: setup, a turn, scoring, every variant and expansion, with examples."""

@@ -19,14 +19,7 @@ from greenlight.core.state import GameState
 
 
 class SeatView:
-    """A read-only window on a game for one seat.
-
-    >>> from greenlight.core.registry import get_game
-    >>> game = get_game("cinecitta")
-    >>> view = SeatView(game, game.new_state(3, seed=2), seat=1)
-    >>> len(view.legal_actions()) == len(view.observation()["hand"]) * 11
-    True
-    """
+    """A read-only window on a game for one seat: its observation, its legal actions, the public decision."""
 
     __slots__ = ("_state", "game", "seat")
 

@@ -5,15 +5,10 @@ apply an action, what does this seat see, how could the hidden part look, and
 how did it end. Bots, the server, the simulator and the RL layer use only this
 contract and never a game's internals.
 
->>> from greenlight.core.registry import get_game
->>> game = get_game("cinecitta")
->>> state = game.new_state(3, seed=7)
->>> decision = game.decision(state)
->>> decision.kind, decision.simultaneous, decision.players
-('offer', True, (0, 1, 2))
->>> action = game.legal_actions(state, 0)[0]
->>> game.parse_action(str(action)) == action
-True
+A game package registers its ``Game`` object as a plugin (see
+``greenlight.core.registry``) and proves it keeps the contract by passing
+``greenlight.testing.check_game``; ``CONTRIBUTING.md`` walks through a whole
+small game, ``examples/opening-weekend``.
 """
 
 from __future__ import annotations
@@ -25,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from greenlight.core.actions import Action, ActionCodec
 from greenlight.core.decision import Decision
-from greenlight.core.errors import IllegalActionError
+from greenlight.core.errors import IllegalActionError, OptionError
 from greenlight.core.events import Event
 from greenlight.core.outcome import Outcome
 from greenlight.core.spec import GameSpec, Options, OptionValue
@@ -64,7 +59,7 @@ class Game(ABC, Generic[S]):
         """Start a game: the only way to make a fresh state."""
         resolved = self.spec.resolve_options(num_players, options)
         if not isinstance(seed, int) or seed < 0:
-            raise IllegalActionError(f"the seed must be a whole number >= 0, not {seed!r}")
+            raise OptionError(f"the seed must be a whole number >= 0, not {seed!r}")
         return self.initial_state(num_players, seed, resolved)
 
     @abstractmethod
@@ -221,11 +216,3 @@ class Game(ABC, Generic[S]):
     def seat_label(self, seat: int) -> str:
         """How a seat is called in text."""
         return f"P{seat}"
-
-    def sample_options(self) -> Mapping[str, OptionValue]:
-        """Default options (convenience for interfaces)."""
-        return {spec.name: spec.default for spec in self.spec.options}
-
-    def actions_text(self, actions: Sequence[Action]) -> list[str]:
-        """Text forms of ``actions``."""
-        return [str(action) for action in actions]

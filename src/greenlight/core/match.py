@@ -38,13 +38,7 @@ class StagedMove:
 
 
 class Match:
-    """A game in progress: state, record and the full event log.
-
-    >>> from greenlight.core.registry import get_game
-    >>> match = Match.start(get_game("cinecitta"), 3, seed=1)
-    >>> match.decision().kind
-    'offer'
-    """
+    """A game in progress: state, record and the full event log (``Match.start(game, 3, seed=1)``)."""
 
     def __init__(self, game: Game[Any], state: GameState, record: Record, events: list[Event] | None = None) -> None:
         self.game = game

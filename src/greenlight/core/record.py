@@ -52,7 +52,7 @@ class Record:
     def seat_names(self) -> list[str]:
         """How to call the seats in text: the saved names, ``Bot N (level)`` for bots, else ``Player N``.
 
-        >>> Record("cinecitta", "1", 3, 0, players=["Ann", "bot:hard", "human"]).seat_names()
+        >>> Record("demo", "1", 3, 0, players=["Ann", "bot:hard", "human"]).seat_names()
         ['Ann', 'Bot 2 (hard)', 'Player 3']
         """
         labels = self.players or ["human"] * self.num_players

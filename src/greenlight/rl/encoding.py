@@ -60,12 +60,10 @@ class ObservationEncoding(Protocol):
 
 
 def encoding_for(game: Game[Any]) -> ObservationEncoding:
-    """The encoder of ``game`` (``greenlight.games.<package>.encoding.ENCODING``)."""
-    if game_package(game) is None:
-        raise LookupError(f"{game.spec.title} is not a package under greenlight.games ({type(game).__module__})")
+    """The encoder of ``game`` (``ENCODING`` in the ``encoding`` module of the game's package)."""
     module = companion_module(game, "encoding")
     if module is None:
-        raise LookupError(f"{game.spec.title} has no encoding module yet, so greenlight.rl cannot encode it")
+        raise LookupError(f"{game.spec.title} has no module {game_package(game)}.encoding yet, so greenlight.rl cannot encode it")
     encoding = getattr(module, "ENCODING", None)
     if not isinstance(encoding, ObservationEncoding):
         raise LookupError(f"{module.__name__} must define ENCODING with fields/size/encode/potentials")

@@ -20,6 +20,10 @@ from greenlight.games.cinecitta.actions import HEADHUNT, SECURE, Offer, Respond
 from greenlight.games.cinecitta.bots import best_placement, estimate_value
 from greenlight.games.cinecitta.state import OFFER, RESPOND, CinecittaState
 
+#: The ``hard`` level's search, tuned with the arena (steps calibrated to about 1 s of CPU a move): rollouts
+#: to the end with this module's policy; progressive widening tries the heuristic's offer first.
+HARD_SEARCH = {"steps": 21_000, "iteration_cost": 3, "exploration": 0.5, "widening": 2.0}
+
 #: Amounts a rollout offers, by how often (small amounts are the common case between sensible players).
 ROLLOUT_AMOUNTS = (0, 0, 10, 10, 20, 20, 30, 40, 50)
 

@@ -19,6 +19,10 @@ import math
 from greenlight.games.maybe_movies import rules
 from greenlight.games.maybe_movies.state import MaybeMoviesState
 
+#: The ``hard`` level's search, tuned with the arena (steps calibrated to about 1 s of CPU a move): random
+#: rollouts cut after 8 moves by :func:`evaluate` (the heuristic samples 8 worlds a move: too slow to roll out).
+HARD_SEARCH = {"steps": 45_000, "iteration_cost": 4, "rollout": "random", "rollout_depth": 8}
+
 #: Expected Movies Made icons added, per icon and per turn left.
 GROWTH_PER_TURN = 0.2
 #: Weight of a hand card (a vote that may still be won) relative to a won card.

@@ -30,6 +30,10 @@ from greenlight.games.movie_empire.bots import HeuristicBot
 from greenlight.games.movie_empire.bots import evaluate as estimate
 from greenlight.games.movie_empire.state import MovieEmpireState
 
+#: The ``hard`` level's search, tuned with the arena (steps calibrated to about 1 s of CPU a move):
+#: heuristic rollouts cut after 10 moves by :func:`evaluate`.
+HARD_SEARCH = {"steps": 8_000, "iteration_cost": 2, "rollout_depth": 10}
+
 #: The heuristic's decision handlers are deterministic functions of (world, seat, legal actions); one instance serves all.
 _HEURISTIC = HeuristicBot(0)
 
