@@ -71,3 +71,19 @@ def test_two_action_types_cannot_share_a_verb() -> None:
 
     with pytest.raises(ValueError, match="two action types use the verb 'lay'"):
         ActionCodec([Lay, Other])
+
+
+def test_an_unreadable_action_is_not_an_illegal_one() -> None:
+    """A parse error says the text is not an action at all; a refusal says a real action is not allowed now."""
+    from greenlight.core.errors import GreenlightError, IllegalActionError
+
+    assert issubclass(ActionParseError, GreenlightError) and not issubclass(ActionParseError, IllegalActionError)
+
+
+def test_a_bad_seed_is_an_option_error_naming_the_seed() -> None:
+    from greenlight.core.errors import OptionError
+    from greenlight.core.registry import all_games
+
+    game = next(iter(all_games().values()))
+    with pytest.raises(OptionError, match="the seed must be a whole number >= 0, not -1"):
+        game.new_state(game.spec.min_players, -1)

@@ -24,7 +24,7 @@ class Bid(Action):
     amount: int
 
 
-DEFECTS = ("none", "leak", "duplicate", "shared_clone", "global_rng", "bad_code", "peeking_determinize")
+DEFECTS = ("none", "leak", "duplicate", "shared_clone", "global_rng", "bad_code", "peeking_determinize", "dirty_refusal", "accepts_illegal")
 
 
 class HighCardState(GameState):
@@ -73,6 +73,15 @@ class HighCard(Game[HighCardState]):
             return []
         actions: list[Action] = [Bid(amount) for amount in range(3)]
         return [*actions, Bid(0)] if state.defect == "duplicate" else actions
+
+    def apply(self, state: HighCardState, player: int, action: Action) -> list[Event]:
+        if state.defect == "dirty_refusal":
+            state.rng.random()  # spends randomness before the check, so even a refused bid changes the state
+        return super().apply(state, player, action)
+
+    def check(self, state: HighCardState, player: int, action: Action) -> None:
+        if state.defect != "accepts_illegal":
+            super().check(state, player, action)
 
     def apply_unchecked(self, state: HighCardState, player: int, action: Action) -> list[Event]:
         assert isinstance(action, Bid)
@@ -128,6 +137,8 @@ def test_a_correct_game_passes() -> None:
         ("global_rng", "does not reproduce|depends on the global RNG"),
         ("bad_code", "share an action code"),
         ("peeking_determinize", "determinize for seat 0 depends on hidden information"),
+        ("dirty_refusal", "changed the state"),
+        ("accepts_illegal", "was allowed"),
     ],
 )
 def test_a_broken_game_fails(defect: str, message: str) -> None:

@@ -4,20 +4,21 @@ from __future__ import annotations
 
 import warnings
 
-import numpy as np
 import pytest
+
+np = pytest.importorskip("numpy")  # the rl extra
 
 gymnasium = pytest.importorskip("gymnasium")
 
-from gymnasium.utils.env_checker import check_env  # noqa: E402
+from gymnasium.utils.env_checker import check_env
 
-from greenlight.core.bot import RandomBot  # noqa: E402
-from greenlight.core.errors import IllegalActionError  # noqa: E402
-from greenlight.core.record import replay  # noqa: E402
-from greenlight.core.registry import get_game  # noqa: E402
-from greenlight.rl import gym_env  # noqa: E402
-from greenlight.rl.single_agent import GreenlightGymEnv, gym_id, register_gym_envs  # noqa: E402
-from tests.rl.helpers import encoded_games  # noqa: E402
+from greenlight.core.bot import RandomBot
+from greenlight.core.errors import IllegalActionError
+from greenlight.core.record import replay
+from greenlight.core.registry import get_game
+from greenlight.rl import gym_env
+from greenlight.rl.single_agent import GreenlightGymEnv, gym_id, register_gym_envs
+from tests.rl.helpers import encoded_games
 
 
 def _messages(caught: list[warnings.WarningMessage]) -> set[str]:

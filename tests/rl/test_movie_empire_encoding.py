@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import numpy as np
 import pytest
+
+np = pytest.importorskip("numpy")  # the rl extra
 
 from greenlight.games.movie_empire import GAME, cards
 from greenlight.games.movie_empire.cards import load_tables

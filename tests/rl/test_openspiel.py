@@ -5,17 +5,18 @@ from __future__ import annotations
 import pickle
 import random
 
-import numpy as np
 import pytest
+
+np = pytest.importorskip("numpy")  # the rl extra
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from greenlight.core.record import replay  # noqa: E402
-from greenlight.core.registry import get_game  # noqa: E402
-from greenlight.rl import openspiel_game  # noqa: E402
-from greenlight.rl.encoding import encode, encoding_for  # noqa: E402
-from greenlight.rl.openspiel import GreenlightSpielState, ismcts_bot, make_resampler, register_openspiel_games, short_name  # noqa: E402
-from tests.rl.helpers import encoded_games, game_counts  # noqa: E402
+from greenlight.core.record import replay
+from greenlight.core.registry import get_game
+from greenlight.rl import openspiel_game
+from greenlight.rl.encoding import encode, encoding_for
+from greenlight.rl.openspiel import GreenlightSpielState, ismcts_bot, make_resampler, register_openspiel_games, short_name
+from tests.rl.helpers import encoded_games, game_counts
 
 
 def _dealt(game: object, deal: int, moves: int, seed: int) -> GreenlightSpielState:

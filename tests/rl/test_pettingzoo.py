@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import warnings
 
-import numpy as np
 import pytest
+
+np = pytest.importorskip("numpy")  # the rl extra
 
 pytest.importorskip("pettingzoo")
 

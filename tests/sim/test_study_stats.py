@@ -8,7 +8,8 @@ import random
 from pathlib import Path
 
 import pytest
-from scipy import stats as scipy_stats
+
+scipy_stats = pytest.importorskip("scipy.stats")  # the sim extra
 
 from greenlight.core.errors import OptionError
 from greenlight.core.spec import OptionValue

@@ -32,7 +32,7 @@ from greenlight.cli.terminal import (
 )
 from greenlight.core.actions import Action
 from greenlight.core.bot import Bot, SeatView
-from greenlight.core.errors import GreenlightError, IllegalActionError
+from greenlight.core.errors import ActionParseError, GreenlightError, IllegalActionError
 from greenlight.core.events import Event
 from greenlight.core.game import Game
 from greenlight.core.match import Match
@@ -132,7 +132,7 @@ def human_turn(table: Table, seat: int) -> None:
             continue
         try:
             events = match.play(seat, choice)
-        except IllegalActionError as error:
+        except (IllegalActionError, ActionParseError) as error:
             console.print(f"[red]Refused:[/red] {escape(str(error))}")
             continue
         print_events(table, events, None if table.hot_seat else seat)
@@ -350,7 +350,7 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def play(
         game_name: Annotated[
-            str | None, typer.Argument(metavar="GAME", help="cinecitta, maybe-movies or movie-empire (optional with --resume)")
+            str | None, typer.Argument(metavar="GAME", help="A game id, as `greenlight games` lists them (optional with --resume)")
         ] = None,
         players: Annotated[int, typer.Option("--players", "-n", help="Number of players")] = 0,
         seat: Annotated[

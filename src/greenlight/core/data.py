@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import tomllib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -143,9 +143,3 @@ def require(condition: bool, file: str, card: str | None, field: str | None, pro
 def bundled_path(package_file: str, *parts: str) -> Path:
     """Path of a data file shipped next to a module (``bundled_path(__file__, "data", "cards.toml")``)."""
     return Path(package_file).resolve().parent.joinpath(*parts)
-
-
-def unique(values: Iterable[Any]) -> bool:
-    """True if no value repeats."""
-    items = list(values)
-    return len(items) == len(set(items))

@@ -13,8 +13,8 @@ class Decision:
     game is over. In a **simultaneous** step several seats commit secretly:
     ``committed`` lists the seats that already did (public, never *what*).
 
-    >>> Decision(players=(0, 2), kind="offer", simultaneous=True, committed=(1,)).waiting_for(2)
-    True
+    >>> Decision(players=(0, 2), kind="offer", simultaneous=True, committed=(1,)).is_terminal
+    False
     """
 
     players: tuple[int, ...]
@@ -27,10 +27,6 @@ class Decision:
     def is_terminal(self) -> bool:
         """True when nobody has to act any more: the game is over."""
         return not self.players
-
-    def waiting_for(self, player: int) -> bool:
-        """Whether ``player`` owes an action now."""
-        return player in self.players
 
     def to_json(self) -> dict[str, object]:
         """JSON-ready form (public information only)."""

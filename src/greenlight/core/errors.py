@@ -19,8 +19,8 @@ class IllegalActionError(GreenlightError):
     """
 
 
-class ActionParseError(IllegalActionError):
-    """A text could not be read as an action of this game."""
+class ActionParseError(GreenlightError):
+    """A text could not be read as an action of this game (it is not an action at all, so not an illegal one)."""
 
 
 class OptionError(GreenlightError):

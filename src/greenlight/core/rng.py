@@ -17,17 +17,3 @@ def make_rng(*parts: object) -> random.Random:
     """
     text = "/".join(str(part) for part in parts)
     return random.Random(int.from_bytes(hashlib.sha256(text.encode()).digest(), "big"))
-
-
-def clone_rng(rng: random.Random) -> random.Random:
-    """An independent copy of ``rng`` in the same state."""
-    copy = random.Random()
-    copy.setstate(rng.getstate())
-    return copy
-
-
-def shuffled(items: list[object], rng: random.Random) -> list[object]:
-    """A shuffled copy of ``items``."""
-    copy = list(items)
-    rng.shuffle(copy)
-    return copy

@@ -19,7 +19,10 @@ contract as it goes:
   gives the same world from any state the seat cannot tell apart, so a bot
   cannot learn hidden facts through it), and earlier states never change
   after later moves; at the end, record JSON round trip and
-  exact replay, and determinism whatever the global RNG does.
+  exact replay, and determinism whatever the global RNG does; and actions
+  that are not legal now (earlier legal actions, a mover's action played by
+  a seat that does not owe one) are refused with a reason and leave the
+  state's digest unchanged.
 
 A failure raises :class:`ConformanceFailure` carrying the record so far, so
 it can be replayed with ``greenlight replay``.
@@ -36,6 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from greenlight.core.actions import Action
+from greenlight.core.errors import IllegalActionError
 from greenlight.core.game import Game
 from greenlight.core.record import Record, replay
 from greenlight.core.spec import Options
@@ -100,6 +104,10 @@ def _string_leaves(value: Any) -> Iterator[str]:
             yield from _string_leaves(item)
 
 
+#: Distinct earlier-legal actions a playout keeps to try as refusals.
+SEEN_ACTIONS_KEPT = 64
+
+
 class _Playout:
     """One random game with the checks of the harness."""
 
@@ -115,6 +123,9 @@ class _Playout:
         self.report = ConformanceReport(games=1, deep_games=int(deep))
         self.history: list[tuple[GameState, Any]] = []
         self.components = game.components(self.state) if deep else []
+        #: Actions seen legal earlier in this game (by text): most are refused later, which ``check_refusals`` tries.
+        self.seen: dict[str, Action] = {}
+        self.refusals = random.Random(f"refusals/{seed}")  # its own stream: deep and quick games play the same moves
 
     def fail(self, message: str) -> ConformanceFailure:
         where = (
@@ -138,6 +149,7 @@ class _Playout:
                 self.check_observations()
                 self.check_no_leak()
                 self.check_clone()
+                self.check_refusals(movers)
             seat = self.chooser.choice(sorted(movers))
             action = self.chooser.choice(self.game.legal_actions(self.state, seat))
             self.step(seat, action)
@@ -172,6 +184,35 @@ class _Playout:
                     leaked = self.game.secrets(self.state, viewer).intersection(re.findall(r"[\w-]+", text))
                     if leaked:
                         raise self.fail(f"the text of event {event.kind} shows {sorted(leaked)[:3]}, hidden from seat {viewer}: {text!r}")
+
+    def check_refusals(self, movers: set[int]) -> None:
+        """Actions that are not legal now are refused with a reason, and a refusal leaves the state exactly as it was."""
+        game = self.game
+        tries: list[tuple[int, Action]] = []
+        for seat in sorted(movers):
+            legal = game.legal_actions(self.state, seat)
+            for action in legal:
+                if len(self.seen) < SEEN_ACTIONS_KEPT:
+                    self.seen.setdefault(str(action), action)
+            stale = [action for action in self.seen.values() if action not in legal]
+            tries += [(seat, action) for action in self.refusals.sample(stale, min(2, len(stale)))]
+        idle = [seat for seat in range(self.num_players) if seat not in movers]
+        if idle and movers:
+            mover = min(movers)
+            tries.append((self.refusals.choice(idle), self.refusals.choice(game.legal_actions(self.state, mover))))
+        for seat, action in tries:
+            before = state_digest(self.state)
+            try:
+                game.apply(self.state, seat, action)
+            except IllegalActionError as error:
+                if not str(error).strip():
+                    raise self.fail(f"refusing '{action}' for seat {seat} gives no reason") from error
+            except Exception as error:
+                raise self.fail(f"'{action}' for seat {seat} raised {error!r} instead of a refusal with a reason") from error
+            else:
+                raise self.fail(f"seat {seat} was allowed '{action}', which is not among its legal actions now")
+            if state_digest(self.state) != before:
+                raise self.fail(f"refusing '{action}' for seat {seat} changed the state (a refused action must change nothing)")
 
     def check_decision(self, players: tuple[int, ...], committed: tuple[int, ...]) -> set[int]:
         movers = set(players)

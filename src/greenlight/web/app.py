@@ -20,6 +20,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+import greenlight
 from greenlight.web import api, life, pages, sockets
 from greenlight.web.guard import BodyGuard
 from greenlight.web.limits import ServerSettings, retry_after
@@ -71,7 +72,7 @@ def create_app(
             await hub.stop()
             owned_store.close()
 
-    app = FastAPI(title="Greenlight", version="1", description=API_DESCRIPTION, lifespan=lifespan)
+    app = FastAPI(title="Greenlight", version=greenlight.__version__, description=API_DESCRIPTION, lifespan=lifespan)
     app.state.hub = hub
     app.state.settings = settings
     app.state.limiters = api.Limiters(settings)

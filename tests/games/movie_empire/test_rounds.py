@@ -175,7 +175,8 @@ def test_ap12_gifts_are_secret_and_simultaneous_then_the_hand_limit() -> None:
     decision = GAME.decision(state)
     assert decision.simultaneous and decision.players == (0,)  # seat 2 has one card: it gives it without a choice
     assert len(legal(state, 0)) == 6
-    play(state, 0, "give PB02,ST04")
+    assert str(GAME.parse_action("give ST04,PB02")) in legal(state, 0)  # the cards are a set: either order is the same gift
+    play(state, 0, "give ST04,PB02")
     assert sorted(state.hands[0]) == ["PB01", "SA01", "SC01"]
     assert sorted(state.hands[1]) == ["PB02", "PY01", "PY02", "PY03", "ST04"]
     assert state.hands[2] == []

@@ -225,10 +225,6 @@ class Catalogue(StaticData):
         """Whether ``card_id`` is a vote or CHANGE card."""
         return card_id in self._hand_cards
 
-    def is_movie(self, card_id: str) -> bool:
-        """Whether ``card_id`` is a movie or blockbuster card."""
-        return card_id in self._movie_cards
-
     def __contains__(self, card_id: object) -> bool:
         return card_id in self._hand_cards or card_id in self._movie_cards
 

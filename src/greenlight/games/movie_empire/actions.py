@@ -40,10 +40,19 @@ class Exempt(Action):
 
 @dataclass(frozen=True, slots=True)
 class Give(Action):
-    """AP12: the cards given to your left neighbour (secret and simultaneous, R50)."""
+    """AP12: the cards given to your left neighbour (secret and simultaneous, R50).
+
+    The cards are a set: they are kept in sorted order, so ``give ST08,PB05`` is ``give PB05,ST08``.
+
+    >>> Give(("ST08", "PB05")) == Give(("PB05", "ST08")), str(Give(("ST08", "PB05")))
+    (True, 'give PB05,ST08')
+    """
 
     verb: ClassVar[str] = "give"
     cards: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", tuple(sorted(self.cards)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""Check or write the golden games of the built-in games (tests/golden/<game>.json).
+
+python scripts/golden.py                 # check every game (what tests/core/test_golden.py does)
+python scripts/golden.py --write GAME    # write GAME's golden games again, after a rules-version bump
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from greenlight.core.registry import get_game
+from greenlight.testing.golden import check_golden, make_golden
+
+FOLDER = Path(__file__).resolve().parent.parent / "tests" / "golden"
+BUILT_IN = ("cinecitta", "maybe-movies", "movie-empire")
+
+
+def main() -> int:
+    """Check every built-in game's golden games, or write some again; exit 1 if any no longer match."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write", nargs="*", metavar="GAME", help="write these games' golden files (none named: all)")
+    args = parser.parse_args()
+    if args.write is not None:
+        for name in args.write or BUILT_IN:
+            game = get_game(name)
+            path = FOLDER / f"{game.spec.id}.json"
+            path.write_text(json.dumps(make_golden(game), separators=(",", ":")) + "\n")
+            print(f"wrote {path} (rules version {game.spec.version})")
+        return 0
+    failed = False
+    for name in BUILT_IN:
+        game = get_game(name)
+        problems = check_golden(game, json.loads((FOLDER / f"{game.spec.id}.json").read_text()))
+        print(f"{game.spec.title}: " + ("as pinned" if not problems else "\n  ".join(problems)))
+        failed |= bool(problems)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

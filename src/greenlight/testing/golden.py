@@ -1,0 +1,105 @@
+"""Golden games: seeded games whose every state is pinned, so a rules change cannot go unnoticed.
+
+Like a chess engine's perft counts: for every player count and combination of
+variants, a few games are played by a seeded chooser and written down with
+a digest of the state every :data:`CHECKPOINT_EVERY` moves, the final digest
+and the scores. :func:`check_golden` plays them again on the current engine.
+If a rule changed, the games no longer match, and the message asks for what
+a rules change needs: a new ``spec.version`` (records of the old rules are
+then refused on replay), a CHANGELOG entry, and golden games written again.
+
+>>> from greenlight.testing.golden import portable_digest
+>>> portable_digest({"b": [1, 2]}) == portable_digest({"b": [1, 2]}) != portable_digest({"b": [2, 1]})
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from typing import Any
+
+from greenlight.core.game import Game
+from greenlight.core.record import Record
+from greenlight.core.state import state_digest
+from greenlight.testing.conformance import option_matrix
+
+#: Format of a golden file.
+FORMAT = 1
+#: A state digest is pinned every this many moves (so a change is located, not just detected).
+CHECKPOINT_EVERY = 20
+
+
+def _portable(value: Any) -> Any:
+    """``state_digest`` output with static data named by type only (its key may be a machine's file path)."""
+    if isinstance(value, tuple):
+        if len(value) == 3 and value[0] == "static" and isinstance(value[1], str):
+            return ("static", value[1])
+        return tuple(_portable(item) for item in value)
+    return value
+
+
+def portable_digest(state: Any) -> str:
+    """A short hex digest of a state's contents, the same on every machine and run."""
+    return hashlib.sha256(repr(_portable(state_digest(state))).encode()).hexdigest()[:16]
+
+
+def play_golden(game: Game[Any], num_players: int, options: dict[str, Any], seed: int) -> dict[str, Any]:
+    """Play one golden game: a chooser seeded from ``seed`` picks a random legal move of a random waiting seat."""
+    chooser = random.Random(f"golden/{game.spec.id}/{seed}")
+    state = game.new_state(num_players, seed, options)
+    record = Record(game.spec.id, game.spec.version, num_players, seed, game.spec.resolve_options(num_players, options), [])
+    checkpoints = []
+    while True:
+        decision = game.decision(state)
+        if decision.is_terminal:
+            break
+        seat = chooser.choice(sorted(decision.players))
+        action = chooser.choice(game.legal_actions(state, seat))
+        game.apply(state, seat, action)
+        record.actions.append((seat, str(action)))
+        if len(record.actions) % CHECKPOINT_EVERY == 0:
+            checkpoints.append(portable_digest(state))
+    return {
+        "num_players": num_players,
+        "options": dict(record.options),
+        "seed": seed,
+        "actions": len(record.actions),
+        "checkpoints": checkpoints,
+        "final": portable_digest(state),
+        "scores": list(game.outcome(state).scores),
+        "record": record.to_json(),
+    }
+
+
+def make_golden(game: Game[Any], seeds: tuple[int, ...] = (1, 2)) -> dict[str, Any]:
+    """The golden games of ``game``: ``seeds`` for every player count and option combination."""
+    games = [play_golden(game, n, options, seed) for n, options in option_matrix(game) for seed in seeds]
+    return {"format": FORMAT, "game": game.spec.id, "version": game.spec.version, "games": games}
+
+
+def check_golden(game: Game[Any], golden: dict[str, Any]) -> list[str]:
+    """What no longer matches between ``golden`` and the current engine (empty: the rules are as pinned)."""
+    rewrite = f"write them again (python scripts/golden.py --write {game.spec.id})"
+    if golden.get("version") != game.spec.version:
+        return [
+            f"the golden games of {game.spec.title} are for rules version {golden.get('version')}, the game is at "
+            f"{game.spec.version}: check that the change is the one intended and in CHANGELOG.md, then {rewrite}"
+        ]
+    problems = []
+    for pinned in golden["games"]:
+        where = f"{pinned['num_players']} players, options {pinned['options']}, seed {pinned['seed']}"
+        now = play_golden(game, pinned["num_players"], pinned["options"], pinned["seed"])
+        if now["final"] == pinned["final"] and now["scores"] == pinned["scores"]:
+            continue
+        pairs = enumerate(zip(now["checkpoints"], pinned["checkpoints"], strict=False))
+        moved = next((CHECKPOINT_EVERY * (index + 1) for index, (a, b) in pairs if a != b), None)
+        at = f"first different by move {moved}" if moved is not None else f"{now['actions']} moves now, {pinned['actions']} pinned"
+        problems.append(f"{where}: the game plays differently ({at}; scores {now['scores']}, pinned {pinned['scores']})")
+    if problems:
+        problems.insert(
+            0,
+            f"{game.spec.title} plays differently from its golden games at rules version {game.spec.version}. A rules change "
+            f"must bump spec.version (so records of the old rules are refused), say what changed in CHANGELOG.md, and {rewrite}.",
+        )
+    return problems
