@@ -106,6 +106,8 @@ def _string_leaves(value: Any) -> Iterator[str]:
 
 #: Distinct earlier-legal actions a playout keeps to try as refusals.
 SEEN_ACTIONS_KEPT = 64
+#: Share of a deep game's steps at which refusals are tried (a third keeps the harness within a few percent of its cost).
+REFUSAL_SHARE = 1 / 3
 
 
 class _Playout:
@@ -188,12 +190,15 @@ class _Playout:
     def check_refusals(self, movers: set[int]) -> None:
         """Actions that are not legal now are refused with a reason, and a refusal leaves the state exactly as it was."""
         game = self.game
+        for seat in movers:
+            for action in game.legal_actions(self.state, seat):
+                if len(self.seen) < SEEN_ACTIONS_KEPT:
+                    self.seen.setdefault(str(action), action)
+        if self.refusals.random() >= REFUSAL_SHARE:
+            return
         tries: list[tuple[int, Action]] = []
         for seat in sorted(movers):
             legal = game.legal_actions(self.state, seat)
-            for action in legal:
-                if len(self.seen) < SEEN_ACTIONS_KEPT:
-                    self.seen.setdefault(str(action), action)
             stale = [action for action in self.seen.values() if action not in legal]
             tries += [(seat, action) for action in self.refusals.sample(stale, min(2, len(stale)))]
         idle = [seat for seat in range(self.num_players) if seat not in movers]

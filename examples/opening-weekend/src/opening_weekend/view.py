@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from greenlight.core.events import Event
+from greenlight.core.views import observation_header
 from greenlight.core.words import Component, default_names
 from opening_weekend import rules
 from opening_weekend.actions import Release
@@ -34,10 +35,7 @@ def observe(state: OpeningWeekendState, viewer: int | None) -> Observation:
     decision = rules.decision(state)
     over = rules.is_over(state)
     view: Observation = {
-        "game": "opening-weekend",
-        "viewer": viewer,
-        "num_players": state.num_players,
-        "options": dict(state.options),
+        **observation_header("opening-weekend", viewer, state.num_players, state.options),
         "round": min(state.round, ROUNDS),
         "rounds": ROUNDS,
         "weekend": None if over else weekend_json(rules.weekend(state).id),

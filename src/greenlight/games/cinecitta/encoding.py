@@ -26,6 +26,7 @@ from typing import Any
 
 from greenlight.core.game import Observation
 from greenlight.core.spec import OptionValue
+from greenlight.core.views import clip01, relative_seat
 from greenlight.games.cinecitta.cards import HAND_SIZE, MAX_CARDS, OCCUPATIONS, PLAYER_COUNTS, CardTable, StaffCard
 from greenlight.games.cinecitta.rules import table_for
 
@@ -40,10 +41,6 @@ CARD_FEATURES = len(OCCUPATIONS) + 4
 OFFICE_SCALE = 16
 #: Scale of a final value (quality up to 999 plus box office); larger values clip at 1.
 VALUE_SCALE = 5000.0
-
-
-def _clip(value: float) -> float:
-    return 0.0 if value < 0.0 else 1.0 if value > 1.0 else value
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +122,7 @@ class CinecittaEncoding:
         money_total = float(obs["money_total"])
 
         def rel(seat: int) -> int:
-            return (seat - me) % n
+            return relative_seat(seat, viewer, n)
 
         out: list[float] = []
         add = out.extend
@@ -142,7 +139,7 @@ class CinecittaEncoding:
         out += _per_seat([_quality(table, studio) / 1000.0 for studio in obs["studios"]], n, rel)
         out += _offices(infos, obs["offices"], n, rel)
         out += _last_placements(obs["last_placements"], n, rel)
-        out.append(_clip(obs.get("wallet", 0) / money_total) if viewer is not None else 0.0)
+        out.append(clip01(obs.get("wallet", 0) / money_total) if viewer is not None else 0.0)
         out += _card_set(infos, obs.get("hand") or ())
         out += _folder(infos, obs.get("folder_sent"), money_total)
         out += _folder(infos, obs.get("folder_received"), money_total)
@@ -225,10 +222,10 @@ def _offices(infos: dict[str, _CardInfo], offices: list[list[str]], n: int, rel:
             reels += card.reels
             pen = pen or card.pen
         tail = base + len(OCCUPATIONS)
-        out[tail] = _clip(promotion / OFFICE_SCALE)
-        out[tail + 1] = _clip(reels / (2 * OFFICE_SCALE))
+        out[tail] = clip01(promotion / OFFICE_SCALE)
+        out[tail + 1] = clip01(reels / (2 * OFFICE_SCALE))
         out[tail + 2] = 1.0 if pen else 0.0
-        out[tail + 3] = _clip(len(office) / OFFICE_SCALE)
+        out[tail + 3] = clip01(len(office) / OFFICE_SCALE)
     return out
 
 
@@ -265,7 +262,7 @@ def _folder(infos: dict[str, _CardInfo], folder: dict[str, Any] | None, money_to
     one_hot = [0.0] * MAX_CARDS
     one_hot[card.slot] = 1.0
     response = [1.0 if folder["response"] == name else 0.0 for name in RESPONSES]
-    return [1.0, *one_hot, *card.features, _clip(folder["amount"] / money_total), *response]
+    return [1.0, *one_hot, *card.features, clip01(folder["amount"] / money_total), *response]
 
 
 def _history(history: Any, me: int, n: int, rel: Any, money_total: float) -> list[float]:
@@ -278,7 +275,7 @@ def _history(history: Any, me: int, n: int, rel: Any, money_total: float) -> lis
         base = rel(other) * 6 + (0 if sent else 3)
         out[base + (0 if folder["response"] == "secure" else 1)] += 1.0 / MAX_ROUNDS
         out[base + 2] += folder["amount"] / money_total
-    return [_clip(value) for value in out]
+    return [clip01(value) for value in out]
 
 
 def _final(final: dict[str, Any] | None, n: int, rel: Any) -> list[float]:
@@ -290,8 +287,8 @@ def _final(final: dict[str, Any] | None, n: int, rel: Any) -> list[float]:
         base = rel(seat) * 4
         out[base] = 1.0 if item["status"] == "FINISHED" else 0.0
         out[base + 1] = 1.0 if seat in final["winners"] else 0.0
-        out[base + 2] = _clip((item["value"] or 0) / VALUE_SCALE)
-        out[base + 3] = _clip((item["quality"] or 0) / 1000.0)
+        out[base + 2] = clip01((item["value"] or 0) / VALUE_SCALE)
+        out[base + 3] = clip01((item["quality"] or 0) / 1000.0)
     return out
 
 

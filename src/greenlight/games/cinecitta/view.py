@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from greenlight.core.game import Observation
+from greenlight.core.views import observation_header
 from greenlight.games.cinecitta import rules, words
 from greenlight.games.cinecitta.actions import HEADHUNT, Offer, Place, Respond
 from greenlight.games.cinecitta.state import OFFER, OVER, PLACE, RESPOND, CinecittaState, Folder
@@ -37,10 +38,7 @@ def observe(state: CinecittaState, viewer: int | None) -> Observation:
     n = state.num_players
     decision = rules.decision(state)
     view: dict[str, Any] = {
-        "game": "cinecitta",
-        "viewer": viewer,
-        "num_players": n,
-        "options": dict(state.options),
+        **observation_header("cinecitta", viewer, n, state.options),
         "round": min(state.round, state.rounds),
         "rounds": state.rounds,
         "step": state.step,

@@ -23,6 +23,7 @@ from typing import Any
 
 from greenlight.core.game import Observation
 from greenlight.core.spec import OptionValue
+from greenlight.core.views import clip01, relative_seat
 from greenlight.games.maybe_movies.cards import COST_KEYS, ICONS, PROFIT_KEYS
 
 PHASES = ("pitch", "vote", "change_edit", "cost_choice", "profit_choice", "movie_pick", "over")
@@ -45,10 +46,6 @@ VOTE_FEATURES = 3 + len(ICONS) + 1
 REVEAL_KINDS = 4
 MAX_TURNS = 12
 SCORE_SCALE = 40.0
-
-
-def _clip(value: float) -> float:
-    return 0.0 if value < 0.0 else 1.0 if value > 1.0 else value
 
 
 class MaybeMoviesEncoding:
@@ -97,10 +94,9 @@ class MaybeMoviesEncoding:
         n: int = obs["num_players"]
         cards: dict[str, dict[str, Any]] = obs["cards"]
         viewer: int | None = obs["viewer"]
-        me = viewer if viewer is not None else 0
 
         def rel(seat: int) -> int:
-            return (seat - me) % n
+            return relative_seat(seat, viewer, n)
 
         def seats(values: list[int]) -> list[float]:
             flags = [0.0] * n
@@ -111,13 +107,13 @@ class MaybeMoviesEncoding:
         options = obs["options"]
         out: list[float] = [1.0 if n == count else 0.0 for count in PLAYER_COUNTS]
         out += [float(bool(options.get(name))) for name in ("trendsetter_tricks", "breaking_changes", "blockbuster_budgets")]
-        out.append(_clip(obs["turn"] / MAX_TURNS))
+        out.append(clip01(obs["turn"] / MAX_TURNS))
         out += [1.0 if obs["phase"] == phase else 0.0 for phase in PHASES]
         out.append(1.0 if viewer is None else 0.0)
         out += seats([obs["active"]] if obs["phase"] != "over" else [])
         out += seats(obs["decision"]["players"])
         out += seats(obs["committed"])
-        out += _per_seat([_clip(size / MAX_TURNS) for size in obs["hand_sizes"]], n, rel)
+        out += _per_seat([clip01(size / MAX_TURNS) for size in obs["hand_sizes"]], n, rel)
         out += _hand(cards, obs.get("hand") or ())
         vote = obs.get("my_vote")
         out += _vote_features(cards[vote]) if vote else [0.0] * VOTE_FEATURES
@@ -129,29 +125,29 @@ class MaybeMoviesEncoding:
         out += _movie_slots(cards, obs["market"], MARKET_SLOTS, doubles)
         out += _movie_slots(cards, obs["row"], ROW_SLOTS, doubles)
         pitch = obs["pitch"]
-        out += [_clip(pitch["budget"][icon] / 10.0) for icon in ICONS]
-        out += [_clip(pitch["profit"] / 30.0), _clip(len(pitch["open_texts"]) / ROW_SLOTS)]
+        out += [clip01(pitch["budget"][icon] / 10.0) for icon in ICONS]
+        out += [clip01(pitch["profit"] / 30.0), clip01(len(pitch["open_texts"]) / ROW_SLOTS)]
         made = obs["movies_made"]
-        out += [_clip(len(made) / MAX_TURNS), _clip(sum(1 for stack in made if stack["result"] == "SUCCESS") / MAX_TURNS)]
-        out += [_clip(obs["movies_made_icons"][icon] / 10.0) for icon in ICONS]
+        out += [clip01(len(made) / MAX_TURNS), clip01(sum(1 for stack in made if stack["result"] == "SUCCESS") / MAX_TURNS)]
+        out += [clip01(obs["movies_made_icons"][icon] / 10.0) for icon in ICONS]
         won = [0.0] * (n * len(ICONS))
         for seat, held in enumerate(obs["won"]):
             for card in held:
                 slot = rel(seat) * len(ICONS) + ICONS.index(cards[card]["icon"])
-                won[slot] = _clip(won[slot] + 1.0 / 6.0)
+                won[slot] = clip01(won[slot] + 1.0 / 6.0)
         out += won
-        out += _per_seat([_clip(score / SCORE_SCALE) for score in obs["scores"]], n, rel)
+        out += _per_seat([clip01(score / SCORE_SCALE) for score in obs["scores"]], n, rel)
         personal = [0.0] * (n * PERSONAL_SLOTS * MOVIE_FEATURES)
         for seat, held in enumerate(obs["personal"]):
             base = rel(seat) * PERSONAL_SLOTS * MOVIE_FEATURES
             personal[base : base + PERSONAL_SLOTS * MOVIE_FEATURES] = _movie_slots(cards, held, PERSONAL_SLOTS, doubles)
         out += personal
-        out += [_clip(obs["draw_pile_size"] / 60.0), _clip(len(obs["discard"]) / 60.0), _clip(len(obs["out_of_play"]) / 12.0)]
+        out += [clip01(obs["draw_pile_size"] / 60.0), clip01(len(obs["discard"]) / 60.0), clip01(len(obs["out_of_play"]) / 12.0)]
         pool = [0.0] * (len(VOTE_TYPES) * len(ICONS))
         _count_votes(pool, 0, cards, obs["pool"], scale=10.0)
-        out += [*pool, _clip(len(obs["pool"]) / 60.0)]
+        out += [*pool, clip01(len(obs["pool"]) / 60.0)]
         out += _reveals(cards, obs["reveals"], n, rel)
-        out += [_clip(obs["K"] / MAX_TURNS), 1.0 if obs["edit"] is not None else 0.0, 1.0 if obs["choice"] is not None else 0.0]
+        out += [clip01(obs["K"] / MAX_TURNS), 1.0 if obs["edit"] is not None else 0.0, 1.0 if obs["choice"] is not None else 0.0]
         out += _final(obs.get("final"), n, rel)
         return out
 
@@ -174,10 +170,10 @@ def _hand(cards: dict[str, dict[str, Any]], hand: Any) -> list[float]:
     for card_id in hand:
         card = cards[card_id]
         if card["type"] == "CHANGE":
-            out[-1] = _clip(out[-1] + 0.5)
+            out[-1] = clip01(out[-1] + 0.5)
             continue
         slot = (VOTE_TYPES.index(card["type"]) * len(ICONS) + ICONS.index(card["icon"])) * MAX_VALUE + min(card["value"], MAX_VALUE) - 1
-        out[slot] = _clip(out[slot] + 0.25)
+        out[slot] = clip01(out[slot] + 0.25)
     return out
 
 
@@ -189,7 +185,7 @@ def _vote_features(card: dict[str, Any]) -> list[float]:
         1.0 if kind == "NO" else 0.0,
         1.0 if kind == "CHANGE" else 0.0,
         *(1.0 if icon == name else 0.0 for name in ICONS),
-        _clip(card.get("value", 0) / MAX_VALUE),
+        clip01(card.get("value", 0) / MAX_VALUE),
     ]
 
 
@@ -199,7 +195,7 @@ def _count_votes(out: list[float], base: int, cards: dict[str, dict[str, Any]], 
         card = cards[card_id]
         if card["type"] in VOTE_TYPES:
             slot = base + VOTE_TYPES.index(card["type"]) * len(ICONS) + ICONS.index(card["icon"])
-            out[slot] = _clip(out[slot] + 1.0 / scale)
+            out[slot] = clip01(out[slot] + 1.0 / scale)
 
 
 def _printed_icons(card: dict[str, Any]) -> list[str]:
@@ -232,8 +228,8 @@ def _movie_slots(cards: dict[str, dict[str, Any]], slots: list[str], size: int, 
         if "cost" in card:
             for icon in card["cost"]:
                 slot = base + 1 + ICONS.index(icon)
-                out[slot] = _clip(out[slot] + 1.0 / 3.0)
-            out[tail] = _clip(card["profit"] / 5.0)
+                out[slot] = clip01(out[slot] + 1.0 / 3.0)
+            out[tail] = clip01(card["profit"] / 5.0)
         out[tail + 1] = 1.0 if icons & failed else 0.0
         out[tail + 2] = 1.0 if icons & succeeded else 0.0
         if "cost" in card:
@@ -246,7 +242,7 @@ def _movie_slots(cards: dict[str, dict[str, Any]], slots: list[str], size: int, 
         if card.get("x") in ICONS:
             out[text + ICONS.index(card["x"])] = 1.0
         text += len(ICONS)
-        out[text] = _clip((card.get("n") or 0) / 3.0)
+        out[text] = clip01((card.get("n") or 0) / 3.0)
         if card["profit_key"] in PROFIT_KEYS:
             out[text + 1 + PROFIT_KEYS.index(card["profit_key"])] = 1.0
     return out
@@ -254,7 +250,7 @@ def _movie_slots(cards: dict[str, dict[str, Any]], slots: list[str], size: int, 
 
 def _reveals(cards: dict[str, dict[str, Any]], rounds: list[list[str | None]], n: int, rel: Any) -> list[float]:
     """Reveal rounds of this turn / 8, then the latest revealed vote per seat: YES, NO, CHANGE, none."""
-    out = [_clip(len(rounds) / REVEAL_SCALE)] + [0.0] * (n * REVEAL_KINDS)
+    out = [clip01(len(rounds) / REVEAL_SCALE)] + [0.0] * (n * REVEAL_KINDS)
     if not rounds:
         return out
     for seat, card_id in enumerate(rounds[-1]):
@@ -271,7 +267,7 @@ def _final(final: dict[str, Any] | None, n: int, rel: Any) -> list[float]:
     for seat, score in enumerate(final["scores"]):
         base = rel(seat) * 2
         out[base] = 1.0 if seat in final["winners"] else 0.0
-        out[base + 1] = _clip(score / SCORE_SCALE)
+        out[base + 1] = clip01(score / SCORE_SCALE)
     return out
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from rich.markup import escape
 
 from greenlight.core.game import Observation
+from greenlight.core.views import observation_header
 from greenlight.core.words import seat_name
 from greenlight.games.maybe_movies import preview, rules
 from greenlight.games.maybe_movies.budget import ChoicePoint, Evaluation, cost_json, cost_of_icons, double
@@ -40,10 +41,7 @@ def observe(state: MaybeMoviesState, viewer: int | None) -> Observation:
     n = state.num_players
     decision = rules.decision(state)
     view: dict[str, Any] = {
-        "game": "maybe-movies",
-        "viewer": viewer,
-        "num_players": n,
-        "options": dict(state.options),
+        **observation_header("maybe-movies", viewer, n, state.options),
         "icons": list(ICONS),
         "turn": state.turn,
         "active": state.active,

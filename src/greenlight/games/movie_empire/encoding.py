@@ -26,6 +26,7 @@ from typing import Any
 
 from greenlight.core.game import Observation
 from greenlight.core.spec import OptionValue
+from greenlight.core.views import clip01, relative_seat
 from greenlight.games.movie_empire.cards import FULL_ROUNDS, GENRES, MARKETS, STAGES, TREND_ROW, Tables, load_tables
 
 PLAYER_COUNTS = (2, 3, 4)
@@ -59,10 +60,6 @@ RELEASED_FEATURES = len(GENRES) + len(MARKETS)
 MONEY_SCALE = 30.0
 PP_SCALE = 60.0
 PRICE_SCALE = 8.0
-
-
-def _clip(value: float) -> float:
-    return 0.0 if value < 0.0 else 1.0 if value > 1.0 else value
 
 
 def _positions(ids: Iterable[str]) -> dict[str, int]:
@@ -112,7 +109,7 @@ class Layout:
 def _script_features(table: Tables, card_id: str) -> tuple[float, ...]:
     script = table.scripts[card_id]
     genre = tuple(1.0 if script.genre == name else 0.0 for name in GENRES)
-    return (*genre, *(_clip(need / 3.0) for need in script.needs), _clip(script.pp / 12.0))
+    return (*genre, *(clip01(need / 3.0) for need in script.needs), clip01(script.pp / 12.0))
 
 
 @cache
@@ -175,10 +172,9 @@ class MovieEmpireEncoding:
         at = _offsets(fields)
         out = [0.0] * sum(length for _, length in fields)
         viewer: int | None = obs["viewer"]
-        me = viewer if viewer is not None else 0
 
         def rel(seat: int) -> int:
-            return (seat - me) % n
+            return relative_seat(seat, viewer, n)
 
         def flag(name: str, index: int, value: float = 1.0) -> None:
             out[at[name] + index] = value
@@ -195,8 +191,8 @@ class MovieEmpireEncoding:
         flag("num_players", PLAYER_COUNTS.index(n) if n in PLAYER_COUNTS else 0, 1.0 if n in PLAYER_COUNTS else 0.0)
         flag("options", 0, float(bool(options.get("shoot_a_short"))))
         flag("options", 1, float(bool(options.get("clean_hands"))))
-        flag("round", 0, _clip(obs["round"] / FULL_ROUNDS))
-        flag("round", 1, _clip(obs["last_round"] / FULL_ROUNDS))
+        flag("round", 0, clip01(obs["round"] / FULL_ROUNDS))
+        flag("round", 1, clip01(obs["last_round"] / FULL_ROUNDS))
         if obs["phase"] in PHASES:
             flag("phase", PHASES.index(obs["phase"]))
         decision = obs["decision"]
@@ -220,12 +216,12 @@ class MovieEmpireEncoding:
         _spaces(out, at, obs["spaces"], n, rel, lay)
         draw = obs["piles"]
         for index, kind in enumerate(CARD_KINDS):
-            flag("piles", index, _clip(draw[kind] / max(lay.deck_sizes[index], 1)))
+            flag("piles", index, clip01(draw[kind] / max(lay.deck_sizes[index], 1)))
             _counts(out, at["discards"], lay, obs["discards"][kind])
         for market in obs["markets_used"]:
             if market in MARKETS:
                 flag("premieres", MARKETS.index(market))
-        flag("premieres", len(MARKETS), _clip(len(obs["premieres"]) / 4.0))
+        flag("premieres", len(MARKETS), clip01(len(obs["premieres"]) / 4.0))
         width = lay.player_width
         for player in obs["players"]:
             _player(out, at["players"] + rel(player["seat"]) * width, player, lay)
@@ -243,7 +239,7 @@ class MovieEmpireEncoding:
         if final is not None:
             for seat, score in enumerate(final["scores"]):
                 flag("final", rel(seat) * 2, 1.0 if seat in final["winners"] else 0.0)
-                flag("final", rel(seat) * 2 + 1, _clip((score + 20.0) / 120.0))
+                flag("final", rel(seat) * 2 + 1, clip01((score + 20.0) / 120.0))
         return out
 
     def potentials(self, observation: Observation) -> dict[str, float]:
@@ -313,7 +309,7 @@ def _counts(out: list[float], base: int, lay: Layout, cards: Iterable[str], posi
             index = positions.get(card)
             step = lay.per_copy[lay.vocab[card]] if index is not None else 0.0
         if index is not None:
-            out[base + index] = _clip(out[base + index] + step)
+            out[base + index] = clip01(out[base + index] + step)
 
 
 def _turn(out: list[float], base: int, turn: dict[str, Any], lay: Layout) -> None:
@@ -323,7 +319,7 @@ def _turn(out: list[float], base: int, turn: dict[str, Any], lay: Layout) -> Non
     target = turn.get("target")
     if isinstance(target, int) and 1 <= target <= MAX_LINES:
         out[base + 1 + target] = 1.0
-    out[base + 4] = _clip((turn.get("lays") or 0) / 5.0)
+    out[base + 4] = clip01((turn.get("lays") or 0) / 5.0)
     card = turn.get("swap_card")
     if card is not None and card in lay.production:
         out[base + 5 + lay.production[card]] = 1.0
@@ -341,7 +337,7 @@ def _plan(out: list[float], base: int, plan: dict[str, Any], lay: Layout) -> Non
     for card in plan["revealed"]:
         if card in lay.plans:
             out[base + 2 * count + lay.plans[card]] = 1.0
-    out[base + 3 * count] = _clip(plan["pile"] / max(count, 1))
+    out[base + 3 * count] = clip01(plan["pile"] / max(count, 1))
 
 
 def _trends(out: list[float], base: int, trends: dict[str, Any], lay: Layout) -> None:
@@ -352,8 +348,8 @@ def _trends(out: list[float], base: int, trends: dict[str, Any], lay: Layout) ->
             out[base + slot * count + lay.trends[card]] = 1.0
     tail = base + TREND_ROW * count
     out[tail] = 1.0 if trends["hit"] else 0.0
-    out[tail + 1] = _clip(trends["pile"] / max(count, 1))
-    out[tail + 2] = _clip(trends["removed"] / max(count, 1))
+    out[tail + 1] = clip01(trends["pile"] / max(count, 1))
+    out[tail + 2] = clip01(trends["removed"] / max(count, 1))
 
 
 def _spaces(out: list[float], at: Mapping[str, int], spaces: list[dict[str, Any]], n: int, rel: Callable[[int], int], lay: Layout) -> None:
@@ -387,7 +383,7 @@ def _spaces(out: list[float], at: Mapping[str, int], spaces: list[dict[str, Any]
         elif task == "production" and space_id in lay.production_slots and card in lay.production:
             base = at["production_slots"] + lay.production_slots[space_id] * production_width
             out[base + lay.production[card]] = 1.0
-            out[base + len(lay.production)] = _clip((space.get("price") or 0) / PRICE_SCALE)
+            out[base + len(lay.production)] = clip01((space.get("price") or 0) / PRICE_SCALE)
         elif task == "script" and space_id in lay.script_slots and card in lay.scripts:
             base = at["script_slots"] + lay.script_slots[space_id] * script_width
             out[base + lay.scripts[card]] = 1.0
@@ -396,40 +392,40 @@ def _spaces(out: list[float], at: Mapping[str, int], spaces: list[dict[str, Any]
         elif task == "star" and space_id in lay.star_slots and card in lay.stars:
             base = at["star_slots"] + lay.star_slots[space_id] * star_width
             out[base + lay.stars[card]] = 1.0
-            out[base + len(lay.stars)] = _clip((space.get("price") or 0) / PRICE_SCALE)
+            out[base + len(lay.stars)] = clip01((space.get("price") or 0) / PRICE_SCALE)
 
 
 def _player(out: list[float], base: int, player: dict[str, Any], lay: Layout) -> None:
     """Public figures of one player, its released movies, its known hand cards, then its production lines."""
     counts = player["hand_counts"]
     figures = [
-        _clip(player["money"] / MONEY_SCALE),
-        _clip(player["pp"] / PP_SCALE),
-        _clip((player["sympathy"] + 5) / 10.0),
-        _clip(player["budget"] / 10.0),
-        _clip(player["lines_allowed"] / MAX_LINES),
-        _clip(player["hand_size"] / 10.0),
-        *(_clip(counts.get(kind, 0) / 5.0) for kind in CARD_KINDS),
-        _clip(len(player["known_cards"]) / 5.0),
-        _clip(player["assistants_placed"] / 4.0),
+        clip01(player["money"] / MONEY_SCALE),
+        clip01(player["pp"] / PP_SCALE),
+        clip01((player["sympathy"] + 5) / 10.0),
+        clip01(player["budget"] / 10.0),
+        clip01(player["lines_allowed"] / MAX_LINES),
+        clip01(player["hand_size"] / 10.0),
+        *(clip01(counts.get(kind, 0) / 5.0) for kind in CARD_KINDS),
+        clip01(len(player["known_cards"]) / 5.0),
+        clip01(player["assistants_placed"] / 4.0),
         1.0 if player["passed"] else 0.0,
         1.0 if player["dossier_round"] is not None else 0.0,
         1.0 if player["dossier_usable"] else 0.0,
-        _clip(player["dossiers_spent"] / 3.0),
+        clip01(player["dossiers_spent"] / 3.0),
         1.0 if player["exempt"] else 0.0,
-        _clip(player["statues"] / 5.0),
-        _clip(len(player["released"]) / 8.0),
-        _clip(player["drawn_count"] / 5.0),
-        _clip(player["dealt_count"] / 5.0),
+        clip01(player["statues"] / 5.0),
+        clip01(len(player["released"]) / 8.0),
+        clip01(player["drawn_count"] / 5.0),
+        clip01(player["dealt_count"] / 5.0),
     ]
     out[base : base + FIGURES] = figures
     base += FIGURES
     for _, genre, market in player["released"]:
         if genre in GENRES:
-            out[base + GENRES.index(genre)] = _clip(out[base + GENRES.index(genre)] + 0.2)
+            out[base + GENRES.index(genre)] = clip01(out[base + GENRES.index(genre)] + 0.2)
         if market in MARKETS:
             slot = base + len(GENRES) + MARKETS.index(market)
-            out[slot] = _clip(out[slot] + 0.2)
+            out[slot] = clip01(out[slot] + 0.2)
     base += RELEASED_FEATURES
     _counts(out, base, lay, player["known_cards"])
     base += len(lay.vocab)
@@ -449,9 +445,9 @@ def _line(out: list[float], base: int, line: dict[str, Any], lay: Layout) -> Non
         out[base + 1 : base + 1 + SCRIPT_FEATURES] = lay.script_features[script]
     base += 1 + SCRIPT_FEATURES
     for index, stage in enumerate(STAGES):
-        out[base + index] = _clip(line["counts"].get(stage, 0) / 5.0)
+        out[base + index] = clip01(line["counts"].get(stage, 0) / 5.0)
     base += len(STAGES)
-    out[base] = _clip((line["period"] or 0) / 8.0)
+    out[base] = clip01((line["period"] or 0) / 8.0)
     base += 1
     cells = line["cards"]
     if cells:
@@ -473,8 +469,8 @@ def _line(out: list[float], base: int, line: dict[str, Any], lay: Layout) -> Non
         if star in lay.stars:
             out[base + lay.stars[star]] = 1.0
     base += len(lay.stars)
-    out[base] = _clip(len(line["stars"]) / 3.0)
-    out[base + 1] = _clip(production_pp / 20.0)
+    out[base] = clip01(len(line["stars"]) / 3.0)
+    out[base + 1] = clip01(production_pp / 20.0)
     out[base + 2] = 1.0 if line["shut"] else 0.0
     out[base + 3] = 1.0 if line["locked"] else 0.0
     out[base + 4] = 1.0 if line["script_met"] else 0.0

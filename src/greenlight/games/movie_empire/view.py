@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from greenlight.core.game import Observation
+from greenlight.core.views import observation_header
 from greenlight.games.movie_empire import rounds, rules
 from greenlight.games.movie_empire.cards import STAGE_WORDS, STAGES, T_PRODUCTION, T_SCRIPT, T_STAR, Tables
 from greenlight.games.movie_empire.effects import level, usable_dossier
@@ -116,10 +117,7 @@ def observe(state: MovieEmpireState, viewer: int | None) -> Observation:
     table = state.table
     decision = rules.decision(state)
     view: dict[str, Any] = {
-        "game": "movie-empire",
-        "viewer": viewer,
-        "num_players": state.num_players,
-        "options": {key: value for key, value in state.options.items()},
+        **observation_header("movie-empire", viewer, state.num_players, state.options),
         "round": state.round,
         "last_round": state.last_round,
         "phase": state.phase,
