@@ -185,7 +185,7 @@ async def _handle(hub: TableHub, table: LiveTable, client: Client, message: Any,
         if client.seat is None:
             refuse(403, "spectators can read the chat but not write in it")
         elif not isinstance(text, str) or len(text) > 2000:
-            refuse(400, "'text' must be a text of at most 300 characters")
+            refuse(400, f"'text' must be a text of at most {hub.settings.max_chat_chars} characters")
         else:
             try:
                 await hub.chat(table, client.seat, text, client.address)
