@@ -1,9 +1,10 @@
 """Game state base class and a generic, structural digest of any state.
 
-States are plain data with ``__slots__``; rules are functions over them. Each
-game writes an explicit ``clone()`` that copies only its mutable containers.
-The digest lets the conformance harness compare states without any per-game
-code.
+States are plain data with ``__slots__``; rules are functions over them. A
+state class declares how each mutable slot is copied (``copied``) and gets a
+``clone()`` generated from that declaration, as fast as a hand-written one
+(it is compiled once, like a dataclass's ``__init__``). The digest lets the
+conformance harness compare states without any per-game code.
 """
 
 from __future__ import annotations
@@ -11,15 +12,59 @@ from __future__ import annotations
 import dataclasses
 import enum
 import random
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar, Final, Self
+
+#: How ``clone()`` copies a slot (the values of :attr:`GameState.copied`).
+LIST: Final = "list"  # a list of immutable values: ``list(value)``
+LISTS: Final = "lists"  # a list of such lists (one per seat, say): ``[list(item) for item in value]``
+DICT: Final = "dict"  # a dict of immutable values: ``dict(value)``
+STREAM: Final = "stream"  # a random stream (``random.Random``): a copy in the same state
+_COPY_EXPRESSIONS = {
+    LIST: "list(self.{name})",
+    LISTS: "[list(item) for item in self.{name}]",
+    DICT: "dict(self.{name})",
+    STREAM: "_copy_stream(self.{name})",
+}
+
+
+def _copy_stream(stream: random.Random) -> random.Random:
+    copy = type(stream).__new__(type(stream))  # no seeding from the OS: setstate replaces all of it
+    copy.setstate(stream.getstate())
+    return copy
 
 
 class GameState:
-    """Base class of every game state. Subclasses declare ``__slots__`` and ``clone()``."""
+    """Base class of every game state.
+
+    Subclasses declare ``__slots__`` and, in ``copied``, how ``clone()`` copies
+    each mutable slot; every other slot is shared by the clone, so it must hold
+    immutable values (numbers, strings, tuples, frozen records) or
+    :class:`StaticData`. The conformance harness checks that a clone shares no
+    mutable container.
+
+    >>> class Tally(GameState):
+    ...     __slots__ = ("round", "scores")
+    ...     copied = {"scores": LIST}
+    ...     def __init__(self) -> None:
+    ...         self.round, self.scores = 1, [0, 0]
+    >>> first = Tally()
+    >>> second = first.clone()
+    >>> second.scores[0] = 5
+    >>> first.scores, second.scores, second.round
+    ([0, 0], [5, 0], 1)
+    """
 
     __slots__ = ()
+    #: How ``clone()`` copies each mutable slot: ``LIST``, ``LISTS``, ``DICT`` or ``STREAM`` by slot name.
+    copied: ClassVar[Mapping[str, str]] = {}
 
-    def clone(self) -> GameState:
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "clone" not in cls.__dict__:
+            cls.clone = _compile_clone(cls)  # type: ignore[method-assign]
+
+    def clone(self) -> Self:
         """An independent copy that shares no mutable container with ``self``."""
         raise NotImplementedError
 
@@ -40,6 +85,27 @@ class StaticData:
     def static_key(self) -> str:
         """A text that identifies this data (for example its file path)."""
         raise NotImplementedError
+
+
+def _compile_clone(cls: type[GameState]) -> Any:
+    """The ``clone`` method of ``cls``, written out slot by slot from ``cls.copied`` and compiled once."""
+    slots = _all_slots(cls)
+    for name, kind in cls.copied.items():
+        if name not in slots:
+            raise TypeError(f"{cls.__name__}.copied names {name!r}, which is not one of its __slots__")
+        if kind not in _COPY_EXPRESSIONS:
+            raise TypeError(f"{cls.__name__}.copied[{name!r}] is {kind!r}; use one of {', '.join(_COPY_EXPRESSIONS)}")
+    lines = ["def clone(self):", "    copy = _new(_cls)"]
+    for name in slots:
+        expression = _COPY_EXPRESSIONS[cls.copied[name]].format(name=name) if name in cls.copied else f"self.{name}"
+        lines.append(f"    copy.{name} = {expression}")
+    lines.append("    return copy")
+    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_copy_stream": _copy_stream}
+    exec("\n".join(lines), namespace)  # generated from slot names only, as dataclasses write __init__
+    clone = namespace["clone"]
+    clone.__qualname__ = f"{cls.__qualname__}.clone"
+    clone.__doc__ = f"An independent copy: {', '.join(sorted(cls.copied)) or 'no slot'} copied, every other slot shared."
+    return clone
 
 
 def _all_slots(cls: type) -> list[str]:

@@ -1,15 +1,26 @@
-"""The state of a game of Opening Weekend: plain data with an explicit clone."""
+"""The state of a game of Opening Weekend: plain data; clone() comes from the ``copied`` declaration."""
 
 from __future__ import annotations
 
 from greenlight.core.spec import OptionValue
-from greenlight.core.state import GameState
+from greenlight.core.state import DICT, LIST, LISTS, GameState
 
 
 class OpeningWeekendState(GameState):
     """Everything about one game, hidden parts included (views decide who sees what)."""
 
     __slots__ = ("calendar", "hands", "num_players", "options", "played", "releases", "round", "scores", "undealt", "won")
+    #: What clone() copies (every other slot holds immutable values and is shared).
+    copied = {
+        "options": DICT,
+        "hands": LISTS,
+        "undealt": LIST,
+        "calendar": LIST,
+        "releases": LIST,
+        "played": LISTS,
+        "won": LISTS,
+        "scores": LIST,
+    }
 
     def __init__(
         self,
@@ -37,18 +48,3 @@ class OpeningWeekendState(GameState):
         self.won: list[list[str]] = [[] for _ in range(num_players)]
         #: Points so far (public).
         self.scores = [0] * num_players
-
-    def clone(self) -> OpeningWeekendState:
-        """A copy sharing no list with this state."""
-        copy = OpeningWeekendState.__new__(OpeningWeekendState)
-        copy.num_players = self.num_players
-        copy.options = dict(self.options)
-        copy.hands = [list(hand) for hand in self.hands]
-        copy.undealt = list(self.undealt)
-        copy.calendar = list(self.calendar)
-        copy.round = self.round
-        copy.releases = list(self.releases)
-        copy.played = [list(cards) for cards in self.played]
-        copy.won = [list(weekends) for weekends in self.won]
-        copy.scores = list(self.scores)
-        return copy

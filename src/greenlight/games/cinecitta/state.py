@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from greenlight.core.spec import OptionValue
-from greenlight.core.state import GameState
+from greenlight.core.state import DICT, LIST, LISTS, GameState
 from greenlight.games.cinecitta.cards import CardTable
 
 OFFER, RESPOND, PLACE, OVER = "offer", "respond", "place", "over"
@@ -64,6 +64,22 @@ class CinecittaState(GameState):
         "undealt",
         "wallets",
     )
+    #: What clone() copies (every other slot holds immutable values and is shared).
+    copied = {
+        "options": DICT,
+        "hands": LISTS,
+        "wallets": LIST,
+        "round_start_wallets": LIST,
+        "studios": LISTS,
+        "offices": LISTS,
+        "undealt": LIST,
+        "offers": LIST,
+        "responses": LIST,
+        "pending": LISTS,
+        "plans": LIST,
+        "folders": LIST,
+        "placements": LISTS,
+    }
 
     def __init__(self, table: CardTable, num_players: int, options: dict[str, OptionValue], hand_size: int) -> None:
         self.table = table
@@ -90,30 +106,6 @@ class CinecittaState(GameState):
         self.folders: list[Folder] = []
         #: Every placement of the game, in order (public).
         self.placements: list[list[Placement]] = []
-
-    def clone(self) -> CinecittaState:
-        """Copy the mutable containers only."""
-        copy = CinecittaState.__new__(CinecittaState)
-        copy.table = self.table
-        copy.num_players = self.num_players
-        copy.options = dict(self.options)
-        copy.hand_size = self.hand_size
-        copy.round = self.round
-        copy.step = self.step
-        copy.hands = [list(hand) for hand in self.hands]
-        copy.wallets = list(self.wallets)
-        copy.round_start_wallets = list(self.round_start_wallets)
-        copy.opening_wallets = self.opening_wallets
-        copy.studios = [list(studio) for studio in self.studios]
-        copy.offices = [list(office) for office in self.offices]
-        copy.undealt = list(self.undealt)
-        copy.offers = list(self.offers)
-        copy.responses = list(self.responses)
-        copy.pending = [list(cards) for cards in self.pending]
-        copy.plans = list(self.plans)
-        copy.folders = list(self.folders)
-        copy.placements = [list(batch) for batch in self.placements]
-        return copy
 
     @property
     def rounds(self) -> int:

@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from greenlight.core.state import GameState, StaticData
+from greenlight.core.state import DICT, LIST, LISTS, STREAM, GameState, StaticData
 from greenlight.games.maybe_movies.budget import CheckResult, ChoicePoint, Evaluation
 from greenlight.games.maybe_movies.cards import Catalogue
 
@@ -150,6 +150,29 @@ class MaybeMoviesState(GameState):
         "votes",
         "won",
     )
+    #: What clone() copies (every other slot holds immutable values and is shared).
+    copied = {
+        "options": DICT,
+        "rng": STREAM,
+        "hands": LISTS,
+        "known": LISTS,
+        "pool": LIST,
+        "draw_pile": LIST,
+        "discard": LIST,
+        "market": LIST,
+        "personal": LISTS,
+        "won": LISTS,
+        "made": LIST,
+        "out_of_play": LIST,
+        "row": LIST,
+        "votes": LIST,
+        "rounds": LIST,
+        "change_queue": LIST,
+        "change_records": LIST,
+        "cost_choices": LIST,
+        "profit_choices": LIST,
+        "history": LIST,
+    }
 
     def __init__(self, table: Catalogue, num_players: int, options: dict[str, Any], rng: random.Random) -> None:
         self.table = table
@@ -197,53 +220,6 @@ class MaybeMoviesState(GameState):
         self.result: CheckResult | None = None
         self.settlement: Settlement | None = None
         self.history: list[TurnRecord] = []
-
-    def clone(self) -> MaybeMoviesState:
-        """Copy the mutable containers only (records, stacks and results are immutable and shared)."""
-        copy = MaybeMoviesState.__new__(MaybeMoviesState)
-        copy.table = self.table
-        copy.num_players = self.num_players
-        copy.options = dict(self.options)
-        copy.trendsetter = self.trendsetter
-        copy.breaking = self.breaking
-        copy.blockbuster = self.blockbuster
-        rng = random.Random.__new__(random.Random)  # no reseeding from the OS: setstate replaces everything
-        rng.setstate(self.rng.getstate())
-        copy.rng = rng
-        copy.hands = [list(hand) for hand in self.hands]
-        copy.known = [list(cards) for cards in self.known]
-        copy.pool = list(self.pool)
-        copy.draw_pile = list(self.draw_pile)
-        copy.discard = list(self.discard)
-        copy.market = list(self.market)
-        copy.personal = [list(cards) for cards in self.personal]
-        copy.won = [list(cards) for cards in self.won]
-        copy.made = list(self.made)
-        copy.out_of_play = list(self.out_of_play)
-        copy.turn = self.turn
-        copy.active = self.active
-        copy.phase = self.phase
-        copy.row = list(self.row)
-        copy.pitch_from = self.pitch_from
-        copy.pitched = self.pitched
-        copy.votes = list(self.votes)
-        copy.voters = self.voters
-        copy.rounds = list(self.rounds)
-        copy.change_queue = list(self.change_queue)
-        copy.change_records = list(self.change_records)
-        copy.edit_step = self.edit_step
-        copy.edit_removed = self.edit_removed
-        copy.edit_added = self.edit_added
-        copy.edit_refills = self.edit_refills
-        copy.edits = self.edits
-        copy.cost_choices = list(self.cost_choices)
-        copy.profit_choices = list(self.profit_choices)
-        copy.choice_point = self.choice_point
-        copy.evaluation = self.evaluation
-        copy.result = self.result
-        copy.settlement = self.settlement
-        copy.history = list(self.history)
-        return copy
 
     @property
     def editor(self) -> int | None:

@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass
 
 from greenlight.core.spec import OptionValue
-from greenlight.core.state import GameState
+from greenlight.core.state import DICT, LIST, LISTS, GameState
 from greenlight.games.movie_empire.cards import Tables
 from greenlight.games.movie_empire.lines import Line
 
@@ -125,6 +125,47 @@ class MovieEmpireState(GameState):
         "turn_produced",
         "turn_seat",
     )
+    #: What clone() copies (every other slot holds immutable values and is shared).
+    copied = {
+        "options": DICT,
+        "production_pile": LIST,
+        "production_discard": LIST,
+        "star_pile": LIST,
+        "star_discard": LIST,
+        "script_pile": LIST,
+        "script_discard": LIST,
+        "trend_pile": LIST,
+        "trend_removed": LIST,
+        "trend_row": LIST,
+        "plan_pile": LIST,
+        "plans_done": LIST,
+        "slot_card": LIST,
+        "assistant": LIST,
+        "blocked": LIST,
+        "cut_by": LIST,
+        "release_line": LIST,
+        "money": LIST,
+        "pp": LIST,
+        "sympathy": LIST,
+        "hands": LISTS,
+        "lines": LISTS,
+        "placed": LIST,
+        "passed": LIST,
+        "dossier": LIST,
+        "spent": LIST,
+        "exempt": LIST,
+        "statues": LIST,
+        "released": LISTS,
+        "known": LISTS,
+        "gifted": LISTS,
+        "drawn": LISTS,
+        "dealt": LISTS,
+        "commit": LIST,
+        "queue": LIST,
+        "markets_used": LIST,
+        "net_items": LIST,
+        "premieres": LIST,
+    }
 
     def __init__(self, table: Tables, num_players: int, seed: int, options: dict[str, OptionValue]) -> None:
         n = num_players
@@ -208,73 +249,6 @@ class MovieEmpireState(GameState):
         self.net_pos = 0
         #: This round's premieres, in order (public; the event log keeps the whole game).
         self.premieres: list[Premiere] = []
-
-    def clone(self) -> MovieEmpireState:
-        """Copy the mutable containers only; card tables and immutable lines are shared."""
-        copy = MovieEmpireState.__new__(MovieEmpireState)
-        copy.table = self.table
-        copy.num_players = self.num_players
-        copy.seed = self.seed
-        copy.options = dict(self.options)
-        copy.last_round = self.last_round
-        copy.rng_seed = self.rng_seed
-        copy.rng_uses = self.rng_uses
-        copy.round = self.round
-        copy.phase = self.phase
-        copy.step = self.step
-        copy.first_player = self.first_player
-        copy.production_pile = list(self.production_pile)
-        copy.production_discard = list(self.production_discard)
-        copy.star_pile = list(self.star_pile)
-        copy.star_discard = list(self.star_discard)
-        copy.script_pile = list(self.script_pile)
-        copy.script_discard = list(self.script_discard)
-        copy.trend_pile = list(self.trend_pile)
-        copy.trend_removed = list(self.trend_removed)
-        copy.trend_row = list(self.trend_row)
-        copy.trend_hit = self.trend_hit
-        copy.plan_pile = list(self.plan_pile)
-        copy.plans_done = list(self.plans_done)
-        copy.plan = self.plan
-        copy.slot_card = list(self.slot_card)
-        copy.assistant = list(self.assistant)
-        copy.blocked = list(self.blocked)
-        copy.cut_by = list(self.cut_by)
-        copy.release_line = list(self.release_line)
-        copy.money = list(self.money)
-        copy.pp = list(self.pp)
-        copy.sympathy = list(self.sympathy)
-        copy.hands = [list(hand) for hand in self.hands]
-        copy.lines = [list(lines) for lines in self.lines]
-        copy.placed = list(self.placed)
-        copy.passed = list(self.passed)
-        copy.dossier = list(self.dossier)
-        copy.spent = list(self.spent)
-        copy.exempt = list(self.exempt)
-        copy.statues = list(self.statues)
-        copy.released = [list(movies) for movies in self.released]
-        copy.known = [list(cards) for cards in self.known]
-        copy.gifted = [list(cards) for cards in self.gifted]
-        copy.drawn = [list(cards) for cards in self.drawn]
-        copy.dealt = [list(cards) for cards in self.dealt]
-        copy.commit = list(self.commit)
-        copy.exempt_pos = self.exempt_pos
-        copy.turn_seat = self.turn_seat
-        copy.turn_placed = self.turn_placed
-        copy.turn_produced = self.turn_produced
-        copy.turn_acted = self.turn_acted
-        copy.sub = self.sub
-        copy.sub_card = self.sub_card
-        copy.sub_space = self.sub_space
-        copy.target = self.target
-        copy.lays = self.lays
-        copy.queue = list(self.queue)
-        copy.prem_pos = self.prem_pos
-        copy.markets_used = list(self.markets_used)
-        copy.net_items = list(self.net_items)
-        copy.net_pos = self.net_pos
-        copy.premieres = list(self.premieres)
-        return copy
 
     # -- small derived facts (no rules) ---------------------------------------------------
 
