@@ -38,7 +38,7 @@ from greenlight.core.game import Game
 from greenlight.core.match import Match
 from greenlight.core.record import Record, replay
 from greenlight.core.registry import all_games, get_game
-from greenlight.core.rng import make_rng
+from greenlight.core.rng import derive_seed
 
 #: Bits of a game's seed when the terminal draws it.
 SEED_BITS = 128
@@ -401,7 +401,7 @@ def register(app: typer.Typer) -> None:
             # through a hash, so a bot's seed says nothing about the game's.
             moves = len(match.record.actions)
             bots = {
-                index: make_bot(spec.bot, game, make_rng("greenlight-cli-bot", seed, moves, index).getrandbits(64))
+                index: make_bot(spec.bot, game, derive_seed("greenlight-cli-bot", seed, moves, index))
                 for index, spec in enumerate(seats)
                 if not spec.human
             }

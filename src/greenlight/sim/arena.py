@@ -31,9 +31,10 @@ from typing import Any
 from greenlight.bots import make_bot
 from greenlight.core.errors import OptionError
 from greenlight.core.registry import get_game
+from greenlight.core.rng import derive_seed
 from greenlight.core.spec import OptionValue
 from greenlight.sim.pool import Progress, run_games
-from greenlight.sim.runner import GameResult, GameTask, derive_seed
+from greenlight.sim.runner import GameResult, GameTask
 from greenlight.sim.stats import BotSummary, bradley_terry, elo_ratings, pairwise_results, summarize
 
 #: Use every distinct seat arrangement when there are at most this many; else rotations.
@@ -78,9 +79,9 @@ def arena_tasks(
             GameTask(
                 game=game,
                 num_players=num_players,
-                seed=derive_seed("arena/game", seed, cycle),
+                seed=derive_seed("arena/game", seed, cycle, bits=48),
                 bots=seats,
-                bot_seeds=tuple(derive_seed("arena/bot", seed, index, seat) for seat in range(num_players)),
+                bot_seeds=tuple(derive_seed("arena/bot", seed, index, seat, bits=48) for seat in range(num_players)),
                 options=dict(options or {}),
                 index=index,
             )

@@ -24,18 +24,8 @@ from greenlight.bots.ismcts import SearchStats
 from greenlight.core.bot import SeatView
 from greenlight.core.match import Match
 from greenlight.core.registry import get_game
-from greenlight.core.rng import make_rng
 from greenlight.core.spec import OptionValue
 from greenlight.sim.gamestats import game_statistics
-
-
-def derive_seed(*parts: object) -> int:
-    """A seed >= 0 derived from ``parts`` (stable across runs, processes and platforms).
-
-    >>> derive_seed("arena", 7, 0) == derive_seed("arena", 7, 0) != derive_seed("arena", 7, 1)
-    True
-    """
-    return make_rng(*parts).getrandbits(48)
 
 
 @dataclass(frozen=True, slots=True)

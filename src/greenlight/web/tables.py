@@ -30,7 +30,7 @@ from greenlight.core.game import Game
 from greenlight.core.match import Match, StagedMove
 from greenlight.core.record import Record
 from greenlight.core.registry import get_game
-from greenlight.core.rng import make_rng
+from greenlight.core.rng import Stream, derive_seed
 from greenlight.web.inputs import InputError, clean_chat, clean_name
 from greenlight.web.limits import RateLimiter, ServerSettings, retry_after
 from greenlight.web.storage import (
@@ -229,7 +229,7 @@ class LiveTable:
 
     def bot_seed(self, seat: int) -> int:
         """The seed of ``seat``'s bot for the current move: table seed, seat and move number, so restarts change nothing."""
-        return make_rng("greenlight-web-bot", self.stored.record.seed, seat, self.version).getrandbits(64)
+        return derive_seed("greenlight-web-bot", self.stored.record.seed, seat, self.version)
 
     def idle(self) -> bool:
         """Nobody connected, nothing being written or thought, and no bot owing a move: safe to unload."""
@@ -917,7 +917,7 @@ class TableHub:
             text = await self.bot_pool.choose(table.stored.record.game, level, seed, world, seat, owner=table.stored.creator)
         except Exception:
             log.exception("bot %s at table %s seat %d failed; playing a random legal action instead", level, table.id, seat)
-            text = str(make_rng(table.id, seat, version).choice(table.match.legal_actions(seat)))
+            text = str(Stream(table.id, seat, version).choice(table.match.legal_actions(seat)))
         finally:
             table.thinking = None
         if table.version != version and seat not in table.match.decision().players:
@@ -931,5 +931,5 @@ class TableHub:
                 return  # the table moved on while the bot was thinking; it chooses again on the new state
             # A bot that picks an illegal move is a bug; keep the game going with a legal one.
             log.error("bot %s at table %s seat %d chose %s, refused: %s", level, table.id, seat, text, error.message)
-            fallback = make_rng(table.id, seat, version).choice(table.match.legal_actions(seat))
+            fallback = Stream(table.id, seat, version).choice(table.match.legal_actions(seat))
             await self.act(table, seat, str(fallback))

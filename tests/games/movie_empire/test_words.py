@@ -294,19 +294,20 @@ def test_a_game_s_components_leave_out_which_player_counts_use_a_space() -> None
 
 def test_each_keep_choice_at_setup_names_the_script_kept_and_those_returned() -> None:
     state = GAME.new_state(2, seed=3)
-    assert state.dealt[0] == ["SD09", "SA07", "SD03"]
+    # SC07 needs 2 G, 1 B, 1 Y for 7 points; SD07 1 B, 2 Y, 1 R for 7; SD04 1 G, 1 B, 1 Y for 5 (scripts.toml).
+    assert state.dealt[0] == ["SC07", "SD07", "SD04"]
     assert words(state, 0) == {
-        "keep SD09": (
-            "Keep Requiem for a Painter (drama script, 9 points for 1 pre-production, 1 shooting, 2 post-production and 1 marketing "
-            "card); Agent Zero-Zero and The Long Winter go back"
+        "keep SC07": (
+            "Keep Summer Camp Catastrophe (comedy script, 7 points for 2 pre-production, 1 shooting and 1 post-production card); "
+            "Broken Compass and Ashes of Eden go back"
         ),
-        "keep SA07": (
-            "Keep Agent Zero-Zero (action script, 7 points for 2 shooting, 1 post-production and 1 marketing card); "
-            "Requiem for a Painter and The Long Winter go back"
+        "keep SD07": (
+            "Keep Broken Compass (drama script, 7 points for 1 shooting, 2 post-production and 1 marketing card); "
+            "Summer Camp Catastrophe and Ashes of Eden go back"
         ),
-        "keep SD03": (
-            "Keep The Long Winter (drama script, 5 points for 1 shooting and 2 post-production cards); Requiem for a Painter and "
-            "Agent Zero-Zero go back"
+        "keep SD04": (
+            "Keep Ashes of Eden (drama script, 5 points for 1 pre-production, 1 shooting and 1 post-production card); "
+            "Summer Camp Catastrophe and Broken Compass go back"
         ),
     }
 

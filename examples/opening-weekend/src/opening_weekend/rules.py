@@ -15,7 +15,7 @@ from __future__ import annotations
 from greenlight.core.decision import GAME_OVER, Decision
 from greenlight.core.events import Event
 from greenlight.core.outcome import Outcome, outcome_from_keys
-from greenlight.core.rng import make_rng
+from greenlight.core.rng import Stream
 from greenlight.core.spec import OptionValue
 from opening_weekend.actions import Release
 from opening_weekend.cards import BUZZ, HAND_SIZE, WEEKEND_BY_ID, WEEKENDS, Weekend, buzz
@@ -28,7 +28,7 @@ FLOP_PENALTY = 1
 
 def setup(num_players: int, seed: int, options: dict[str, OptionValue]) -> OpeningWeekendState:
     """Shuffle and deal from the game seed (the only randomness of the game)."""
-    rng = make_rng("opening-weekend", seed)
+    rng = Stream("opening-weekend", "deal", seed)
     deck = list(BUZZ)
     rng.shuffle(deck)
     hands = [sorted(deck[seat * HAND_SIZE : (seat + 1) * HAND_SIZE]) for seat in range(num_players)]

@@ -6,7 +6,6 @@ sections (§) and rulings (R).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -15,6 +14,7 @@ from greenlight.core.actions import Action
 from greenlight.core.decision import GAME_OVER, Decision
 from greenlight.core.events import Event
 from greenlight.core.outcome import Outcome, outcome_from_keys
+from greenlight.core.rng import Stream
 from greenlight.core.spec import OptionValue
 from greenlight.games.cinecitta.actions import HEADHUNT, SECURE, Offer, Place, Respond
 from greenlight.games.cinecitta.cards import HAND_SIZE, CardTable, load_cards
@@ -41,7 +41,7 @@ def setup(num_players: int, seed: int, options: dict[str, OptionValue]) -> Cinec
     # The seed is used once, for the deal, and not kept: it would reveal every hand.
     state = CinecittaState(table, num_players, options, hand_size)
     deck = table.deck_for(num_players)
-    random.Random(f"cinecitta/deal/{seed}").shuffle(deck)
+    Stream("cinecitta", "deal", seed).shuffle(deck)
     for seat in range(num_players):
         state.hands[seat] = deck[seat * hand_size : (seat + 1) * hand_size]
     state.undealt = deck[num_players * hand_size :]

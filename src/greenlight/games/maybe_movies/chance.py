@@ -17,22 +17,24 @@ import random
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
+from greenlight.core.rng import Stream
+
 T = TypeVar("T")
 
 
-def deck_stream(seed: int) -> random.Random:
+def deck_stream(seed: int) -> Stream:
     """The stream that generates the catalogue (G1-G4)."""
-    return random.Random("maybe-movies/deck/" + str(seed))
+    return Stream("maybe-movies", "deck", seed)
 
 
-def play_stream(seed: int) -> random.Random:
+def play_stream(seed: int) -> Stream:
     """The stream used by setup (§3) and every chance event in play (§4.9)."""
-    return random.Random("maybe-movies/play/" + str(seed))
+    return Stream("maybe-movies", "play", seed)
 
 
-def flavour_stream(seed: int) -> random.Random:
+def flavour_stream(seed: int) -> Stream:
     """The stream used for cosmetic titles only."""
-    return random.Random("maybe-movies/flavour/" + str(seed))
+    return Stream("maybe-movies", "flavour", seed)
 
 
 def int_in(rng: random.Random, a: int, b: int) -> int:

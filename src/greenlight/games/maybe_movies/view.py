@@ -16,6 +16,7 @@ from typing import Any
 from rich.markup import escape
 
 from greenlight.core.game import Observation
+from greenlight.core.rng import Stream
 from greenlight.core.views import observation_header
 from greenlight.core.words import seat_name
 from greenlight.games.maybe_movies import preview, rules
@@ -322,7 +323,7 @@ def determinize(state: MaybeMoviesState, viewer: int | None, rng: random.Random)
                 world.votes[seat] = rng.choice(world.hands[seat])
     world.draw_pile = sorted(state.draw_pile)
     rng.shuffle(world.draw_pile)
-    world.rng = random.Random(rng.getrandbits(64))
+    world.rng = Stream("maybe-movies", "world", rng.getrandbits(64))
     return world
 
 

@@ -7,7 +7,7 @@ from itertools import combinations
 
 from greenlight.core.actions import Action
 from greenlight.core.events import Event
-from greenlight.core.rng import make_rng
+from greenlight.core.rng import Stream
 from greenlight.core.spec import OptionValue
 from greenlight.games.movie_empire.actions import EXEMPT_WAYS, Exempt, Give, Keep
 from greenlight.games.movie_empire.cards import (
@@ -59,7 +59,7 @@ def setup(num_players: int, seed: int, options: dict[str, OptionValue]) -> Movie
     data_dir = options.get("data_dir")
     table = load_tables(str(data_dir) if data_dir else None)
     state = MovieEmpireState(table, num_players, seed, options)
-    rng = make_rng("movie-empire", seed)
+    rng = Stream("movie-empire", "setup", seed)
     state.first_player = rng.randrange(num_players)  # R62
     # Step 3: two piles, each half of the blue and half of the non-blue cards.
     blue_stage = STAGE_INDEX["B"]

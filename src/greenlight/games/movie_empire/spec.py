@@ -7,7 +7,7 @@ from greenlight.core.spec import GameSpec, OptionSpec
 SPEC = GameSpec(
     id="movie-empire",
     title="Movie Empire",
-    version="2",
+    version="3",
     min_players=2,
     max_players=4,
     summary=(

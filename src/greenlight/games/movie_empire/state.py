@@ -7,9 +7,9 @@ Per-space arrays are indexed by ``Space.index`` of the board table.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
+from greenlight.core.rng import Stream
 from greenlight.core.spec import OptionValue
 from greenlight.core.state import DICT, LIST, LISTS, GameState
 from greenlight.games.movie_empire.cards import Tables
@@ -265,7 +265,7 @@ class MovieEmpireState(GameState):
     def shuffle(self, items: list[str]) -> None:
         """Shuffle ``items`` in place with the state's own random stream (never the global RNG)."""
         self.rng_uses += 1
-        random.Random(self.rng_seed * 1_000_003 + self.rng_uses).shuffle(items)
+        Stream("movie-empire", "shuffle", self.rng_seed, self.rng_uses).shuffle(items)
 
     def turn_order(self) -> list[int]:
         """Seats from the first player, clockwise."""
