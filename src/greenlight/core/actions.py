@@ -19,16 +19,19 @@ Field types understood by the text form: ``int``, ``str``, ``bool``
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import enum
 import types
 import typing
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, ParamSpec, TypeVar, cast
 
 from greenlight.core.errors import ActionParseError
 
+A = TypeVar("A", bound="Action")
+P = ParamSpec("P")
 NONE_TOKEN = "-"
 #: Texts of actions already printed (legal-action lists print the same actions over and over);
 #: emptied when it reaches this size, so a game with an unbounded action space cannot grow it forever.
@@ -159,3 +162,83 @@ class ActionCodec:
             verbs = ", ".join(sorted(self.by_verb))
             raise ActionParseError(f"unknown action {tokens[0]!r}; actions start with one of: {verbs}")
         return action_type.from_tokens(tokens[1:])
+
+
+def shared(kind: Callable[P, A]) -> Callable[P, A]:
+    """A factory that makes each distinct action once and then hands out that one object.
+
+    Legal-action lists are built at every step, so games build them from
+    shared actions instead of allocating new ones (equal actions are also
+    identical, which makes membership tests cheap).
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True, slots=True)
+    ... class Pick(Action):
+    ...     verb: ClassVar[str] = "pick"
+    ...     card: str
+    >>> pick = shared(Pick)
+    >>> pick("A1") is pick("A1") and pick("A1") == Pick("A1")
+    True
+    """
+    return cast(Callable[P, A], cache(kind))
+
+
+#: How one action type is coded inside its block: from the state (for its static data) and the action to
+#: an index in ``range(size)``; None for a type with a single code.
+LocalCode = Callable[[Any, Any], int] | None
+
+
+class ActionLayout:
+    """Integer action codes (OpenSpiel's distinct actions): one fixed block of codes per action type.
+
+    Each block is ``(action type, size, local)``: the type's codes are the
+    block's offset plus ``local(state, action)``, an index in ``range(size)``
+    that depends only on the action and the game's static data. Coding is one
+    dictionary lookup and a call; finding the block of a code is a binary
+    search over the blocks.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True, slots=True)
+    ... class Pass(Action):
+    ...     verb: ClassVar[str] = "pass"
+    >>> @dataclass(frozen=True, slots=True)
+    ... class Bid(Action):
+    ...     verb: ClassVar[str] = "bid"
+    ...     amount: int
+    >>> layout = ActionLayout([(Pass, 1, None), (Bid, 10, lambda state, action: action.amount)])
+    >>> layout.num_codes, layout.code(None, Bid(3)), layout.block_of(4)
+    (11, 4, (<class 'greenlight.core.actions.Bid'>, 3))
+    """
+
+    def __init__(self, blocks: Sequence[tuple[type[Action], int, LocalCode]]) -> None:
+        self.blocks = tuple(blocks)
+        self.offsets: dict[type[Action], int] = {}
+        self._coders: dict[type[Action], tuple[int, LocalCode]] = {}
+        self._starts: list[int] = []
+        total = 0
+        for kind, size, local in self.blocks:
+            if kind in self.offsets:
+                raise ValueError(f"the action type {kind.__name__} has two blocks of codes")
+            if size < 1:
+                raise ValueError(f"the block of {kind.__name__} must hold at least one code, not {size}")
+            self.offsets[kind] = total
+            self._coders[kind] = (total, local)
+            self._starts.append(total)
+            total += size
+        #: Number of distinct codes (``Game.num_distinct_actions``).
+        self.num_codes = total
+
+    def code(self, state: object, action: Action) -> int:
+        """The code of ``action`` (``state`` gives the local coders the game's static data)."""
+        try:
+            offset, local = self._coders[type(action)]
+        except KeyError:
+            raise ValueError(f"{action!r} is not an action of this layout") from None
+        return offset if local is None else offset + local(state, action)
+
+    def block_of(self, code: int) -> tuple[type[Action], int]:
+        """The action type whose block holds ``code``, and the index inside that block."""
+        if not isinstance(code, int) or not 0 <= code < self.num_codes:
+            raise ValueError(f"action code {code!r} is not in 0..{self.num_codes - 1}")
+        index = bisect.bisect_right(self._starts, code) - 1
+        return self.blocks[index][0], code - self._starts[index]

@@ -5,6 +5,9 @@ apply an action, what does this seat see, how could the hidden part look, and
 how did it end. Bots, the server, the simulator and the RL layer use only this
 contract and never a game's internals.
 
+A game is declarations only: its spec, its action types and code layout, and
+the three modules that answer the questions (``rules``, ``view`` and
+``words``, see :class:`GameRules`, :class:`GameView` and :class:`GameWords`).
 A game package registers its ``Game`` object as a plugin (see
 ``greenlight.core.registry``) and proves it keeps the contract by passing
 ``greenlight.testing.check_game``; ``CONTRIBUTING.md`` walks through a whole
@@ -13,12 +16,12 @@ small game, ``examples/opening-weekend``.
 
 from __future__ import annotations
 
+import importlib
 import random
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
-from greenlight.core.actions import Action, ActionCodec
+from greenlight.core.actions import Action, ActionCodec, ActionLayout
 from greenlight.core.decision import Decision
 from greenlight.core.errors import IllegalActionError, OptionError
 from greenlight.core.events import Event
@@ -31,27 +34,137 @@ if TYPE_CHECKING:
     from greenlight.core.bot import Bot
 
 S = TypeVar("S", bound=GameState)
+S_in = TypeVar("S_in", bound=GameState, contravariant=True)
 
 Observation = dict[str, Any]
 
 
-class Game(ABC, Generic[S]):
-    """One registered game. Subclasses fill in the abstract methods.
+class GameRules(Protocol[S]):
+    """The rules of a game (usually its ``rules`` module): setup, the turn and the end."""
+
+    def setup(self, num_players: int, seed: int, options: dict[str, OptionValue], /) -> S:
+        """The start position from validated options; all randomness from ``core.rng.Stream`` of the seed."""
+
+    def decision(self, state: S, /) -> Decision:
+        """What the game waits for now (empty ``players`` when it is over)."""
+
+    def legal_actions(self, state: S, player: int, /) -> list[Action]:
+        """Every action ``player`` may take now; empty if ``player`` does not owe one."""
+
+    def apply(self, state: S, player: int, action: Action, /) -> list[Event]:
+        """Apply an action already known to be legal; return the events it caused."""
+
+    def outcome(self, state: S, /) -> Outcome:
+        """Final scores, ranks, winners and breakdown, once the game is over."""
+
+
+class GameView(Protocol[S]):
+    """What each seat may know (usually the game's ``view`` module)."""
+
+    def observe(self, state: S, player: int | None, /) -> Observation:
+        """The JSON-ready view of ``player`` (``None`` = spectator): only what that seat may see."""
+
+    def determinize(self, state: S, player: int | None, rng: random.Random, /) -> S:
+        """A full state that ``player`` cannot tell apart from ``state``; hidden parts resampled with ``rng``."""
+
+    def secrets(self, state: S, player: int | None, /) -> frozenset[str]:
+        """Values (such as card ids) hidden from ``player`` that must never appear in its observation."""
+
+
+class GameWords(Protocol[S_in]):
+    """Everything a person reads (usually the game's ``words`` module); see ``greenlight.core.words``.
+
+    The terminal and the web render these words, never data-file fields or
+    bare card codes. None may reveal what the seat or audience may not know.
+    """
+
+    def why_illegal(self, state: S_in, player: int, action: Action, /) -> str:
+        """Why ``action`` is not legal for ``player`` now, in the game's words."""
+
+    def components(self, state: S_in | None, /) -> list[Component]:
+        """Every printed component in words: of ``state``'s game if given, else of the bundled data."""
+
+    def describe_action(self, state: S_in, player: int, action: Action, /) -> str:
+        """A short sentence saying what ``action`` does for ``player`` now, with what it costs or scores."""
+
+    def action_warning(self, state: S_in, player: int, action: Action, /) -> str | None:
+        """Why ``player`` should confirm ``action`` first (it cannot be undone and scores nothing), or None."""
+
+    def describe_event(self, event: Event, state: S_in | None, names: Sequence[str] | None, /) -> str:
+        """One line of log text for ``event``, seats called by ``names`` and cards by name ("" to show nothing)."""
+
+    def render_text(self, observation: Observation, names: Sequence[str] | None, /) -> str:
+        """A plain-text (rich markup allowed) rendering of an observation for the terminal, in words."""
+
+    def help_text(self, observation: Observation, /) -> str:
+        """The legend of the symbols the game's text uses and the rules of the step the observation is at."""
+
+
+class PlainWords:
+    """The words of a game that declares none: action texts, event kinds and the observation as JSON."""
+
+    def why_illegal(self, state: Any, player: int, action: Action, /) -> str:
+        """A refusal that names the action."""
+        return f"'{action}' is not one of your legal actions now"
+
+    def components(self, state: Any, /) -> list[Component]:
+        """No printed components."""
+        return []
+
+    def describe_action(self, state: Any, player: int, action: Action, /) -> str:
+        """The action's text."""
+        return str(action)
+
+    def action_warning(self, state: Any, player: int, action: Action, /) -> str | None:
+        """No warnings."""
+        return None
+
+    def describe_event(self, event: Event, state: Any, names: Sequence[str] | None, /) -> str:
+        """The event's kind and data."""
+        details = ", ".join(f"{key} {value}" for key, value in event.data.items())
+        return f"{event.kind.replace('_', ' ')}: {details}" if details else event.kind.replace("_", " ")
+
+    def render_text(self, observation: Observation, names: Sequence[str] | None, /) -> str:
+        """The observation as indented JSON."""
+        import json
+
+        return json.dumps(observation, indent=2)
+
+    def help_text(self, observation: Observation, /) -> str:
+        """No help."""
+        return ""
+
+
+PLAIN_WORDS = PlainWords()
+
+
+class Game(Generic[S]):
+    """One registered game: declarations only, the questions answered by its ``rules``, ``view`` and ``words``.
 
     ``apply`` mutates the state in place and returns the events it caused;
-    callers that need an earlier state keep a ``clone()``.
+    callers that need an earlier state keep a ``clone()``. A game may also
+    override any method instead (the tiny games of the tests do).
     """
 
     spec: GameSpec
     #: The action classes of this game (their verbs must be unique).
     action_types: tuple[type[Action], ...] = ()
+    #: How actions become integer codes (``action_code`` is in ``range(num_distinct_actions)``).
+    action_layout: ActionLayout | None = None
+    #: Number of distinct integer action codes (from ``action_layout`` when there is one).
+    num_distinct_actions: int = 0
     #: Whether any information is hidden from some seat (the harness then insists determinize resamples).
     has_hidden_information: bool = True
-    #: Number of distinct integer action codes (``action_code`` is in ``range(num_distinct_actions)``).
-    num_distinct_actions: int = 0
+    #: The game's own bot levels (for example ``heuristic``): a class taking a seed, or "module:Class" to import late.
+    bot_levels: Mapping[str, str | Callable[[int], Bot]] = {}
+    rules: GameRules[S]
+    view: GameView[S]
+    words: GameWords[S] = PLAIN_WORDS
 
     def __init__(self) -> None:
         self._codec = ActionCodec(self.action_types)
+        if self.action_layout is not None:
+            self.num_distinct_actions = self.action_layout.num_codes
 
     # -- starting -------------------------------------------------------------
 
@@ -62,19 +175,19 @@ class Game(ABC, Generic[S]):
             raise OptionError(f"the seed must be a whole number >= 0, not {seed!r}")
         return self.initial_state(num_players, seed, resolved)
 
-    @abstractmethod
     def initial_state(self, num_players: int, seed: int, options: dict[str, OptionValue]) -> S:
-        """Build the start position from validated options."""
+        """Build the start position from validated options (the rules' ``setup``)."""
+        return self.rules.setup(num_players, seed, options)
 
     # -- the turn -------------------------------------------------------------
 
-    @abstractmethod
     def decision(self, state: S) -> Decision:
         """What the game waits for now (empty ``players`` when it is over)."""
+        return self.rules.decision(state)
 
-    @abstractmethod
     def legal_actions(self, state: S, player: int) -> list[Action]:
         """Every action ``player`` may take now; empty if ``player`` does not owe one."""
+        return self.rules.legal_actions(state, player)
 
     def is_terminal(self, state: S) -> bool:
         """True once the game is over."""
@@ -104,76 +217,66 @@ class Game(ABC, Generic[S]):
             raise IllegalActionError(self.why_illegal(state, player, action))
 
     def why_illegal(self, state: S, player: int, action: Action) -> str:
-        """Explain, in the game's words, why ``action`` is not legal now. Games override this."""
-        return f"'{action}' is not one of your legal actions now"
+        """Explain, in the game's words, why ``action`` is not legal now."""
+        return self.words.why_illegal(state, player, action)
 
-    @abstractmethod
     def apply_unchecked(self, state: S, player: int, action: Action) -> list[Event]:
         """Apply an action already known to be legal; return the events it caused."""
+        return self.rules.apply(state, player, action)
 
     # -- information ----------------------------------------------------------
 
-    @abstractmethod
     def observe(self, state: S, player: int | None) -> Observation:
         """The JSON-ready view of ``player`` (``None`` = spectator): only what that seat may see."""
+        return self.view.observe(state, player)
 
-    @abstractmethod
     def determinize(self, state: S, player: int | None, rng: random.Random) -> S:
         """A full state that ``player`` cannot tell apart from ``state``; hidden parts resampled with ``rng``."""
+        return self.view.determinize(state, player, rng)
 
     def secrets(self, state: S, player: int | None) -> frozenset[str]:
         """Values (such as card ids) hidden from ``player`` that must never appear in its observation.
 
-        The conformance harness checks this on top of the determinization test.
+        The conformance harness checks this on top of the determinization test. A game that overrides
+        ``observe`` instead of declaring a ``view`` names no secrets unless it overrides this too.
         """
-        return frozenset()
+        view: GameView[S] | None = getattr(self, "view", None)
+        return frozenset() if view is None else view.secrets(state, player)
 
     # -- player words -------------------------------------------------------------
-    #
-    # The view layer of a game is the one source of everything a person reads:
-    # the terminal and the web render these words, never data-file fields or bare
-    # card codes (see greenlight.core.words). Each takes what it needs to word
-    # things in context; none may reveal what the seat or audience may not know.
 
     def components(self, state: S | None = None) -> list[Component]:
         """Every printed component (cards, trends, plans, spaces...) in words; of ``state``'s game if given, else the bundled data."""
-        return []
+        return self.words.components(state)
 
     def describe_action(self, state: S, player: int, action: Action) -> str:
         """A short sentence saying what ``action`` does for ``player`` now, with what it costs or scores.
 
         For example "Lay Colour Grading to the right of line 1, as post-production".
-        Games override this; the default is the action's text.
         """
-        return str(action)
+        return self.words.describe_action(state, player, action)
 
     def action_warning(self, state: S, player: int, action: Action) -> str | None:
         """Why ``player`` should confirm ``action`` first (it cannot be undone and scores nothing, or drops them out), or None."""
-        return None
+        return self.words.action_warning(state, player, action)
 
     def describe_event(self, event: Event, state: S | None = None, names: Sequence[str] | None = None) -> str:
-        """One line of log text for ``event``, with seats called by ``names`` and cards by name (from ``state``'s game).
-
-        Games override this.
-        """
-        details = ", ".join(f"{key} {value}" for key, value in event.data.items())
-        return f"{event.kind.replace('_', ' ')}: {details}" if details else event.kind.replace("_", " ")
+        """One line of log text for ``event``, with seats called by ``names`` and cards by name (from ``state``'s game)."""
+        return self.words.describe_event(event, state, names)
 
     def render_text(self, observation: Observation, names: Sequence[str] | None = None) -> str:
         """A plain-text (rich markup allowed) rendering of an observation for the terminal, in words."""
-        import json
-
-        return json.dumps(observation, indent=2)
+        return self.words.render_text(observation, names)
 
     def help_text(self, observation: Observation) -> str:
         """The legend of the symbols the game's text uses and the rules of the step the observation is at, in words."""
-        return ""
+        return self.words.help_text(observation)
 
     # -- ending ---------------------------------------------------------------
 
-    @abstractmethod
     def outcome(self, state: S) -> Outcome:
         """Final scores, ranks, winners and breakdown. Only valid once the game is over."""
+        return self.rules.outcome(state)
 
     def num_players(self, state: S) -> int:
         """Number of seats in ``state``."""
@@ -185,7 +288,6 @@ class Game(ABC, Generic[S]):
         """Read an action from its text form (``parse_action(str(a)) == a``)."""
         return self._codec.parse(text)
 
-    @abstractmethod
     def action_code(self, state: S, action: Action) -> int:
         """A stable integer in ``range(num_distinct_actions)`` for ``action``.
 
@@ -193,26 +295,52 @@ class Game(ABC, Generic[S]):
         gives access to that data), so the same action always has the same
         code; distinct actions that are legal together get distinct codes.
         """
+        if self.action_layout is None:
+            raise NotImplementedError(f"{type(self).__name__} declares no action_layout and does not override action_code")
+        return self.action_layout.code(state, action)
 
     def action_from_code(self, state: S, player: int, code: int) -> Action:
-        """The legal action of ``player`` whose code is ``code``."""
+        """The legal action of ``player`` whose code is ``code``.
+
+        The code's block names the action type at once; the action is then the
+        legal one of that type with that code (the legal list is what a move
+        is checked against anyway).
+        """
+        if self.action_layout is None:
+            for action in self.legal_actions(state, player):
+                if self.action_code(state, action) == code:
+                    return action
+            raise IllegalActionError(f"action code {code} is not legal for seat {player} now")
+        try:
+            kind, _ = self.action_layout.block_of(code)
+        except ValueError as error:
+            raise IllegalActionError(str(error)) from None
+        code_of = self.action_layout.code
         for action in self.legal_actions(state, player):
-            if self.action_code(state, action) == code:
+            if type(action) is kind and code_of(state, action) == code:
                 return action
-        raise IllegalActionError(f"action code {code} is not legal for seat {player} now")
+        raise IllegalActionError(f"action code {code} (a '{kind.verb}') is not legal for seat {player} now")
 
     def legal_action_codes(self, state: S, player: int) -> list[int]:
         """Codes of ``legal_actions(state, player)``, in the same order."""
-        return [self.action_code(state, action) for action in self.legal_actions(state, player)]
+        code_of = self.action_code if self.action_layout is None else self.action_layout.code
+        return [code_of(state, action) for action in self.legal_actions(state, player)]
 
     # -- bots --------------------------------------------------------------------------
 
     def bots(self) -> Mapping[str, Callable[[int], Bot]]:
         """This game's own bots by level name (for example ``heuristic``), each built from a seed."""
-        return {}
+        return {name: _load(maker) if isinstance(maker, str) else maker for name, maker in self.bot_levels.items()}
 
     # -- helpers for interfaces -----------------------------------------------------
 
     def seat_label(self, seat: int) -> str:
         """How a seat is called in text."""
         return f"P{seat}"
+
+
+def _load(reference: str) -> Callable[[int], Bot]:
+    """Import ``"package.module:Name"`` (bots import their game, so games name them instead of importing them)."""
+    module, _, name = reference.partition(":")
+    found: Callable[[int], Bot] = getattr(importlib.import_module(module), name)
+    return found

@@ -12,6 +12,7 @@ a tie goes to whoever won more weekends, and a tie on both is shared.
 
 from __future__ import annotations
 
+from greenlight.core.actions import Action
 from greenlight.core.decision import GAME_OVER, Decision
 from greenlight.core.events import Event
 from greenlight.core.outcome import Outcome, outcome_from_keys
@@ -66,15 +67,17 @@ def decision(state: OpeningWeekendState) -> Decision:
     return Decision(waiting, "release", simultaneous=True, committed=committed, prompt=prompt)
 
 
-def legal_actions(state: OpeningWeekendState, seat: int) -> list[Release]:
+def legal_actions(state: OpeningWeekendState, seat: int) -> list[Action]:
     """A release for each card of the seat's hand, if it still owes one this round."""
     if is_over(state) or not 0 <= seat < state.num_players or state.releases[seat] is not None:
         return []
     return [Release(card) for card in state.hands[seat]]
 
 
-def why_illegal(state: OpeningWeekendState, seat: int, action: Release) -> str:
+def why_illegal(state: OpeningWeekendState, seat: int, action: Action) -> str:
     """Why a release is refused, in words."""
+    if not isinstance(action, Release):
+        return f"'{action}' is not a release"
     if action.card not in BUZZ:
         return f"{action.card} is not a buzz card; buzz cards are {BUZZ[0]} to {BUZZ[-1]}"
     if action.card in state.hands[seat]:
@@ -82,8 +85,9 @@ def why_illegal(state: OpeningWeekendState, seat: int, action: Release) -> str:
     return f"Buzz {buzz(action.card)} is not in your hand; you hold " + ", ".join(f"Buzz {buzz(card)}" for card in state.hands[seat])
 
 
-def apply(state: OpeningWeekendState, seat: int, action: Release) -> list[Event]:
+def apply(state: OpeningWeekendState, seat: int, action: Action) -> list[Event]:
     """Seal the seat's release; the last one reveals the round and scores the weekend."""
+    assert isinstance(action, Release)
     state.hands[seat].remove(action.card)
     state.releases[seat] = action.card
     events = [

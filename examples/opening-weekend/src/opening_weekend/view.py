@@ -1,4 +1,4 @@
-"""What each seat may see, how the hidden part could look to it, and the words for both.
+"""What each seat may see, and how the hidden part could look to it (the words are in ``words``).
 
 A seat sees its own hand and its own sealed release; everyone sees the
 weekends face up, every card played in earlier rounds, who has chosen this
@@ -9,15 +9,11 @@ nobody was dealt, other seats' sealed releases and the weekends still face down.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import Any
 
-from greenlight.core.events import Event
 from greenlight.core.views import observation_header
-from greenlight.core.words import Component, default_names
 from opening_weekend import rules
-from opening_weekend.actions import Release
-from opening_weekend.cards import BUZZ, HAND_SIZE, WEEKEND_BY_ID, WEEKENDS, buzz, buzz_name
+from opening_weekend.cards import BUZZ, WEEKEND_BY_ID, buzz
 from opening_weekend.spec import ROUNDS
 from opening_weekend.state import OpeningWeekendState
 
@@ -94,98 +90,3 @@ def determinize(state: OpeningWeekendState, viewer: int | None, rng: random.Rand
 def secrets(state: OpeningWeekendState, viewer: int | None) -> frozenset[str]:
     """Card ids ``viewer`` must never see: unseen buzz cards and face-down weekends."""
     return frozenset(unseen_cards(state, viewer)) | frozenset(state.calendar[rules.visible_weekends(state) :])
-
-
-# -- words ------------------------------------------------------------------------------------
-
-
-def components() -> list[Component]:
-    """The printed cards in words."""
-    cards = [
-        Component("buzz card", card, buzz_name(card), f"Buzz {buzz(card)}: the louder, the likelier to win a weekend") for card in BUZZ
-    ]
-    weekends = [
-        Component("weekend", weekend.id, weekend.name, f"{weekend.name}: worth {weekend.value} to the loudest film") for weekend in WEEKENDS
-    ]
-    return cards + weekends
-
-
-def describe_action(state: OpeningWeekendState, seat: int, action: Release) -> str:
-    """What releasing with this card means: the weekend at stake and how many unseen cards beat it."""
-    current = rules.weekend(state)
-    louder = sum(1 for card in unseen_cards(state, seat) if buzz(card) > buzz(action.card))
-    odds = "no card you have not seen beats it" if louder == 0 else f"{louder} card{'s' if louder != 1 else ''} you have not seen beat it"
-    return f"Release with {buzz_name(action.card)} for {current.name} (worth {current.value}): {odds}"
-
-
-def _name(names: Sequence[str] | None, seat: int, count: int) -> str:
-    labels = list(names) if names else default_names(count)
-    return labels[seat] if 0 <= seat < len(labels) else f"Player {seat + 1}"
-
-
-def describe_event(event: Event, state: OpeningWeekendState | None, names: Sequence[str] | None) -> str:
-    """One log line for ``event``."""
-    data = event.data
-    count = state.num_players if state is not None else 4
-    if event.kind == "released":
-        return f"{_name(names, data['seat'], count)} releases a film, face down."
-    if event.kind == "my_release":
-        return f"You release with {buzz_name(data['card'])}."
-    if event.kind == "weekend_played":
-        weekend = WEEKEND_BY_ID[data["weekend"]]
-        plays = ", ".join(f"{_name(names, seat, count)} Buzz {buzz(card)}" for seat, card in enumerate(data["plays"]))
-        line = f"{weekend.name}: {plays}. {_name(names, data['winner'], count)} wins it and scores {weekend.value}."
-        if data["flop"] is not None:
-            line += f" {_name(names, data['flop'], count)} flops and loses 1."
-        return line
-    if event.kind == "weekend_revealed":
-        return f"Coming up: {WEEKEND_BY_ID[data['weekend']].name} (worth {WEEKEND_BY_ID[data['weekend']].value})."
-    if event.kind == "game_over":
-        return "The last weekend is over. Final scores: " + ", ".join(
-            f"{_name(names, seat, count)} {score}" for seat, score in enumerate(data["scores"])
-        )
-    return ""
-
-
-def render_text(observation: Observation, names: Sequence[str] | None = None) -> str:
-    """The table in the terminal."""
-    count = observation["num_players"]
-    lines = []
-    if observation["weekend"] is not None:
-        current = observation["weekend"]
-        lines.append(f"Round {observation['round']} of {observation['rounds']}: {current['name']} (worth {current['value']})")
-    upcoming = [weekend for weekend in observation["calendar"][observation["round"] :]]
-    if upcoming:
-        lines.append("Sneak preview: " + ", ".join(f"{weekend['name']} ({weekend['value']})" for weekend in upcoming))
-    for seat in range(count):
-        won = ", ".join(weekend["name"] for weekend in observation["won"][seat]) or "no weekend yet"
-        played = ", ".join(str(card) for card in observation["played"][seat]) or "nothing yet"
-        status = "has chosen" if seat in observation["committed"] else ("choosing" if seat in observation["waiting"] else "")
-        lines.append(
-            f"  {_name(names, seat, count)}: {observation['scores'][seat]} points ({won}); played buzz {played}; "
-            f"{observation['hand_sizes'][seat]} cards in hand {status}".rstrip()
-        )
-    if "hand" in observation:
-        lines.append("Your hand: " + (", ".join(f"Buzz {buzz(card)} ({card})" for card in observation["hand"]) or "empty"))
-        if observation.get("my_release"):
-            lines.append(f"You released with {buzz_name(observation['my_release'])}; waiting for the others.")
-    return "\n".join(lines)
-
-
-HELP = (
-    "Each round one weekend is at stake. Everyone releases a film with one buzz card, face down, at the same time; "
-    "then all are shown and the loudest buzz wins the weekend's points. "
-    f"Each player holds {HAND_SIZE} of the {len(BUZZ)} buzz cards, so some cards are never in play. "
-    f"Most points after {ROUNDS} weekends wins; "
-    "a tie goes to more weekends won."
-)
-
-
-def help_text(observation: Observation) -> str:
-    """The rules of the step, in words."""
-    extra = []
-    if observation["options"].get("flops"):
-        extra.append("Flops: the quietest buzz card of each weekend loses 1 point.")
-    if observation["options"].get("sneak_previews"):
-        extra.append("Sneak previews: the next weekend is shown a round early.")
-    return " ".join([HELP, *extra])

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from greenlight.core.actions import Action
+from greenlight.core.actions import Action, shared
 from greenlight.core.decision import GAME_OVER, Decision
 from greenlight.core.events import Event
 from greenlight.core.outcome import Outcome, outcome_from_keys
@@ -154,10 +154,16 @@ def decision(state: CinecittaState) -> Decision:
     return Decision(players=waiting, kind=state.step, simultaneous=True, committed=committed, prompt=PROMPTS[state.step])
 
 
+# Legal lists are built at every step: each distinct action is made once and shared.
+_offer = shared(Offer)
+_respond = shared(Respond)
+_place = shared(Place)
+
+
 def legal_offers(state: CinecittaState, seat: int) -> list[Action]:
     """Every (card in hand, multiple of 10 up to the wallet) pair (§4 step 1, R20)."""
     amounts = range(0, state.wallets[seat] + 1, 10)
-    return [Offer(card, amount) for card in state.hands[seat] for amount in amounts]
+    return [_offer(card, amount) for card in state.hands[seat] for amount in amounts]
 
 
 def legal_responses(state: CinecittaState, seat: int) -> list[Action]:
@@ -165,8 +171,8 @@ def legal_responses(state: CinecittaState, seat: int) -> list[Action]:
     folder = folder_received(state, seat)
     assert folder is not None
     if state.wallets[seat] >= folder.amount:
-        return [Respond(SECURE), Respond(HEADHUNT)]
-    return [Respond(SECURE)]
+        return [_respond(SECURE), _respond(HEADHUNT)]
+    return [_respond(SECURE)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,16 +196,16 @@ def placement_options(table: CardTable, studio: Sequence[str], card: str) -> lis
 def legal_plans(table: CardTable, studio: Sequence[str], pending: Sequence[str]) -> list[Action]:
     """Every legal placement plan: each order of the pending cards with every choice (§4 step 3c, R10)."""
     if not pending:
-        return [Place(())]
+        return [_place(())]
     orders = [tuple(pending)] if len(pending) == 1 else [(pending[0], pending[1]), (pending[1], pending[0])]
     plans: list[Action] = []
     for order in orders:
         for first in placement_options(table, studio, order[0]):
             if len(order) == 1:
-                plans.append(Place(((order[0], first.out_choice),)))
+                plans.append(_place(((order[0], first.out_choice),)))
                 continue
             for second in placement_options(table, first.studio, order[1]):
-                plans.append(Place(((order[0], first.out_choice), (order[1], second.out_choice))))
+                plans.append(_place(((order[0], first.out_choice), (order[1], second.out_choice))))
     return plans
 
 

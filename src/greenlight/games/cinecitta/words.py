@@ -29,6 +29,7 @@ from greenlight.core.words import Component, seat_name
 from greenlight.games.cinecitta import rules
 from greenlight.games.cinecitta.actions import ACTION_TYPES, HEADHUNT, SECURE, Offer, Place, Respond
 from greenlight.games.cinecitta.cards import CardTable, load_cards
+from greenlight.games.cinecitta.rules import why_illegal as why_illegal  # the refusals are worded by the rules
 from greenlight.games.cinecitta.state import OFFER, OVER, PLACE, RESPOND, CinecittaState
 
 _CODEC = ActionCodec(ACTION_TYPES)
@@ -167,7 +168,12 @@ OTHER_COMPONENTS = (
 )
 
 
-def components(table: CardTable) -> list[Component]:
+def components(state: CinecittaState | None) -> list[Component]:
+    """Every staff card of the game's card table (bundled or custom) in words, and the other printed components."""
+    return table_components(state.table if state is not None else load_cards())
+
+
+def table_components(table: CardTable) -> list[Component]:
     """Every staff card of ``table`` in words, then the other printed components."""
     cards = [Component("staff card", card.id, card_name(table, card.id), _card_text(table, card.id)) for card in table.cards]
     return [*cards, *OTHER_COMPONENTS]

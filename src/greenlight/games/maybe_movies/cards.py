@@ -163,7 +163,6 @@ class Catalogue(StaticData):
         "_movie_index",
         "_titles",
         "_vote_index",
-        "action_codes",
         "blockbusters",
         "changes",
         "movies",
@@ -180,7 +179,6 @@ class Catalogue(StaticData):
         blockbusters: Sequence[MovieCard],
         titles: Mapping[str, str] | None = None,
         flavour_seed: int | None = None,
-        action_codes: dict[Any, int] | None = None,
     ) -> None:
         self.source = source
         self.votes = tuple(votes)
@@ -196,9 +194,6 @@ class Catalogue(StaticData):
         self._movie_index = {card.id: index for index, card in enumerate(movie_cards)}
         self._digest: str | None = None
         self._details: dict[str, dict[str, Any]] = {}
-        #: Integer action codes, filled in by the game as actions are coded (a cache; not part of the contents).
-        #: Generated catalogues share one: their ids and catalogue positions are the same for every seed.
-        self.action_codes: dict[Any, int] = {} if action_codes is None else action_codes
         #: Cosmetic titles: given (data file), or drawn from the flavour stream of ``flavour_seed`` when first needed.
         self._titles: dict[str, str] | None = dict(titles) if titles is not None else None
         self._flavour_seed = flavour_seed
@@ -340,9 +335,6 @@ class _Flavour:
         return deck.pop()
 
 
-_GENERATED_CODES: dict[Any, int] = {}
-
-
 @lru_cache(maxsize=32)
 def generate_catalogue(seed: int) -> Catalogue:
     """G1-G4 on the deck stream of ``seed``, draw for draw as §2.6 prescribes (titles from the flavour stream)."""
@@ -379,7 +371,7 @@ def generate_catalogue(seed: int) -> Catalogue:
         n_param = int_in(rng, 1, 3) if cost_key in N_KEYS else None
         profit_key = pick(rng, PROFIT_KEYS)
         blockbusters.append(MovieCard(f"B{k:02d}", cost_key=cost_key, x=x, n=n_param, profit_key=profit_key))
-    return Catalogue("generated", votes, changes, movies, blockbusters, flavour_seed=seed, action_codes=_GENERATED_CODES)
+    return Catalogue("generated", votes, changes, movies, blockbusters, flavour_seed=seed)
 
 
 # -- fixed catalogue from a data file (§2.7) ----------------------------------------------

@@ -12,12 +12,13 @@ from typing import Any
 
 from greenlight.core.actions import Action
 from greenlight.core.events import Event
-from greenlight.core.words import seat_name
+from greenlight.core.words import Component, seat_name
 from greenlight.games.maybe_movies import preview, rules
 from greenlight.games.maybe_movies.actions import Add, Copy, Finish, Icon, Pick, Profit, Remove, Slot, Vote
 from greenlight.games.maybe_movies.budget import ChoicePoint, NeedChoice, Replay, evaluate_costs, evaluate_profits, net_of, success_check
-from greenlight.games.maybe_movies.cards import ICON_INDEX, ICONS, YES
+from greenlight.games.maybe_movies.cards import EXAMPLE_CATALOGUE, ICON_INDEX, ICONS, YES, load_catalogue
 from greenlight.games.maybe_movies.state import CHANGE_EDIT, COST_CHOICE, MOVIE_PICK, PITCH, PROFIT_CHOICE, MaybeMoviesState
+from greenlight.games.maybe_movies.view import render_text as render_text  # the terminal board is drawn by the view
 from greenlight.games.maybe_movies.words import (
     ICON_LEGEND,
     CatalogueWords,
@@ -29,6 +30,26 @@ from greenlight.games.maybe_movies.words import (
     ordinal,
     plural,
 )
+
+# -- components and refusals ---------------------------------------------------------------------------------
+
+
+def components(state: MaybeMoviesState | None) -> list[Component]:
+    """Every card of ``state``'s catalogue in words (generated from its seed, or its deck file); else the bundled seed-0 catalogue."""
+    table = state.table if state is not None else load_catalogue(EXAMPLE_CATALOGUE)
+    return catalogue_words(table).components()
+
+
+def why_illegal(state: MaybeMoviesState, player: int, action: Action) -> str:
+    """Reason for refusing ``action``, naming cards as players read them (``Jungle (M03)``)."""
+    words = catalogue_words(state.table)
+
+    def name(code: str) -> str:
+        found = words.name(code)
+        return code if found == code else f"{found} ({code})"
+
+    return rules.why_illegal(state, player, action, name)
+
 
 # -- actions -----------------------------------------------------------------------------------------------
 

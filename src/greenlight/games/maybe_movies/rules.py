@@ -15,9 +15,9 @@ by :func:`settle`, so a caller only ever sees real choices.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
-from greenlight.core.actions import Action
+from greenlight.core.actions import Action, shared
 from greenlight.core.decision import GAME_OVER, Decision
 from greenlight.core.events import Event
 from greenlight.core.outcome import Outcome, outcome_from_keys
@@ -58,54 +58,14 @@ PERSONAL_SIZE = 2
 
 # -- shared action objects (legal-action lists are built on every step, so each action is made once) --------
 
-A = TypeVar("A", bound=Action)
-_INTERNED: dict[tuple[type[Action], object], Action] = {}
-#: Vote actions by card id: the hottest list of all, so it gets its own plain lookup.
-_VOTE: dict[str, Vote] = {}
-
-
-def _interned(kind: type[A], value: object) -> A:
-    """The one ``kind(value)`` action object."""
-    key = (kind, value)
-    action = _INTERNED.get(key)
-    if action is None:
-        action = _INTERNED[key] = kind(value)  # type: ignore[call-arg]
-    return action  # type: ignore[return-value]
-
-
-def _add(card: str) -> Add:
-    return _interned(Add, card)
-
-
-def _remove(card: str) -> Remove:
-    return _interned(Remove, card)
-
-
-def _pick(card: str) -> Pick:
-    return _interned(Pick, card)
-
-
-def _copy(card: str) -> Copy:
-    return _interned(Copy, card)
-
-
-def _slot(index: int) -> Slot:
-    return _interned(Slot, index)
-
-
-def _profit(amount: int) -> Profit:
-    return _interned(Profit, amount)
-
-
-def _icon(name: str) -> Icon:
-    return _interned(Icon, name)
-
-
-def _vote(card: str) -> Vote:
-    action = _VOTE.get(card)
-    if action is None:
-        action = _VOTE[card] = Vote(card)
-    return action
+_add = shared(Add)
+_remove = shared(Remove)
+_pick = shared(Pick)
+_copy = shared(Copy)
+_slot = shared(Slot)
+_profit = shared(Profit)
+_icon = shared(Icon)
+_vote = shared(Vote)
 
 
 # -- setup (§3) ----------------------------------------------------------------------------------
@@ -114,7 +74,6 @@ def _vote(card: str) -> Vote:
 def setup(num_players: int, seed: int, options: dict[str, Any]) -> MaybeMoviesState:
     """Generate (or load) the catalogue, then §3 steps 1-9 on the play stream, then start turn 1."""
     table = catalogue_for(options.get("deck"), seed)
-    _prepare_actions(table)
     state = MaybeMoviesState(table, num_players, dict(options), play_stream(seed))
     deal(state)
     start_turn(state, [])
@@ -155,13 +114,6 @@ def deal(state: MaybeMoviesState) -> None:
             refill_personal(state, seat, [])
 
 
-def _prepare_actions(table: Catalogue) -> None:
-    """Build the vote actions of every hand card once, so a legal-vote list is a plain lookup."""
-    if table.votes and table.votes[0].id not in _VOTE:
-        for card in (*table.votes, *table.changes):
-            _vote(card.id)
-
-
 def _has_both(table: Catalogue, hand: Sequence[str]) -> bool:
     kinds = {table.vote(card).kind for card in hand}
     return YES in kinds and NO in kinds
@@ -194,7 +146,6 @@ def position(
     """
     resolved = {"trendsetter_tricks": False, "breaking_changes": False, "blockbuster_budgets": False, "deck": None, **(options or {})}
     table = table or catalogue_for(resolved.get("deck"), seed)
-    _prepare_actions(table)
     state = MaybeMoviesState(table, num_players, resolved, play_stream(seed))
     state.hands = [list(hand) for hand in hands]
     state.market = list(market)
@@ -801,10 +752,7 @@ def legal_actions(state: MaybeMoviesState, seat: int) -> list[Action]:
     phase = state.phase
     if phase == VOTE:
         if state.votes[seat] is None and seat in state.voters:
-            try:
-                return list(map(_VOTE.__getitem__, state.hands[seat]))
-            except KeyError:  # a card from outside the catalogue the state was built with (hand-made test positions)
-                return [_vote(card) for card in state.hands[seat]]
+            return list(map(_vote, state.hands[seat]))
         return []
     if phase == OVER or seat != actor(state):
         return []

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from greenlight.core.actions import Action
+from greenlight.core.actions import Action, shared
 from greenlight.core.decision import GAME_OVER, Decision
 from greenlight.core.events import Event
 from greenlight.games.movie_empire import premiere, rounds, working
@@ -44,6 +44,8 @@ from greenlight.games.movie_empire.actions import (
 from greenlight.games.movie_empire.effects import HAND_LIMIT, level, open_lines, shut_line
 from greenlight.games.movie_empire.flow import advance, end_turn
 from greenlight.games.movie_empire.lines import lay_actions, lay_problem
+from greenlight.games.movie_empire.rounds import setup as setup  # the contract's rules: setup (§3) ...
+from greenlight.games.movie_empire.scoring import outcome as outcome  # ... and the final scores (§5)
 from greenlight.games.movie_empire.state import (
     GRUMPY,
     INTERNET,
@@ -156,9 +158,7 @@ def legal_actions(state: MovieEmpireState, seat: int) -> list[Action]:
     return working.sub_actions(state, seat)
 
 
-@cache
-def _discard(card: str) -> Discard:
-    return Discard(card)
+_discard = shared(Discard)
 
 
 def _discard_actions(state: MovieEmpireState, seat: int) -> list[Action]:

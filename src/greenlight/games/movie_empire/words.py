@@ -25,7 +25,9 @@ from typing import Any
 
 from greenlight.core.actions import Action
 from greenlight.core.events import Event
+from greenlight.core.game import Observation
 from greenlight.core.words import Component, seat_name
+from greenlight.games.movie_empire import rules
 from greenlight.games.movie_empire.actions import (
     LEFT,
     NEW_LINE,
@@ -499,7 +501,12 @@ def sympathy_text(table: Tables, value: int) -> str:
     return f"Budget of {row.budget} money each round; {plural(row.lines, 'production line')} open; {end}{free}."
 
 
-def components(table: Tables, in_game: bool = False) -> list[Component]:
+def components(state: MovieEmpireState | None) -> list[Component]:
+    """Every card, trend, plan, board space, market and sympathy level in words (of ``state``'s data files if given)."""
+    return table_components(load_tables()) if state is None else table_components(state.table, in_game=True)
+
+
+def table_components(table: Tables, in_game: bool = False) -> list[Component]:
     """Every printed component of ``table`` in words; ``in_game`` leaves out which player counts and variants use a space."""
     found: list[Component] = []
     for card in table.production.values():
@@ -661,11 +668,23 @@ def line_title(table: Tables, index: int, line: Line) -> str:
 
 def with_names(text: str, table: Tables) -> str:
     """``text`` with each bare card or space code named: ``PS1 already holds...`` -> ``Production slot 1 (PS1) already holds...``."""
-    for component in components(table, in_game=True):
+    for component in table_components(table, in_game=True):
         if component.name in text:
             continue
         text, _ = re.subn(rf"(?<![\w-]){re.escape(component.id)}(?![\w-])", f"{component.name} ({component.id})", text, count=1)
     return text
+
+
+def why_illegal(state: MovieEmpireState, seat: int, action: Action) -> str:
+    """The rules' reason for refusing ``action``, with every card and space named."""
+    return with_names(rules.why_illegal(state, seat, action), state.table)
+
+
+def render_text(observation: Observation, names: Sequence[str] | None = None) -> str:
+    """The terminal board in words (drawn by ``text``, which builds on these words)."""
+    from greenlight.games.movie_empire.text import render_text as draw
+
+    return draw(observation, names)
 
 
 # -- actions in words ----------------------------------------------------------------------------------------
@@ -985,7 +1004,12 @@ def _pass_warning(state: MovieEmpireState, seat: int) -> str | None:
 # -- events in words ------------------------------------------------------------------------------------------
 
 
-def describe_event(event: Event, table: Tables | None = None, seat_names: Sequence[str] | None = None) -> str:
+def describe_event(event: Event, state: MovieEmpireState | None = None, names: Sequence[str] | None = None) -> str:
+    """Log text with seats by name ("" for the commitments of simultaneous steps)."""
+    return event_text(event, state.table if state is not None else None, names)
+
+
+def event_text(event: Event, table: Tables | None = None, seat_names: Sequence[str] | None = None) -> str:
     """One line of log text, seats called by ``seat_names`` ("" for events that deserve no line)."""
     table = table or load_tables()
     data = event.data

@@ -7,10 +7,9 @@ and slot, release line, Sabotage keep) and the lays of a produce step.
 
 from __future__ import annotations
 
-from functools import cache
 from itertools import combinations
 
-from greenlight.core.actions import Action
+from greenlight.core.actions import Action, shared
 from greenlight.core.events import Event
 from greenlight.games.movie_empire.actions import (
     DONE,
@@ -82,28 +81,11 @@ Lays = Lay | Stack | Star
 # -- shared action instances (legal lists reuse them instead of allocating) -----------------
 
 
-@cache
-def place_action(space: str, dossier: bool) -> Place:
-    """The shared ``Place`` value for a space."""
-    return Place(space, dossier)
-
-
-@cache
-def block_action(space: str) -> Block:
-    """The shared ``Block`` value."""
-    return Block(space)
-
-
-@cache
-def cut_action(space: str) -> Cut:
-    """The shared ``Cut`` value."""
-    return Cut(space)
-
-
-@cache
-def take_action(space: str) -> Take:
-    """The shared ``Take`` value."""
-    return Take(space)
+#: The shared ``Place``, ``Block``, ``Cut`` and ``Take`` value of a space.
+place_action = shared(Place)
+block_action = shared(Block)
+cut_action = shared(Cut)
+take_action = shared(Take)
 
 
 # -- plans and releases ----------------------------------------------------------------------
