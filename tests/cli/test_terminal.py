@@ -149,7 +149,7 @@ def test_games_is_readable_at_80_columns(tmp_path: Path) -> None:
     env = {**os.environ, "COLUMNS": "80", "GREENLIGHT_HOME": str(tmp_path)}
     out = subprocess.run([sys.executable, "-m", "greenlight.cli.main", "games"], capture_output=True, text=True, env=env, check=True).stdout
     assert max(len(line.rstrip()) for line in out.splitlines()) <= 80
-    for name in ("destination_change", "movie_awards", "trendsetter_tricks", "breaking_changes", "blockbuster_budgets", "data_dir"):
+    for name in ("destination_change", "movie_awards", "trendsetter_tricks", "breaking_changes", "blockbuster_budgets", "data"):
         assert any(line.strip().startswith(name) for line in out.splitlines()), f"{name} is not printed whole"
 
 

@@ -7,6 +7,7 @@ import pytest
 from greenlight.core.data import FieldSpec, load_data_file, read_records
 from greenlight.core.errors import DataError, OptionError
 from greenlight.core.outcome import competition_ranks, outcome_from_keys
+from greenlight.core.registry import get_game
 from greenlight.core.spec import GameSpec, OptionSpec
 
 SPEC = GameSpec(
@@ -94,3 +95,14 @@ def test_competition_ranking_and_shared_wins() -> None:
 def test_ineligible_seats_do_not_win() -> None:
     outcome = outcome_from_keys([0, 0], [(0,), (0,)], [{}, {}], eligible=[False, False])
     assert outcome.winners == ()
+
+
+@pytest.mark.parametrize(("game_id", "old_name"), [("cinecitta", "cards"), ("maybe-movies", "deck"), ("movie-empire", "data_dir")])
+def test_the_data_file_option_is_data_everywhere_and_its_old_name_still_works(game_id: str, old_name: str) -> None:
+    game = get_game(game_id)
+    assert [spec.name for spec in game.spec.options if spec.kind == "path"] == ["data"]
+    resolved = game.spec.resolve_options(game.spec.min_players, {old_name: "mine"})
+    assert resolved["data"] == "mine" and old_name not in resolved
+    assert game.spec.option(old_name).name == "data"
+    with pytest.raises(OptionError, match=f"options data and {old_name} \\(its old name\\) are both given, differently"):
+        game.spec.resolve_options(game.spec.min_players, {old_name: "mine", "data": "theirs"})

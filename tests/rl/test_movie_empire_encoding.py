@@ -150,11 +150,11 @@ def test_every_decision_kind_of_the_rules_has_a_slot() -> None:
 
 
 def test_the_layout_follows_custom_data_tables(tmp_path: Path) -> None:
-    """A data_dir with fewer scripts gives a shorter vector; every value is still in [0, 1]."""
+    """A data folder with fewer scripts gives a shorter vector; every value is still in [0, 1]."""
     bundled_scripts = Path(cards.__file__).parent / "data" / "scripts.toml"
     head, _, _ = bundled_scripts.read_text(encoding="utf-8").rpartition("[[card]]")
     (tmp_path / "scripts.toml").write_text(head, encoding="utf-8")  # every script but the last; other files stay bundled
-    options = {"data_dir": str(tmp_path)}
+    options = {"data": str(tmp_path)}
     assert len(layout(options).scripts) == len(TABLE.script_ids) - 1
     # One float less per script slot (3), in each hand-card vocabulary (discards, hand, commitment, gifted,
     # every player's known cards) and in the dealt scripts.

@@ -18,9 +18,9 @@ from greenlight.sim.runner import GameTask, play_game
 
 def test_cards_sets_each_games_data_option() -> None:
     assert card_option(get_game("cinecitta")) == "cards"
-    assert card_option(get_game("maybe-movies")) == "deck"
-    assert card_option(get_game("movie-empire")) == "data_dir"
-    assert path_options(get_game("movie-empire")) == ["data_dir"]
+    assert card_option(get_game("maybe-movies")) == "data"
+    assert card_option(get_game("movie-empire")) == "data"
+    assert path_options(get_game("movie-empire")) == ["data"]
 
 
 def test_a_digest_follows_the_contents_not_the_name(tmp_path: Path) -> None:
@@ -41,7 +41,7 @@ def test_a_digest_follows_the_contents_not_the_name(tmp_path: Path) -> None:
     assert digest(copy) != folder_digest
     with pytest.raises(OptionError, match="does not exist"):
         digest(tmp_path / "none")
-    assert data_digests(get_game("cinecitta"), {"cards": None}) == {}
+    assert data_digests(get_game("cinecitta"), {"data": None}) == {}
 
 
 def test_packed_folders_are_rebuilt_under_their_digest(tmp_path: Path) -> None:
@@ -64,7 +64,7 @@ def test_shipped_data_gives_the_rows_of_the_original_path(tmp_path: Path, monkey
     folder.mkdir()
     trends = Path(data_file(None, "trends")).read_text(encoding="utf-8")
     (folder / "trends.toml").write_text(trends, encoding="utf-8")
-    options = {"data_dir": str(folder)}
+    options = {"data": str(folder)}
     tasks = [GameTask("movie-empire", 2, seed, ("heuristic", "random"), (1, 2), options, index=seed, stats=True) for seed in range(2)]
     expected = [play_game(task) for task in tasks]
     shipped = shipped_data(tasks)
@@ -73,4 +73,4 @@ def test_shipped_data_gives_the_rows_of_the_original_path(tmp_path: Path, monkey
     shutil.rmtree(folder)  # the worker must not need the designer's folder
     rows = play_chunk_with_data(tasks, shipped)
     assert rows == expected
-    assert all(row.options["data_dir"] == str(folder) for row in rows)
+    assert all(row.options["data"] == str(folder) for row in rows)

@@ -45,8 +45,8 @@ def test_simulate_refuses_to_mix_studies_and_conflicting_card_files(tmp_path: Pa
     assert mixed.exit_code == 2 and "holds a different study" in said(mixed) and "--fresh" in said(mixed)
     replaced = runner.invoke(app, [*BASE, "--seed", "3", "--out", str(out), "--no-report", "--fresh"])
     assert replaced.exit_code == 0 and "6 games played, 0 reused" in said(replaced)
-    both = runner.invoke(app, [*BASE, "--out", str(out), "--cards", "a.toml", "-o", "cards=b.toml"])
-    assert both.exit_code == 2 and "--cards and -o cards=... name different files" in said(both)
+    both = runner.invoke(app, [*BASE, "--out", str(out), "--cards", "a.toml", "-o", "data=b.toml"])
+    assert both.exit_code == 2 and "--cards and -o data=... name different files" in said(both)
     missing = runner.invoke(app, [*BASE, "--out", str(tmp_path / "x"), "--cards", str(tmp_path / "none.toml")])
     assert missing.exit_code == 2 and "does not exist" in said(missing)
     backend = runner.invoke(app, [*BASE, "--out", str(tmp_path / "y"), "--backend", "spark"])
@@ -78,7 +78,7 @@ def test_compare_cards_runs_the_variant_and_compares(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "A/B" in said(result) and "seat 0 win share" in said(result)
     variant = json.loads((out / "variant" / "manifest.json").read_text())
-    assert variant["study"]["options"]["cards"] == str(cards) and list(variant["study"]["data"]) == ["cards"]
+    assert variant["study"]["options"]["data"] == str(cards) and list(variant["study"]["data"]) == ["data"]
     comparison = json.loads((out / "compare.json").read_text())
     assert comparison["a"]["name"] == str(out) and comparison["b"]["name"] == str(out / "variant")
     assert {item["section"] for item in comparison["headlines"]} >= {"seat position", "bot", "score breakdown"}

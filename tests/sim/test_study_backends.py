@@ -104,7 +104,7 @@ def test_a_study_gives_the_same_rows_on_every_backend(tmp_path: Path) -> None:
 def check_one_game(tmp_path: Path, game: str, players: int, bots: list[str], games: int, options: dict[str, Any]) -> None:
     tmp_path.mkdir()
     if game == "cinecitta":  # also checks that a custom data file reaches Ray workers and rows keep its path
-        options = {**options, "cards": _custom_cards(tmp_path)}
+        options = {**options, "data": _custom_cards(tmp_path)}
     study = prepare_study(game, players, bots, games, seed=11, options=options, chunk_size=4)
     runs = _run_everywhere(study, tmp_path)
     reference = runs["local1"]
@@ -121,7 +121,7 @@ def check_one_game(tmp_path: Path, game: str, players: int, bots: list[str], gam
     for seat in range(players):
         assert {row[f"seat{seat}.bot"] for row in reference.games} == set(bots)
     if game == "cinecitta":
-        assert {json.loads(row["options"])["cards"] for row in runs["ray"].games} == {options["cards"]}
+        assert {json.loads(row["options"])["data"] for row in runs["ray"].games} == {options["data"]}
         # A seat that dropped out skipped the awards step: it reports no figure (R43).
         assert all(row["seat0.breakdown.award"] in (-100, 0, 200, None) for row in reference.games)
         assert any(row["seat0.breakdown.award"] is not None for row in reference.games)

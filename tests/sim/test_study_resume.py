@@ -118,11 +118,11 @@ def test_an_edited_data_file_is_noticed(tmp_path: Path) -> None:
     cards = tmp_path / "cards.toml"
     cards.write_text(Path(BUNDLED_CARDS).read_text(encoding="utf-8"), encoding="utf-8")
     out = tmp_path / "study"
-    run_study(small_study(cards=str(cards)), out, LocalBackend(1))
-    check_folder(small_study(cards=str(cards)), out)  # same contents: fine
+    run_study(small_study(data=str(cards)), out, LocalBackend(1))
+    check_folder(small_study(data=str(cards)), out)  # same contents: fine
     cards.write_text(cards.read_text(encoding="utf-8").replace("reels = 3", "reels = 4", 1), encoding="utf-8")
     with pytest.raises(StudyMismatch, match="other data file contents for cards"):
-        check_folder(small_study(cards=str(cards)), out)
+        check_folder(small_study(data=str(cards)), out)
 
 
 def test_csv_is_written_when_pyarrow_is_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -142,7 +142,7 @@ def test_study_parameters_are_checked_before_any_game() -> None:
     with pytest.raises(OptionError, match="at least one game"):
         prepare_study("cinecitta", 3, ["heuristic"], 0, 1)
     with pytest.raises(OptionError, match="does not exist"):
-        prepare_study("cinecitta", 3, ["heuristic"], 4, 1, {"cards": "/nowhere/cards.toml"})
+        prepare_study("cinecitta", 3, ["heuristic"], 4, 1, {"data": "/nowhere/cards.toml"})
     with pytest.raises(OptionError, match="only for 4, 5 players"):
         prepare_study("cinecitta", 3, ["heuristic"], 4, 1, {"destination_change": True})
     with pytest.raises(OptionError, match="unknown backend"):

@@ -84,7 +84,7 @@ def test_create_returns_one_token_and_link_per_human_seat_and_stores_only_hashes
     answer = create_table(api, "cinecitta", [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "random"}, {"kind": "human"}], seed=5)
     table = answer["table"]
     assert table["game"] == "cinecitta" and table["num_players"] == 3 and table["status"] == "open"
-    assert table["options"] == {"destination_change": False, "movie_awards": False, "cards": None}
+    assert table["options"] == {"destination_change": False, "movie_awards": False, "data": None}
     seats = answer["seats"]
     assert [seat["kind"] for seat in seats] == ["human", "bot", "human"]
     assert [seat["name"] for seat in seats] == ["Ann", "Bot 2 (random)", "Player 3"]
@@ -110,7 +110,7 @@ def test_create_returns_one_token_and_link_per_human_seat_and_stores_only_hashes
         ({"game": "cinecitta", "seats": HUMANS_3[:2]}, 400, "Cinecitta 1937 is for 3 to 5 players, not 2"),
         ({"game": "cinecitta", "seats": [*HUMANS_3, {"kind": "bot", "bot": "grandmaster"}]}, 400, "has no bot 'grandmaster'"),
         ({"game": "cinecitta", "seats": HUMANS_3, "options": {"destination_change": True}}, 400, "only for 4, 5 players, not 3"),
-        ({"game": "cinecitta", "seats": HUMANS_3, "options": {"cards": "/etc/passwd"}}, 400, "no option 'cards' that can be set here"),
+        ({"game": "cinecitta", "seats": HUMANS_3, "options": {"data": "/etc/passwd"}}, 400, "no option 'data' that can be set here"),
         ({"game": "cinecitta", "seats": HUMANS_3, "options": {"speed": 3}}, 400, "no option 'speed'"),
         ({"game": "cinecitta", "seats": HUMANS_3, "options": {"movie_awards": "maybe"}}, 400, "movie_awards must be true or false"),
         ({"game": "cinecitta", "seats": [{"kind": "alien"}] * 3}, 422, "seats.0.kind"),
@@ -315,6 +315,7 @@ def record_bytes(**fields: Any) -> bytes:
         (record_bytes(game="chess"), "unknown game 'chess'"),
         (record_bytes(version="0"), "version 0, this engine has 1"),
         (record_bytes(actions=[[0, "dance"]]), "record action 0 (0: dance)"),
+        (record_bytes(options={"data": "/etc/passwd"}), "custom data file"),
         (record_bytes(options={"cards": "/etc/passwd"}), "custom data file"),
         (record_bytes(actions=[[0, "place"]] * 121), "at most 120"),
     ],

@@ -64,9 +64,7 @@ def test_every_acknowledged_action_survives_a_kill_and_the_game_goes_on(fresh_se
     fresh_server.start()
     with fresh_server.client() as api:
         # The table is rebuilt exactly where it was: each seat sees what the stored actions lead to.
-        local = Match.from_record(
-            Record("cinecitta", "1", 3, 61, {"destination_change": False, "movie_awards": False, "cards": None}, rows)
-        )
+        local = Match.from_record(Record("cinecitta", "1", 3, 61, {"destination_change": False, "movie_awards": False, "data": None}, rows))
         for seat, token in enumerate(tokens):
             view = api.get(f"/api/tables/{table_id}/view", headers=bearer(token)).json()
             assert view["version"] == len(rows)

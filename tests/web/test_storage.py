@@ -29,7 +29,7 @@ from greenlight.web.tables import Client, SeatRequest, TableError, TableHub
 
 
 def stored_table(table_id: str = "t1") -> StoredTable:
-    record = Record("cinecitta", "1", 3, 7, {"destination_change": False, "movie_awards": True, "cards": None}, [])
+    record = Record("cinecitta", "1", 3, 7, {"destination_change": False, "movie_awards": True, "data": None}, [])
     seats = [
         SeatRow(0, "human", None, "Ann", hash_token("secret-0")),
         SeatRow(1, "bot", "random", "Bot (random)"),
@@ -52,7 +52,7 @@ def test_tables_seats_and_actions_round_trip_through_the_file(tmp_path: Path) ->
         "version": "1",
         "num_players": 3,
         "seed": 7,
-        "options": {"destination_change": False, "movie_awards": True, "cards": None},
+        "options": {"destination_change": False, "movie_awards": True, "data": None},
         "actions": [[1, "offer D6 30"], [0, "offer A2 0"]],
     }
     assert [(s.seat, s.kind, s.bot, s.name, s.joined) for s in table.seats] == [

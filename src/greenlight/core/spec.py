@@ -23,7 +23,8 @@ class OptionSpec:
     ``kind`` is ``"bool"``, ``"int"``, ``"choice"`` or ``"path"``. A ``path``
     option names a data file that replaces bundled data; ``None`` means the
     bundled file. ``allowed_players`` limits the player counts at which a
-    non-default value may be chosen.
+    non-default value may be chosen. ``aliases`` are older names still
+    accepted on input (records and commands written before a rename).
     """
 
     name: str
@@ -35,6 +36,7 @@ class OptionSpec:
     maximum: int | None = None
     allowed_players: tuple[int, ...] | None = None
     variant: bool = True
+    aliases: tuple[str, ...] = ()
 
     def coerce(self, value: object) -> OptionValue:
         """Return ``value`` converted to this option's type, or raise OptionError."""
@@ -93,7 +95,7 @@ class GameSpec:
     def option(self, name: str) -> OptionSpec:
         """The option called ``name``."""
         for spec in self.options:
-            if spec.name == name:
+            if spec.name == name or name in spec.aliases:
                 return spec
         known = ", ".join(spec.name for spec in self.options) or "none"
         raise OptionError(f"{self.title} has no option {name!r} (options: {known})")
@@ -114,6 +116,12 @@ class GameSpec:
         given = dict(options or {})
         resolved: dict[str, OptionValue] = {}
         for spec in self.options:
+            for alias in spec.aliases:
+                if alias in given:
+                    old = given.pop(alias)
+                    if spec.name in given and given[spec.name] != old:
+                        raise OptionError(f"options {spec.name} and {alias} (its old name) are both given, differently")
+                    given[spec.name] = old
             value = spec.coerce(given.pop(spec.name)) if spec.name in given else spec.default
             if value != spec.default and spec.allowed_players is not None and num_players not in spec.allowed_players:
                 counts = ", ".join(str(n) for n in spec.allowed_players)

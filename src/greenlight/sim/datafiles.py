@@ -1,7 +1,7 @@
 """A game's custom data files (its ``path`` options): which options they are, their digest, shipping their contents.
 
-A designer points a ``path`` option (Cinecitta 1937 ``cards``, Maybe Movies
-``deck``, Movie Empire ``data_dir``) at a file or a folder. A study records
+A designer points a ``path`` option (``data`` in every built-in game: Cinecitta
+1937's card file, Maybe Movies' deck file, Movie Empire's folder) at a file or a folder. A study records
 the **digest** of the contents, not only the path, so editing a card file
 in place and rerunning into the same folder is noticed. The Ray backend
 ships the **contents** to the workers, which may be other machines.

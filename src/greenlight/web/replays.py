@@ -36,9 +36,10 @@ def replay_json(data: Any, names: list[str] | None = None) -> dict[str, Any]:
             )
         for spec in game.spec.options:
             # The server never opens a file named by a client.
-            if spec.kind == "path" and record.options.get(spec.name) is not None:
+            named = [name for name in (spec.name, *spec.aliases) if record.options.get(name) is not None]
+            if spec.kind == "path" and named:
                 raise TableError(
-                    400, f"records with a custom data file (option {spec.name}) can only be replayed locally: greenlight replay FILE"
+                    400, f"records with a custom data file (option {named[0]}) can only be replayed locally: greenlight replay FILE"
                 )
         if record.version != game.spec.version:
             raise TableError(400, f"record is for {game.spec.title} version {record.version}, this engine has {game.spec.version}")

@@ -38,10 +38,10 @@ def test_a_custom_file_replaces_the_bundled_cards(tmp_path: Path) -> None:
             'occupation = "Scriptwriter"\nnumber = 2\npromotion = 0\nreels = 9',
         ),
     )
-    state = GAME.new_state(3, 1, {"cards": str(file)})
+    state = GAME.new_state(3, 1, {"data": str(file)})
     assert state.table["S2"].reels == 9
     assert rules.score_seat(state.table, ["D2", "A3", "C4"], ["S2"], 100)["reels"] == 9
-    check_game(GAME, 3, {"cards": str(file)}, range(5), deep_every=5)
+    check_game(GAME, 3, {"data": str(file)}, range(5), deep_every=5)
 
 
 def test_a_custom_file_skips_the_printed_composition_checks(tmp_path: Path) -> None:
@@ -81,7 +81,7 @@ def test_a_broken_file_names_the_file_the_card_and_the_field(tmp_path: Path, old
     assert old in BUNDLED_TEXT
     file = write(tmp_path, BUNDLED_TEXT.replace(old, new, 1))
     with pytest.raises(DataError) as error:
-        GAME.new_state(3, 0, {"cards": str(file)})
+        GAME.new_state(3, 0, {"data": str(file)})
     assert str(error.value).startswith(f"{file}: ")
     assert message in str(error.value)
 
@@ -94,6 +94,6 @@ def test_too_few_cards_for_a_player_count_is_refused(tmp_path: Path) -> None:
 
 def test_a_missing_or_unreadable_file_is_named(tmp_path: Path) -> None:
     with pytest.raises(DataError, match="cannot read the file"):
-        GAME.new_state(3, 0, {"cards": str(tmp_path / "nope.toml")})
+        GAME.new_state(3, 0, {"data": str(tmp_path / "nope.toml")})
     with pytest.raises(DataError, match="not valid TOML"):
         load_cards(write(tmp_path, "[[card]\n"))

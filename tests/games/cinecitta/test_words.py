@@ -116,7 +116,7 @@ def test_a_custom_file_with_two_look_alike_cards_keeps_them_apart(tmp_path: Path
     )
     path = tmp_path / "cards.toml"
     path.write_text(text, encoding="utf-8")
-    state = GAME.new_state(3, 1, {"cards": str(path)})
+    state = GAME.new_state(3, 1, {"data": str(path)})
     names = {component.id: component.name for component in GAME.components(state)}
     assert (names["D2"], names["X3"]) == ("Director 2 (D2)", "Director 2 (X3)")
 

@@ -216,9 +216,9 @@ def test_example_catalogue_is_the_seed_0_catalogue() -> None:
 
 def test_a_fixed_deck_plays_with_the_play_stream_of_the_seed() -> None:
     generated = GAME.new_state(4, 0)
-    fixed = GAME.new_state(4, 0, {"deck": str(EXAMPLE_CATALOGUE)})
+    fixed = GAME.new_state(4, 0, {"data": str(EXAMPLE_CATALOGUE)})
     assert fixed.hands == generated.hands and fixed.market == generated.market and fixed.draw_pile == generated.draw_pile
-    other_seed = GAME.new_state(4, 1, {"deck": str(EXAMPLE_CATALOGUE)})
+    other_seed = GAME.new_state(4, 1, {"data": str(EXAMPLE_CATALOGUE)})
     assert other_seed.table.to_json() == fixed.table.to_json()
     assert other_seed.hands != fixed.hands
 
@@ -289,7 +289,7 @@ def test_loader_checks_counts_numbers_and_ids(tmp_path: Path) -> None:
 
 def test_a_broken_deck_option_fails_when_the_game_starts(tmp_path: Path) -> None:
     with pytest.raises(DataError) as info:
-        GAME.new_state(3, 0, {"deck": str(tmp_path / "missing.json")})
+        GAME.new_state(3, 0, {"data": str(tmp_path / "missing.json")})
     assert "cannot read the file" in str(info.value)
     with pytest.raises(OptionError):
-        GAME.new_state(3, 0, {"deck": 5})
+        GAME.new_state(3, 0, {"data": 5})

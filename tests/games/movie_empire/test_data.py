@@ -64,7 +64,7 @@ def test_a_custom_folder_replaces_only_the_files_it_holds(tmp_path: Path) -> Non
     (folder / "stars.toml").write_text(text, encoding="utf-8")
     table = load_tables(str(folder))
     assert table.stars["ST01"].name == "Benny Big" and table.scripts == TABLE.scripts
-    state = GAME.new_state(2, seed=1, options={"data_dir": str(folder)})
+    state = GAME.new_state(2, seed=1, options={"data": str(folder)})
     assert state.table is table
 
 
@@ -136,10 +136,10 @@ def test_odd_blue_count_warns(tmp_path: Path) -> None:
     )
     with pytest.warns(UserWarning, match="21 blue cards cannot split evenly; the top pile gets 10"):
         table = load_tables(str(folder))
-    state = GAME.new_state(2, seed=0, options={"data_dir": str(folder)})
+    state = GAME.new_state(2, seed=0, options={"data": str(folder)})
     assert len(table.production_deck) == 69 and len(state.production_pile) + 3 == 69
 
 
 def test_missing_folder_is_a_data_error(tmp_path: Path) -> None:
-    with pytest.raises(DataError, match="the data_dir option must name an existing folder"):
+    with pytest.raises(DataError, match="the data option must name an existing folder"):
         load_tables(str(tmp_path / "nowhere"))

@@ -30,7 +30,7 @@ STARTING_MONEY = 100
 
 def table_for(options: dict[str, OptionValue]) -> CardTable:
     """The card table the options ask for (bundled unless ``cards`` names a file)."""
-    path = options.get("cards")
+    path = options.get("data")
     return load_cards(str(path) if path else None)
 
 
@@ -60,7 +60,7 @@ def position(
     options: dict[str, OptionValue] | None = None,
 ) -> CinecittaState:
     """An explicit position at the start of a round's offer step (§3 step 4), for tests and puzzles."""
-    resolved: dict[str, OptionValue] = {"destination_change": False, "movie_awards": False, "cards": None, **(options or {})}
+    resolved: dict[str, OptionValue] = {"destination_change": False, "movie_awards": False, "data": None, **(options or {})}
     state = CinecittaState(table_for(resolved), num_players, resolved, HAND_SIZE[num_players])
     state.round = round
     state.hands = [list(hand) for hand in hands]

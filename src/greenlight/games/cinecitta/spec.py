@@ -30,11 +30,12 @@ SPEC = GameSpec(
             "Movie Awards: +200 for the highest quality, -100 for the lowest, among finished studios.",
         ),
         OptionSpec(
-            "cards",
+            "data",
             "path",
             None,
             "A custom card file (TOML, same fields as the bundled one) instead of the bundled cards.",
             variant=False,
+            aliases=("cards",),
         ),
     ),
     # 3 steps a round, one action per seat per step, at most 8 rounds.

@@ -73,7 +73,7 @@ _vote = shared(Vote)
 
 def setup(num_players: int, seed: int, options: dict[str, Any]) -> MaybeMoviesState:
     """Generate (or load) the catalogue, then §3 steps 1-9 on the play stream, then start turn 1."""
-    table = catalogue_for(options.get("deck"), seed)
+    table = catalogue_for(options.get("data"), seed)
     state = MaybeMoviesState(table, num_players, dict(options), play_stream(seed))
     deal(state)
     start_turn(state, [])
@@ -144,8 +144,8 @@ def position(
     play stream is that of ``seed``; the catalogue is generated from ``seed``
     unless ``table`` is given.
     """
-    resolved = {"trendsetter_tricks": False, "breaking_changes": False, "blockbuster_budgets": False, "deck": None, **(options or {})}
-    table = table or catalogue_for(resolved.get("deck"), seed)
+    resolved = {"trendsetter_tricks": False, "breaking_changes": False, "blockbuster_budgets": False, "data": None, **(options or {})}
+    table = table or catalogue_for(resolved.get("data"), seed)
     state = MaybeMoviesState(table, num_players, resolved, play_stream(seed))
     state.hands = [list(hand) for hand in hands]
     state.market = list(market)

@@ -41,11 +41,12 @@ SPEC = GameSpec(
             "Blockbuster Budgets: 16 blockbuster cards whose cost and profit are texts, read left to right.",
         ),
         OptionSpec(
-            "deck",
+            "data",
             "path",
             None,
             "A fixed catalogue (JSON, rules §2.7) instead of the one generated from the game seed.",
             variant=False,
+            aliases=("deck",),
         ),
     ),
     max_game_length=MAX_GAME_LENGTH,

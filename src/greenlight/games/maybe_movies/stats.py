@@ -53,7 +53,7 @@ def statistics(match: Match) -> dict[str, Any]:
     view = match.observe(None)
     n = match.num_players
     details: dict[str, dict[str, Any]] = view["cards"]
-    fixed = bool(view["options"].get("deck"))
+    fixed = bool(view["options"].get("data"))
 
     def key(card: str) -> tuple[str, str]:
         return card_key(card, details[card], fixed)

@@ -391,7 +391,7 @@ def load_tables(data_dir: str | None = None) -> Tables:
     if data_dir is not None:
         folder = Path(data_dir)
         if not folder.is_dir():
-            raise DataError(str(folder), None, None, "the data_dir option must name an existing folder")
+            raise DataError(str(folder), None, None, "the data option must name an existing folder")
         return _load_cached(str(folder.resolve()))
     return _load_cached(None)
 

@@ -5,7 +5,7 @@ the seat may see. Seats are **relative to the viewer** (slot 0 is the viewer,
 slot k the seat k places to its left). Cards are encoded by their identity
 (one-hot or counts over the card ids of the loaded data tables) and, where a
 single card fills a place, by printed features too. The layout follows the
-data tables named by the ``data_dir`` option (bundled by default): for one
+data tables named by the ``data`` option (bundled by default): for one
 table set the size depends only on the player count. Every value is in
 ``[0, 1]``; counts are divided by a stated scale and clipped at 1.
 ``docs/rl.md`` documents each field; ``fields()`` is the machine-readable list.
@@ -144,8 +144,8 @@ def _layout_of(data_dir: str | None) -> Layout:
 
 
 def layout(options: Mapping[str, Any]) -> Layout:
-    """The layout of the data tables named by ``options`` (``data_dir``; bundled when absent or empty)."""
-    data_dir = options.get("data_dir")
+    """The layout of the data tables named by ``options`` (``data``; bundled when absent or empty)."""
+    data_dir = options.get("data")
     return _layout_of(str(data_dir) if data_dir else None)
 
 

@@ -55,7 +55,7 @@ def position(
     empty or zero, so a test states exactly what it relies on.
     """
     resolved = SPEC.resolve_options(num_players, dict(options or {}))
-    data_dir = resolved.get("data_dir")
+    data_dir = resolved.get("data")
     table = load_tables(str(data_dir) if data_dir else None)
     state = MovieEmpireState(table, num_players, 0, resolved)
     n = num_players

@@ -56,7 +56,7 @@ _EXEMPT = {way: Exempt(way) for way in EXEMPT_WAYS}
 
 def setup(num_players: int, seed: int, options: dict[str, OptionValue]) -> MovieEmpireState:
     """Seat the players, build every pile from the seeded RNG and deal the scripts (§3 steps 1-9, R66)."""
-    data_dir = options.get("data_dir")
+    data_dir = options.get("data")
     table = load_tables(str(data_dir) if data_dir else None)
     state = MovieEmpireState(table, num_players, seed, options)
     rng = Stream("movie-empire", "setup", seed)

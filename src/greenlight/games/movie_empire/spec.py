@@ -28,11 +28,12 @@ SPEC = GameSpec(
             "Clean Hands: no black dossiers (no Reveal a secret, no BN2, no Block, Purge or Cut!).",
         ),
         OptionSpec(
-            "data_dir",
+            "data",
             "path",
             None,
             "A folder of TOML data files replacing the bundled ones (a file missing there falls back to the bundled one).",
             variant=False,
+            aliases=("data_dir",),
         ),
     ),
     # 10 rounds x 4 seats x 4 turns, each turn at most ~25 small decisions, plus interrupts.

@@ -35,7 +35,7 @@ def statistics(match: Match) -> dict[str, Any]:
     """Per-game, per-seat and per-card statistics of ``match`` (see the module docstring)."""
     view = match.observe(None)
     n = match.num_players
-    data_dir = view["options"].get("data_dir")
+    data_dir = view["options"].get("data")
     table = load_tables(str(data_dir) if data_dir else None)
     seats: list[dict[str, Any]] = [
         {

@@ -79,7 +79,7 @@ def _line(table: Tables, line: dict[str, Any], names: Sequence[str] | None) -> l
 def render_text(observation: Observation, names: Sequence[str] | None = None) -> str:
     """A readable terminal board: plan, trends, the board, every studio, your hand, premieres and final scores."""
     obs = observation
-    data_dir = obs["options"].get("data_dir")
+    data_dir = obs["options"].get("data")
     table = load_tables(str(data_dir) if data_dir else None)
 
     def who(seat: int | None) -> str:

@@ -104,7 +104,7 @@
 
   // The printed numbers of the bundled cards (cost, points, a script's needs), read once from the game's data files
   // (GET /api/games/movie-empire/data/...) to draw them in the corners as on the physical cards. A table with its own
-  // data files (the data_dir option) shows only the words of its components, which always come from the table.
+  // data files (the data option) shows only the words of its components, which always come from the table.
   const printed = new Map();
   let bundled = true;
 
@@ -755,7 +755,7 @@
 
     render(root, view, ctx) {
       const obs = view.observation;
-      bundled = !(obs.options && obs.options.data_dir);
+      bundled = !(obs.options && obs.options.data);
       const me = view.seat != null ? obs.players[view.seat] : null;
       const others = el("div", { class: "me-players" }, (obs.players || []).filter((p) => p.seat !== view.seat).map((p) => studio(view, ctx, p)));
       const page = el("div", { class: "me-board" }, finalScores(view), offers(view, ctx), me ? studio(view, ctx, me) : null, premieres(view), el("div", { class: "me-table" }, board(view, ctx), top(view, ctx)), others);
