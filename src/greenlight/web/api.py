@@ -17,11 +17,11 @@ from greenlight.core.record import Record
 from greenlight.core.registry import get_game
 from greenlight.web.inputs import InputError, parse_json
 from greenlight.web.limits import RateLimiter, ServerSettings, client_pseudonym, retry_after
+from greenlight.web.messages import MAX_ACTION_LENGTH
 from greenlight.web.replays import replay_json
 from greenlight.web.tables import LiveTable, SeatRequest, TableError, TableHub
 from greenlight.web.views import catalogue, component_json, encode_json, game_data_dir, game_json, guide_html, player_guide
 
-MAX_ACTION_LENGTH = 500
 #: Largest seed a creator may choose (the server's own seeds have 128 bits).
 MAX_SEED = 2**256 - 1
 

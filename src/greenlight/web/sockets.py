@@ -9,9 +9,10 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from greenlight.web.api import MAX_ACTION_LENGTH, Limiters
+from greenlight.web.api import Limiters
 from greenlight.web.inputs import InputError, parse_json
 from greenlight.web.limits import ServerSettings, retry_after
+from greenlight.web.messages import Act, Chat, Ping, ViewAgain, read_hello, read_message, request_id
 from greenlight.web.tables import Client, LiveTable, TableError, TableHub, chat_json
 
 #: Seconds a new socket has to say hello.
@@ -71,18 +72,19 @@ async def _serve(websocket: WebSocket, hub: TableHub, settings: ServerSettings, 
     except _Binary:
         await _refuse(websocket, 400, hello_text, code=CLOSE_UNSUPPORTED_DATA)
         return
-    if not isinstance(hello, dict) or hello.get("type") != "hello" or not isinstance(hello.get("token", None), (str, type(None))):
+    greeting = read_hello(hello)
+    if greeting is None:
         await _refuse(websocket, 400, 'the first message must be {"type": "hello", "token": "<seat token or null>"}')
         return
     try:
-        seat = hub.authenticate(table, hello.get("token"))
+        seat = hub.authenticate(table, greeting.token)
         first_view = table.view_text(seat)
         if seat is not None:
             await hub.joined(table, seat)
     except TableError as error:
         await _refuse(websocket, error.status, error.message)
         return
-    client = Client(seat, address, host=table.is_host(hello.get("host")) if isinstance(hello.get("host"), str) else False)
+    client = Client(seat, address, host=table.is_host(greeting.host) if greeting.host is not None else False)
     client.push(first_view)
     with contextlib.suppress(TableError):  # the chat could not be read now: the game goes on without it
         client.push({"type": "chat_history", "lines": [chat_json(line) for line in await hub.chat_history(table)]})
@@ -142,54 +144,42 @@ async def _pump(websocket: WebSocket, client: Client) -> None:
 
 
 async def _handle(hub: TableHub, table: LiveTable, client: Client, message: Any, limiters: Limiters) -> None:
-    """One client message: ``act``, ``view`` (send my view again) or ``ping``."""
-    kind = message.get("type") if isinstance(message, dict) else None
-    request_id = message.get("id") if isinstance(message, dict) else None
-    if not isinstance(request_id, (int, str, type(None))) or isinstance(request_id, bool):
-        request_id = None
+    """One client message: ``act``, ``view`` (send my view again), ``chat`` or ``ping``."""
+    answer_id = request_id(message)
 
     def refuse(status: int, text: str, retry: float | None = None) -> None:
-        answer: dict[str, Any] = {"type": "error", "id": request_id, "status": status, "message": text}
+        answer: dict[str, Any] = {"type": "error", "id": answer_id, "status": status, "message": text}
         if retry is not None:
             answer["retry_after"] = retry_after(retry)
         client.push(answer)
 
-    if kind == "ping":
-        client.push({"type": "pong", "id": request_id})
-    elif kind == "view":
+    request = read_message(message, max_chat_chars=hub.settings.max_chat_chars)
+    if isinstance(request, str):
+        refuse(400, request)
+    elif isinstance(request, Ping):
+        client.push({"type": "pong", "id": answer_id})
+    elif isinstance(request, ViewAgain):
         try:
             client.push(table.view_text(client.seat))
         except TableError as error:
             refuse(error.status, error.message)
-    elif kind == "act":
-        assert isinstance(message, dict)
-        action = message.get("action")
-        expect = message.get("expect_version")
-        if client.seat is None:
-            refuse(403, "spectators cannot act; open your seat link to play")
-        elif not isinstance(action, str) or not action.strip() or len(action) > MAX_ACTION_LENGTH:
-            refuse(400, f"'action' must be a non-empty text of at most {MAX_ACTION_LENGTH} characters")
-        elif expect is not None and (not isinstance(expect, int) or isinstance(expect, bool)):
-            refuse(400, "'expect_version' must be a whole number")
+    elif client.seat is None:
+        refuse(
+            403,
+            "spectators cannot act; open your seat link to play"
+            if isinstance(request, Act)
+            else "spectators can read the chat but not write in it",
+        )
+    elif isinstance(request, Act):
+        try:
+            limiters.take(limiters.actions, client.address, "actions")
+            canonical, index = await hub.act(table, client.seat, request.action, request.expect_version)
+        except TableError as error:
+            refuse(error.status, error.message, error.retry_after)
         else:
-            try:
-                limiters.take(limiters.actions, client.address, "actions")
-                canonical, index = await hub.act(table, client.seat, action, expect)
-            except TableError as error:
-                refuse(error.status, error.message, error.retry_after)
-            else:
-                client.push({"type": "ack", "id": request_id, "action": canonical, "index": index})
-    elif kind == "chat":
-        assert isinstance(message, dict)
-        text = message.get("text")
-        if client.seat is None:
-            refuse(403, "spectators can read the chat but not write in it")
-        elif not isinstance(text, str) or len(text) > 2000:
-            refuse(400, f"'text' must be a text of at most {hub.settings.max_chat_chars} characters")
-        else:
-            try:
-                await hub.chat(table, client.seat, text, client.address)
-            except TableError as error:
-                refuse(error.status, error.message, error.retry_after)
-    else:
-        refuse(400, f"unknown message type {kind!r}; use act, view, chat or ping")
+            client.push({"type": "ack", "id": answer_id, "action": canonical, "index": index})
+    elif isinstance(request, Chat):
+        try:
+            await hub.chat(table, client.seat, request.text, client.address)
+        except TableError as error:
+            refuse(error.status, error.message, error.retry_after)
