@@ -7,7 +7,8 @@ Card names come from :mod:`words`; numbers come from the public table and the ac
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from greenlight.core.actions import Action
@@ -270,108 +271,154 @@ def action_warning(state: MaybeMoviesState, player: int, action: Action) -> str 
 
 def describe_event(event: Event, state: MaybeMoviesState | None = None, names: Sequence[str] | None = None) -> str:
     """One line of log text ("" for an event that deserves none)."""
-    data = event.data
-    kind = event.kind
-    words = catalogue_words(state.table) if state is not None else None
+    words = _EVENT_WORDS.get(event.kind)
+    if words is None:
+        return event.kind.replace("_", " ").capitalize() + "."
+    return words(_Told(event.data, state, names, catalogue_words(state.table) if state is not None else None))
 
-    def who(seat: int) -> str:
-        return seat_name(names, seat)
 
-    def name(card: str) -> str:
-        return words.name(card) if words is not None else card
+@dataclass(frozen=True, slots=True)
+class _Told:
+    """An event being put into words: its data, the state whose catalogue names its cards, and the seats' names."""
 
-    def label(card: str) -> str:
-        return words.label(card) if words is not None else card
+    data: Mapping[str, Any]
+    state: MaybeMoviesState | None
+    names: Sequence[str] | None
+    words: CatalogueWords | None
 
-    def many(cards: Sequence[str], empty: str = "nothing") -> str:
-        return join_words(name(card) for card in cards) or empty
+    def who(self, seat: int) -> str:
+        return seat_name(self.names, seat)
 
-    if kind == "turn_started":
-        return f"Turn {data['turn']}: {who(data['active'])} pitches."
-    if kind == "market_refilled":
-        return f"New in the market: {'; '.join(label(card) for card in data['cards'])}."
-    if kind == "reshuffled":
-        return f"The {plural(data['cards'], 'discarded movie card')} are shuffled into a new draw pile."
-    if kind == "pitch_added":
-        return f"{who(data['seat'])} adds {label(data['card'])} to the pitch."
-    if kind == "pitched":
-        needs = ""
-        if state is not None:
-            needs = f": it {_needs(preview.row_budget(state, data['row']))}"
-        return f"{who(data['seat'])} pitches {many(data['row'])}{needs}."
-    if kind == "vote_started":
-        voters = [who(seat) for seat in data["voters"]]
-        if not voters:
-            return "Nobody can vote: every hand is empty."
-        again = " again" if data["round"] > 1 else ""
-        return f"{join_words(voters)} vote{again} in secret."
-    if kind == "vote_committed":
-        return "" if not data["automatic"] else f"{who(data['seat'])} votes their last card."
-    if kind == "vote_chosen":
-        return f"You vote {name(data['card'])} (secret until everyone has voted)."
-    if kind == "votes_revealed":
-        shown = [f"{who(seat)} {name(card)}" for seat, card in enumerate(data["votes"]) if card is not None]
-        return f"Votes revealed: {join_words(shown) or 'no votes'}."
-    if kind == "change_round":
-        order = [f"{who(seat)} ({name(card)})" for seat, card in data["order"]]
-        return f"CHANGE! The pitch is changed by {join_words(order, 'then')}, lowest number first."
-    if kind == "change_no_effect":
-        return f"{who(data['seat'])}'s {name(data['change'])} changes nothing: no personal card to add and a one-card pitch."
-    if kind == "row_card_removed":
-        return f"{who(data['seat'])} removes {name(data['card'])} from the pitch; it is discarded."
-    if kind == "row_edited":
-        parts = []
-        if data["removed"]:
-            parts.append(f"removed {name(data['removed'])}")
-        if data["added"]:
-            parts.append(f"added {name(data['added'])}")
-        times = plural(data["K"], "time")
-        edit = f"{who(data['seat'])} ({name(data['change'])}) {join_words(parts)}"
-        return f"{edit}: the pitch is now {many(data['row'])} (changed {times} this turn)."
-    if kind == "personal_drawn":
-        new = "a new personal movie card" if len(data["cards"]) == 1 else "new personal movie cards"
-        return f"{who(data['seat'])} draws {'; '.join(label(card) for card in data['cards'])} as {new}."
-    if kind == "cards_back":
-        return "Every YES and NO vote goes back to its owner's hand; the CHANGE cards leave the game."
-    if kind == "replacement_drawn":
-        if data["card"] is None:
-            return f"{who(data['seat'])} finds the pool empty and draws no replacement."
-        return f"{who(data['seat'])} draws {name(data['card'])} from the pool."
-    if kind == "budget":
-        return f"The final pitch needs {counts_words(data['need'], data['any'])}."
-    if kind == "checked":
-        return check_summary(data)
-    if kind == "cost_choice":
-        if data["kind"] == "copy":
-            return f"{who(data['seat'])} decides: {name(data['card'])} copies the cost of {name(data['choice'])}."
-        return f"{who(data['seat'])} decides: {name(data['card'])} costs 2 {data['choice']}."
-    if kind == "profit_choice":
-        return f"{who(data['seat'])} decides: {name(data['card'])} yields {data['choice']}."
-    if kind == "profit":
-        summed = " + ".join(str(value) for value in data["profits"])
-        return f"Profit: {data['total']}" + (f" ({summed})." if len(data["profits"]) > 1 else ".")
-    if kind == "payout":
-        shares = [f"{who(seat)} wins {many(cards)}" for seat, cards in enumerate(data["won"]) if cards]
-        pooled = f"; {plural(len(data['to_pool']), 'card')} to the pool" if data["to_pool"] else ""
-        collected = len(data["collected"])
-        return f"Payout of {plural(collected, 'vote card')}: {'; '.join(shares) or 'nobody wins a card'}{pooled}."
-    if kind == "failed":
-        pooled = plural(len(data["to_pool"]), "card")
-        if data["all_no"]:
-            return f"Every vote was NO: nobody gets anything; {pooled} to the pool."
-        back = [f"{who(seat)} wins back {many(cards)}" for seat, cards in enumerate(data["won"]) if cards]
-        return f"{'; '.join(back) or 'No NO-voter wins anything'}; {pooled} to the pool."
-    if kind == "discarded":
-        return f"Discarded: {many(data['cards'])}."
-    if kind == "movie_made":
-        rest = f"; {many(data['discarded'])} discarded" if data.get("discarded") else ""
-        return f"{who(data['seat'])} puts {label(data['card'])} into the movies made{rest}."
-    if kind == "stack_made":
-        result = "a success" if data["success"] else "a failure"
-        return f"{who(data['seat'])} stacks {many(data['cards'])} with {name(data['top'])} on top, marked {result}."
-    if kind == "game_over":
-        return _game_over_words(data["scores"], data["winners"], names)
-    return kind.replace("_", " ").capitalize() + "."
+    def name(self, card: str) -> str:
+        return self.words.name(card) if self.words is not None else card
+
+    def label(self, card: str) -> str:
+        return self.words.label(card) if self.words is not None else card
+
+    def many(self, cards: Sequence[str], empty: str = "nothing") -> str:
+        return join_words(self.name(card) for card in cards) or empty
+
+    def labels(self, cards: Sequence[str]) -> str:
+        return "; ".join(self.label(card) for card in cards)
+
+
+def _pitched(told: _Told) -> str:
+    needs = f": it {_needs(preview.row_budget(told.state, told.data['row']))}" if told.state is not None else ""
+    return f"{told.who(told.data['seat'])} pitches {told.many(told.data['row'])}{needs}."
+
+
+def _vote_started(told: _Told) -> str:
+    voters = [told.who(seat) for seat in told.data["voters"]]
+    if not voters:
+        return "Nobody can vote: every hand is empty."
+    again = " again" if told.data["round"] > 1 else ""
+    return f"{join_words(voters)} vote{again} in secret."
+
+
+def _row_edited(told: _Told) -> str:
+    data = told.data
+    parts = []
+    if data["removed"]:
+        parts.append(f"removed {told.name(data['removed'])}")
+    if data["added"]:
+        parts.append(f"added {told.name(data['added'])}")
+    edit = f"{told.who(data['seat'])} ({told.name(data['change'])}) {join_words(parts)}"
+    return f"{edit}: the pitch is now {told.many(data['row'])} (changed {plural(data['K'], 'time')} this turn)."
+
+
+def _personal_drawn(told: _Told) -> str:
+    new = "a new personal movie card" if len(told.data["cards"]) == 1 else "new personal movie cards"
+    return f"{told.who(told.data['seat'])} draws {told.labels(told.data['cards'])} as {new}."
+
+
+def _replacement_drawn(told: _Told) -> str:
+    if told.data["card"] is None:
+        return f"{told.who(told.data['seat'])} finds the pool empty and draws no replacement."
+    return f"{told.who(told.data['seat'])} draws {told.name(told.data['card'])} from the pool."
+
+
+def _cost_choice(told: _Told) -> str:
+    data = told.data
+    if data["kind"] == "copy":
+        return f"{told.who(data['seat'])} decides: {told.name(data['card'])} copies the cost of {told.name(data['choice'])}."
+    return f"{told.who(data['seat'])} decides: {told.name(data['card'])} costs 2 {data['choice']}."
+
+
+def _profit(told: _Told) -> str:
+    summed = " + ".join(str(value) for value in told.data["profits"])
+    return f"Profit: {told.data['total']}" + (f" ({summed})." if len(told.data["profits"]) > 1 else ".")
+
+
+def _payout(told: _Told) -> str:
+    data = told.data
+    shares = [f"{told.who(seat)} wins {told.many(cards)}" for seat, cards in enumerate(data["won"]) if cards]
+    pooled = f"; {plural(len(data['to_pool']), 'card')} to the pool" if data["to_pool"] else ""
+    collected = len(data["collected"])
+    return f"Payout of {plural(collected, 'vote card')}: {'; '.join(shares) or 'nobody wins a card'}{pooled}."
+
+
+def _failed(told: _Told) -> str:
+    data = told.data
+    pooled = plural(len(data["to_pool"]), "card")
+    if data["all_no"]:
+        return f"Every vote was NO: nobody gets anything; {pooled} to the pool."
+    back = [f"{told.who(seat)} wins back {told.many(cards)}" for seat, cards in enumerate(data["won"]) if cards]
+    return f"{'; '.join(back) or 'No NO-voter wins anything'}; {pooled} to the pool."
+
+
+def _movie_made(told: _Told) -> str:
+    rest = f"; {told.many(told.data['discarded'])} discarded" if told.data.get("discarded") else ""
+    return f"{told.who(told.data['seat'])} puts {told.label(told.data['card'])} into the movies made{rest}."
+
+
+#: The words of each event kind ("" for events that deserve no line, such as a secret vote being cast).
+_EVENT_WORDS: dict[str, Callable[[_Told], str]] = {
+    "turn_started": lambda told: f"Turn {told.data['turn']}: {told.who(told.data['active'])} pitches.",
+    "market_refilled": lambda told: f"New in the market: {told.labels(told.data['cards'])}.",
+    "reshuffled": lambda told: f"The {plural(told.data['cards'], 'discarded movie card')} are shuffled into a new draw pile.",
+    "pitch_added": lambda told: f"{told.who(told.data['seat'])} adds {told.label(told.data['card'])} to the pitch.",
+    "pitched": _pitched,
+    "vote_started": _vote_started,
+    "vote_committed": lambda told: f"{told.who(told.data['seat'])} votes their last card." if told.data["automatic"] else "",
+    "vote_chosen": lambda told: f"You vote {told.name(told.data['card'])} (secret until everyone has voted).",
+    "votes_revealed": lambda told: (
+        "Votes revealed: "
+        + (
+            join_words(f"{told.who(seat)} {told.name(card)}" for seat, card in enumerate(told.data["votes"]) if card is not None)
+            or "no votes"
+        )
+        + "."
+    ),
+    "change_round": lambda told: (
+        "CHANGE! The pitch is changed by "
+        + join_words([f"{told.who(seat)} ({told.name(card)})" for seat, card in told.data["order"]], "then")
+        + ", lowest number first."
+    ),
+    "change_no_effect": lambda told: (
+        f"{told.who(told.data['seat'])}'s {told.name(told.data['change'])} changes nothing: no personal card to add and a one-card pitch."
+    ),
+    "row_card_removed": lambda told: (
+        f"{told.who(told.data['seat'])} removes {told.name(told.data['card'])} from the pitch; it is discarded."
+    ),
+    "row_edited": _row_edited,
+    "personal_drawn": _personal_drawn,
+    "cards_back": lambda told: "Every YES and NO vote goes back to its owner's hand; the CHANGE cards leave the game.",
+    "replacement_drawn": _replacement_drawn,
+    "budget": lambda told: f"The final pitch needs {counts_words(told.data['need'], told.data['any'])}.",
+    "checked": lambda told: check_summary(told.data),
+    "cost_choice": _cost_choice,
+    "profit_choice": lambda told: f"{told.who(told.data['seat'])} decides: {told.name(told.data['card'])} yields {told.data['choice']}.",
+    "profit": _profit,
+    "payout": _payout,
+    "failed": _failed,
+    "discarded": lambda told: f"Discarded: {told.many(told.data['cards'])}.",
+    "movie_made": _movie_made,
+    "stack_made": lambda told: (
+        f"{told.who(told.data['seat'])} stacks {told.many(told.data['cards'])} with {told.name(told.data['top'])} on top, "
+        f"marked {'a success' if told.data['success'] else 'a failure'}."
+    ),
+    "game_over": lambda told: _game_over_words(told.data["scores"], told.data["winners"], told.names),
+}
 
 
 def _game_over_words(scores: Sequence[float], winners: Sequence[int], names: Sequence[str] | None) -> str:

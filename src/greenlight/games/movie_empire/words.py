@@ -20,7 +20,8 @@ every log use these words; none of them reads data-file fields.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from greenlight.core.actions import Action
@@ -1011,122 +1012,151 @@ def describe_event(event: Event, state: MovieEmpireState | None = None, names: S
 
 def event_text(event: Event, table: Tables | None = None, seat_names: Sequence[str] | None = None) -> str:
     """One line of log text, seats called by ``seat_names`` ("" for events that deserve no line)."""
-    table = table or load_tables()
-    data = event.data
-    kind = event.kind
+    words = _EVENT_WORDS.get(event.kind)
+    if words is None:
+        return event.kind.replace("_", " ").capitalize() + "."
+    return words(_Told(table or load_tables(), event.data, seat_names))
 
-    def who(key: str = "seat") -> str:
-        return seat_name(seat_names, int(data[key]))
 
-    def space(key: str = "space") -> str:
-        found = table.space_by_id.get(str(data[key]))
-        return space_name(table, found) if found is not None else "a space"
+@dataclass(frozen=True, slots=True)
+class _Told:
+    """An event being put into words: its data, the card tables that name its cards, and the seats' names."""
 
-    if kind in ("committed", "produce", "produce_done"):
-        return ""
-    if kind == "premiere":
-        return _premiere_words(table, data, who())
-    if kind == "round_started":
-        plan = f" Annual plan: “{table.card_name(data['plan'])}”." if data["plan"] else ""
-        return f"Round {data['round']} begins; {who('first_player')} is first player.{plan}"
-    if kind == "budget":
-        return f"{who()} receives a budget of {data['money']} money."
-    if kind == "exemption":
-        return (
-            who()
-            + {
-                "decline": " follows the annual plan.",
-                "free": " ignores the annual plan for free (sympathy +3 or more).",
-                "dossier": " spends a black dossier to ignore the annual plan.",
-                "pay": f" pays {EXEMPTION_COST} money to ignore the annual plan.",
-            }[str(data["way"])]
-        )
-    if kind == "plan_money":
-        change = int(data["change"])
-        return f"{who()} {'gains' if change >= 0 else 'loses'} {abs(change)} money (annual plan)."
-    if kind == "gift":
-        return f"{who()} gives {names(table, data['cards'])} to {who('to')}." if data["cards"] else ""
-    if kind == "gift_count":
-        count = int(data["count"])
-        return f"{who()} gives {plural(count, 'card') if count else 'nothing'} to {who('to')}."
-    if kind == "setup_done":
-        return f"Everyone has kept their scripts; {who('first_player')} starts."
-    if kind == "working_started":
-        return f"The working phase of round {data['round']} begins." if "round" in data else "The working phase begins."
-    if kind == "placed":
-        money, fee = int(data["money"]), int(data["fee"])
-        parts = []
-        if fee:
-            parts.append(f"hiring it for {fee} money")
-        if money > 0:
-            parts.append(f"receiving {money} money")
-        elif money < 0:
-            parts.append(f"paying {-money} money")
-        dossier = " with a black dossier" if data["dossier"] else ""
-        tail = f", {join(parts)}" if parts else ""
-        return f"{who()} places an assistant on {space()}{dossier}{tail}."
-    if kind == "card_taken":
-        card = str(data["card"])
-        price = int(data["price"])
-        cost = f" for {price} money" if price else ", free"
-        if card in table.scripts:
-            return f"{who()} takes the script {table.card_name(card)} from {space()}{cost}."
-        if card in table.stars:
-            return f"{who()} casts {table.card_name(card)} from {space()}{cost}."
-        return f"{who()} takes {table.card_name(card)} from {space()}{cost}."
-    if kind == "drew":
-        return f"{who()} draws {names(table, data['cards'])} ({DRAW_SOURCES.get(str(data['source']), str(data['source']))})."
-    if kind == "drew_count":
-        source = DRAW_SOURCES.get(str(data["source"]), str(data["source"]))
-        return f"{who()} draws {plural(int(data['count']), 'production card')} face down ({source})."
-    if kind == "sabotage_discarded":
-        return f"{who()} discards {names(table, data['cards'])} from the Sabotage draw." if data["cards"] else ""
-    if kind == "swapped":
-        return f"{who()} puts {table.card_name(data['given'])} on {space()} and takes {table.card_name(data['taken'])} (Sabotage swap)."
-    if kind == "release_designated":
-        title = f", {table.card_name(data['script'])}," if "script" in data else ""
-        return f"{who()} will release line {data['line']}{title} from {space()}."
-    if kind == "line_started":
-        return f"{who()} starts line {data['line']} with the script {table.card_name(data['script'])}."
-    if kind == "laid":
-        return _laid_words(table, data, who())
-    if kind == "passed":
-        return f"{who()} passes for the rest of the round."
-    if kind == "sympathy":
-        change, now = int(data["change"]), int(data["level"])
-        cause = SYMPATHY_CAUSES.get(str(data["cause"]), str(data["cause"]))
-        if not change:
-            return f"{who()}'s sympathy stays at {signed(now)} ({cause})."
-        return f"{who()} {'gains' if change > 0 else 'loses'} {abs(change)} sympathy ({cause}): now {signed(now)}."
-    if kind == "line_shut":
-        return f"{who()} shuts down line {data['line']}, {table.card_name(data['script'])} (too many open lines for the sympathy)."
-    if kind == "line_reopened":
-        return f"{who()}'s line {data['line']} opens again."
-    if kind == "dossier_spent":
-        return ""  # the line of what the dossier did says so (placement, exemption, purge, block, Cut!)
-    if kind == "dossier_taken":
-        return f"{who()} takes a black dossier (usable from round {int(data['round']) + 1})."
-    if kind == "purged":
-        return f"{who()} purges the production board with a black dossier, discarding {names(table, data['discarded'])}."
-    if kind == "blocked":
-        return f"{who()} blocks {space()} with a black dossier for the rest of the round."
-    if kind == "cut":
-        victim = who("victim")
-        return f"{who()} says Cut! with a black dossier on {victim}'s release at {space()}: it will not premiere in a market this round."
-    if kind == "discarded":
-        return f"{who()} discards {table.card_name(data['card'])}."
-    if kind == "premiere_phase":
-        return f"Premieres of round {data['round']}."
-    if kind == "internet_skipped":
-        return f"{who()} does not premiere on the Internet."
-    if kind == "upkeep_done":
-        return f"Round {data['round']} is over; {who('first_player')} will be first player."
-    if kind == "game_over":
-        winners = [seat_name(seat_names, int(seat)) for seat in data["winners"]]
-        if not winners:
-            return "The game is over."
-        return f"The game is over: {join(winners)} {'wins' if len(winners) == 1 else 'share the victory'}."
-    return kind.replace("_", " ").capitalize() + "."
+    table: Tables
+    data: Mapping[str, Any]
+    seat_names: Sequence[str] | None
+
+    def who(self, key: str = "seat") -> str:
+        return seat_name(self.seat_names, int(self.data[key]))
+
+    def space(self, key: str = "space") -> str:
+        found = self.table.space_by_id.get(str(self.data[key]))
+        return space_name(self.table, found) if found is not None else "a space"
+
+    def card(self, key: str) -> str:
+        return self.table.card_name(self.data[key])
+
+    def cards(self, key: str = "cards") -> str:
+        return names(self.table, self.data[key])
+
+
+_EXEMPTION_WORDS = {
+    "decline": " follows the annual plan.",
+    "free": " ignores the annual plan for free (sympathy +3 or more).",
+    "dossier": " spends a black dossier to ignore the annual plan.",
+    "pay": f" pays {EXEMPTION_COST} money to ignore the annual plan.",
+}
+
+
+def _round_started(told: _Told) -> str:
+    plan = f" Annual plan: “{told.card('plan')}”." if told.data["plan"] else ""
+    return f"Round {told.data['round']} begins; {told.who('first_player')} is first player.{plan}"
+
+
+def _plan_money(told: _Told) -> str:
+    change = int(told.data["change"])
+    return f"{told.who()} {'gains' if change >= 0 else 'loses'} {abs(change)} money (annual plan)."
+
+
+def _gift_count(told: _Told) -> str:
+    count = int(told.data["count"])
+    return f"{told.who()} gives {plural(count, 'card') if count else 'nothing'} to {told.who('to')}."
+
+
+def _placed(told: _Told) -> str:
+    money, fee = int(told.data["money"]), int(told.data["fee"])
+    parts = []
+    if fee:
+        parts.append(f"hiring it for {fee} money")
+    if money > 0:
+        parts.append(f"receiving {money} money")
+    elif money < 0:
+        parts.append(f"paying {-money} money")
+    dossier = " with a black dossier" if told.data["dossier"] else ""
+    tail = f", {join(parts)}" if parts else ""
+    return f"{told.who()} places an assistant on {told.space()}{dossier}{tail}."
+
+
+def _card_taken(told: _Told) -> str:
+    card = str(told.data["card"])
+    price = int(told.data["price"])
+    cost = f" for {price} money" if price else ", free"
+    if card in told.table.scripts:
+        return f"{told.who()} takes the script {told.card('card')} from {told.space()}{cost}."
+    if card in told.table.stars:
+        return f"{told.who()} casts {told.card('card')} from {told.space()}{cost}."
+    return f"{told.who()} takes {told.card('card')} from {told.space()}{cost}."
+
+
+def _source(told: _Told) -> str:
+    return DRAW_SOURCES.get(str(told.data["source"]), str(told.data["source"]))
+
+
+def _sympathy(told: _Told) -> str:
+    change, now = int(told.data["change"]), int(told.data["level"])
+    cause = SYMPATHY_CAUSES.get(str(told.data["cause"]), str(told.data["cause"]))
+    if not change:
+        return f"{told.who()}'s sympathy stays at {signed(now)} ({cause})."
+    return f"{told.who()} {'gains' if change > 0 else 'loses'} {abs(change)} sympathy ({cause}): now {signed(now)}."
+
+
+def _game_over(told: _Told) -> str:
+    winners = [seat_name(told.seat_names, int(seat)) for seat in told.data["winners"]]
+    if not winners:
+        return "The game is over."
+    return f"The game is over: {join(winners)} {'wins' if len(winners) == 1 else 'share the victory'}."
+
+
+#: The words of each event kind ("" for events that deserve no line of their own).
+_EVENT_WORDS: dict[str, Callable[[_Told], str]] = {
+    "committed": lambda told: "",
+    "produce": lambda told: "",
+    "produce_done": lambda told: "",
+    "premiere": lambda told: _premiere_words(told.table, told.data, told.who()),
+    "round_started": _round_started,
+    "budget": lambda told: f"{told.who()} receives a budget of {told.data['money']} money.",
+    "exemption": lambda told: told.who() + _EXEMPTION_WORDS[str(told.data["way"])],
+    "plan_money": _plan_money,
+    "gift": lambda told: f"{told.who()} gives {told.cards()} to {told.who('to')}." if told.data["cards"] else "",
+    "gift_count": _gift_count,
+    "setup_done": lambda told: f"Everyone has kept their scripts; {told.who('first_player')} starts.",
+    "working_started": lambda told: (
+        f"The working phase of round {told.data['round']} begins." if "round" in told.data else "The working phase begins."
+    ),
+    "placed": _placed,
+    "card_taken": _card_taken,
+    "drew": lambda told: f"{told.who()} draws {told.cards()} ({_source(told)}).",
+    "drew_count": lambda told: f"{told.who()} draws {plural(int(told.data['count']), 'production card')} face down ({_source(told)}).",
+    "sabotage_discarded": lambda told: f"{told.who()} discards {told.cards()} from the Sabotage draw." if told.data["cards"] else "",
+    "swapped": lambda told: f"{told.who()} puts {told.card('given')} on {told.space()} and takes {told.card('taken')} (Sabotage swap).",
+    "release_designated": lambda told: (
+        f"{told.who()} will release line {told.data['line']}"
+        + (f", {told.card('script')}," if "script" in told.data else "")
+        + f" from {told.space()}."
+    ),
+    "line_started": lambda told: f"{told.who()} starts line {told.data['line']} with the script {told.card('script')}.",
+    "laid": lambda told: _laid_words(told.table, told.data, told.who()),
+    "passed": lambda told: f"{told.who()} passes for the rest of the round.",
+    "sympathy": _sympathy,
+    "line_shut": lambda told: (
+        f"{told.who()} shuts down line {told.data['line']}, {told.card('script')} (too many open lines for the sympathy)."
+    ),
+    "line_reopened": lambda told: f"{told.who()}'s line {told.data['line']} opens again.",
+    # The line of what the dossier did says so (placement, exemption, purge, block, Cut!).
+    "dossier_spent": lambda told: "",
+    "dossier_taken": lambda told: f"{told.who()} takes a black dossier (usable from round {int(told.data['round']) + 1}).",
+    "purged": lambda told: f"{told.who()} purges the production board with a black dossier, discarding {told.cards('discarded')}.",
+    "blocked": lambda told: f"{told.who()} blocks {told.space()} with a black dossier for the rest of the round.",
+    "cut": lambda told: (
+        f"{told.who()} says Cut! with a black dossier on {told.who('victim')}'s release at {told.space()}: "
+        "it will not premiere in a market this round."
+    ),
+    "discarded": lambda told: f"{told.who()} discards {told.card('card')}.",
+    "premiere_phase": lambda told: f"Premieres of round {told.data['round']}.",
+    "internet_skipped": lambda told: f"{told.who()} does not premiere on the Internet.",
+    "upkeep_done": lambda told: f"Round {told.data['round']} is over; {told.who('first_player')} will be first player.",
+    "game_over": _game_over,
+}
 
 
 def _laid_words(table: Tables, data: Any, who: str) -> str:
