@@ -6,7 +6,7 @@ from typing import ClassVar
 
 import pytest
 
-from greenlight.core.actions import Action, ActionCodec
+from greenlight.core.actions import Action, ActionCodec, ActionLayout, shared
 from greenlight.core.errors import ActionParseError
 
 
@@ -87,3 +87,41 @@ def test_a_bad_seed_is_an_option_error_naming_the_seed() -> None:
     game = next(iter(all_games().values()))
     with pytest.raises(OptionError, match="the seed must be a whole number >= 0, not -1"):
         game.new_state(game.spec.min_players, -1)
+
+
+def test_a_layout_codes_each_type_in_its_own_block_and_finds_the_block_of_a_code() -> None:
+    layout = ActionLayout([(Keep, 3, lambda state, action: len(action.cards)), (Lay, 4, lambda state, action: action.line)])
+    assert layout.num_codes == 7
+    assert [layout.code(None, Keep((), False)), layout.code(None, Keep(("a", "b"), False)), layout.code(None, Lay("c", 3, End.LEFT))] == [
+        0,
+        2,
+        6,
+    ]
+    assert [layout.block_of(code) for code in (0, 2, 3, 6)] == [(Keep, 0), (Keep, 2), (Lay, 0), (Lay, 3)]
+    with pytest.raises(ValueError, match=r"action code 7 is not in 0\.\.6"):
+        layout.block_of(7)
+    with pytest.raises(ValueError, match="two blocks"):
+        ActionLayout([(Keep, 1, None), (Keep, 1, None)])
+
+
+def test_a_code_outside_the_layout_or_not_legal_now_is_refused_in_words() -> None:
+    from greenlight.core.errors import IllegalActionError
+    from greenlight.core.registry import get_game
+
+    game = get_game("cinecitta")
+    state = game.new_state(3, 1)
+    legal = game.legal_action_codes(state, 0)
+    assert [game.action_from_code(state, 0, code) for code in legal] == game.legal_actions(state, 0)
+    with pytest.raises(
+        IllegalActionError, match=rf"action code {game.num_distinct_actions} is not in 0\.\.{game.num_distinct_actions - 1}"
+    ):
+        game.action_from_code(state, 0, game.num_distinct_actions)
+    respond = game.num_distinct_actions - 74  # the first Respond code: nobody responds during the offer step
+    with pytest.raises(IllegalActionError, match=f"action code {respond} \\(a 'respond'\\) is not legal for seat 0 now"):
+        game.action_from_code(state, 0, respond)
+
+
+def test_shared_actions_are_made_once() -> None:
+    keep = shared(Keep)
+    assert keep(("a",), True) is keep(("a",), True) == Keep(("a",), True)
+    assert keep(("a",), True) is not keep(("b",), True)
