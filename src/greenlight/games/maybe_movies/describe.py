@@ -19,7 +19,7 @@ from greenlight.games.maybe_movies.actions import Add, Copy, Finish, Icon, Pick,
 from greenlight.games.maybe_movies.budget import ChoicePoint, NeedChoice, Replay, evaluate_costs, evaluate_profits, net_of, success_check
 from greenlight.games.maybe_movies.cards import EXAMPLE_CATALOGUE, ICON_INDEX, ICONS, YES, load_catalogue
 from greenlight.games.maybe_movies.state import CHANGE_EDIT, COST_CHOICE, MOVIE_PICK, PITCH, PROFIT_CHOICE, MaybeMoviesState
-from greenlight.games.maybe_movies.view import render_text as render_text  # the terminal board is drawn by the view
+from greenlight.games.maybe_movies.text import render_text as render_text  # the terminal board
 from greenlight.games.maybe_movies.words import (
     ICON_LEGEND,
     CatalogueWords,

@@ -1,4 +1,4 @@
-"""What each seat may see (rules §8), determinization, secrets, and text for logs and the terminal.
+"""What each seat may see (rules §8), determinization and secrets (the terminal text is in ``text``).
 
 Observations name cards by id and carry a ``cards`` table with the details of
 every card they mention, so a client needs no catalogue (the catalogue itself
@@ -13,12 +13,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from rich.markup import escape
-
 from greenlight.core.game import Observation
 from greenlight.core.rng import Stream
 from greenlight.core.views import observation_header
-from greenlight.core.words import seat_name
 from greenlight.games.maybe_movies import preview, rules
 from greenlight.games.maybe_movies.budget import ChoicePoint, Evaluation, cost_json, cost_of_icons, double
 from greenlight.games.maybe_movies.cards import CHANGE, ICONS, NO, NUM_ICONS, YES, Catalogue
@@ -32,7 +29,7 @@ from greenlight.games.maybe_movies.state import (
     Stack,
     TurnRecord,
 )
-from greenlight.games.maybe_movies.words import catalogue_words, check_sentences, counts_words, join_words, plural
+from greenlight.games.maybe_movies.words import catalogue_words, check_sentences
 
 # -- observation -------------------------------------------------------------------------------
 
@@ -434,169 +431,3 @@ def _yes_counts(sizes: Sequence[int], bounds: Sequence[tuple[int, int]], total: 
         counts.append(y)
         left -= y
     return counts
-
-
-# -- the terminal view ----------------------------------------------------------------------------------
-
-
-def render_text(observation: Observation, names: Sequence[str] | None = None) -> str:
-    """The terminal view in words (rich markup; every card and player text is escaped).
-
-    Cards are shown by name with their face; cards a terminal player may type (market, hand,
-    personal cards, the pitch) carry their code in brackets beside the name.
-    """
-    obs = observation
-    cards: dict[str, Any] = obs["cards"]
-    n = obs["num_players"]
-    viewer = obs["viewer"]
-
-    def who(seat: int) -> str:
-        return escape(seat_name(names, seat)) + (" (you)" if seat == viewer else "")
-
-    def name(card: str) -> str:
-        return escape(cards[card]["name"]) if card in cards else escape(card)
-
-    def titled(card: str) -> str:
-        info = cards.get(card)
-        if info is None:
-            return escape(card)
-        return escape(f"{info['name']} ({card})")
-
-    def faced(card: str, code: bool = False) -> str:
-        info = cards.get(card)
-        if info is None:
-            return escape(card)
-        head = titled(card) if code else escape(info["name"])
-        return f"{head}: {escape(info['face'])}" if "type" not in info else head
-
-    def names_of(ids: Sequence[str]) -> str:
-        return escape(join_words(cards[card]["name"] if card in cards else card for card in ids)) or "none"
-
-    flags = [OPTION_NAMES[key] for key in OPTION_NAMES if obs["options"].get(key)]
-    active = obs["active"]
-    header = f"[bold]Maybe Movies[/bold] · turn {obs['turn']} · {who(active)} pitches"
-    lines = [header + (f" · {', '.join(flags)}" if flags else "")]
-    decision = obs["decision"]
-    if decision["players"]:
-        waiting = join_words(who(seat) for seat in decision["players"])
-        done = join_words(who(seat) for seat in decision["committed"])
-        lines.append(f"{escape(decision['prompt'])} Waiting for {waiting}." + (f" Already voted: {done}." if done else ""))
-    made = obs["movies_made"]
-    if made:
-        tops = []
-        for stack in made:
-            info = cards.get(stack["top"], {})
-            result = "success" if stack["result"] == "SUCCESS" else "failure"
-            mark = "" if result == "success" and len(stack["cards"]) == 1 else f", {result}"
-            extra = f", {len(stack['cards'])} cards" if len(stack["cards"]) > 1 else ""
-            tops.append(f"{name(stack['top'])} ({escape(_shows(info))}{mark}{extra})")
-        lines.append(f"[bold]Movies made:[/bold] {' · '.join(tops)}")
-        lines.append(f"  Icons on the movies made: {counts_words(obs['movies_made_icons'], empty='none')}")
-    else:
-        lines.append("[bold]Movies made:[/bold] none yet")
-    lines.append(f"[bold]Market[/bold] ({obs['draw_pile_size']} in the draw pile, {len(obs['discard'])} discarded):")
-    lines.extend(f"  {faced(card, code=True)}" for card in obs["market"])
-    if obs["row"]:
-        lines.append("[bold]Pitch[/bold], left to right:")
-        lines.extend(f"  {faced(card, code=True)}" for card in obs["row"])
-        for sentence in (obs.get("preview") or {}).get("words", []):
-            lines.append(f"  {escape(sentence)}")
-    pool = obs["pool"]
-    lines.append(f"[bold]Pool:[/bold] {plural(len(pool), 'vote card')}" + (f" ({_pool_summary(cards, pool)})" if pool else ""))
-    for seat in range(n):
-        won = obs["won"][seat]
-        line = f"[cyan]{who(seat)}[/cyan]: {plural(obs['scores'][seat], 'point')}, {plural(obs['hand_sizes'][seat], 'card')} in hand"
-        line += f"; won {names_of(won)}" if won else "; nothing won yet"
-        if obs["personal"][seat]:
-            line += f"; personal: {'; '.join(faced(card, code=seat == viewer) for card in obs['personal'][seat])}"
-        if obs["known_in_hand"][seat] and seat != viewer:
-            line += f"; known to hold {names_of(obs['known_in_hand'][seat])}"
-        lines.append(line)
-    if obs.get("hand") is not None:
-        lines.append(f"[bold]Your hand:[/bold] {', '.join(titled(card) for card in obs['hand']) or 'empty'}")
-    for number, votes in enumerate(obs["reveals"], start=1):
-        shown = join_words(f"{who(seat)} {name(card)}" for seat, card in enumerate(votes) if card is not None) or "no votes"
-        lines.append(f"Votes{f' (round {number})' if len(obs['reveals']) > 1 else ''}: {shown}")
-    for change in obs["changes"]:
-        lines.append(f"  {_change_words(change, who, name)}")
-    if obs["edit"]:
-        edit = obs["edit"]
-        lines.append(f"[bold]{who(edit['seat'])} changes the pitch[/bold] with {name(edit['change'])}.")
-    if obs["choice"]:
-        choice = obs["choice"]
-        lines.append(f"[bold]To decide:[/bold] {name(choice['card'])}: {escape(cards[choice['card']]['face'])}")
-    last = obs["history"][-1] if obs["history"] else None
-    if obs["check"] is not None:
-        lines.append("[bold]The check:[/bold]")
-        lines.extend(f"  {_coloured(sentence)}" for sentence in check_sentences(obs["check"]))
-        if obs["settlement"] is not None:
-            lines.append(f"  {_settlement_words(obs['settlement'], who, names_of)}")
-    elif last is not None:
-        lines.append(f"[bold]Last turn[/bold]: {who(last['active'])} pitched {names_of(last['row'])}.")
-        reveal = last["reveals"][-1] if last["reveals"] else []
-        shown = join_words(f"{who(seat)} {name(card)}" for seat, card in enumerate(reveal) if card is not None) or "no votes"
-        lines.append(f"  Final votes: {shown}.")
-        lines.extend(f"  {_coloured(sentence)}" for sentence in check_sentences(last["check"]))
-        lines.append(f"  {_settlement_words(last['settlement'], who, names_of)}")
-        if last["movie"]:
-            lines.append(f"  {name(last['movie'])} went into the movies made.")
-    if obs.get("final"):
-        final = obs["final"]
-        lines.append("[bold]Final scores[/bold]")
-        for seat in sorted(range(n), key=lambda s: final["ranks"][s]):
-            item = final["breakdown"][seat]
-            win = " [green]wins[/green]" if seat in final["winners"] else ""
-            per_icon = counts_words({icon: item[icon] for icon in ICONS}, empty="no points")
-            points = plural(int(final["scores"][seat]), "point")
-            lines.append(f"  {who(seat)}: {points} ({per_icon}; {plural(item['won_cards'], 'won card')}){win}")
-    return "\n".join(lines)
-
-
-OPTION_NAMES = {
-    "trendsetter_tricks": "Trendsetter Tricks",
-    "breaking_changes": "Breaking Changes",
-    "blockbuster_budgets": "Blockbuster Budgets",
-}
-
-
-def _shows(info: dict[str, Any]) -> str:
-    if "cost" in info:
-        return join_words(info["cost"])
-    return info["x"] if info.get("x") else "no icon"
-
-
-def _coloured(sentence: str) -> str:
-    text = escape(sentence)
-    return text.replace("SUCCEEDS", "[green]SUCCEEDS[/green]").replace("FAILS", "[red]FAILS[/red]")
-
-
-def _pool_summary(cards: dict[str, Any], pool: Sequence[str]) -> str:
-    counts: dict[str, int] = {}
-    for card in pool:
-        icon = cards.get(card, {}).get("icon", "?")
-        counts[icon] = counts.get(icon, 0) + 1
-    ordered = sorted(counts.items(), key=lambda item: ICONS.index(item[0]) if item[0] in ICONS else len(ICONS))
-    return ", ".join(f"{count} {icon}" for icon, count in ordered)
-
-
-def _change_words(change: dict[str, Any], who: Any, name: Any) -> str:
-    parts = []
-    if change["removed"]:
-        parts.append(f"removed {name(change['removed'])}")
-    if change["added"]:
-        parts.append(f"added {name(change['added'])}")
-    effect = join_words(parts) if parts else "changed nothing"
-    drawn = f"; drew {name(change['replacement'])} from the pool" if change["replacement"] else ""
-    return f"{who(change['seat'])} ({name(change['change'])}) {effect}{drawn}."
-
-
-def _settlement_words(settlement: dict[str, Any], who: Any, names_of: Any) -> str:
-    won = [f"{who(seat)} wins {names_of(cards)}" for seat, cards in enumerate(settlement["won"]) if cards]
-    pooled = f"; {plural(len(settlement['to_pool']), 'card')} to the pool" if settlement["to_pool"] else ""
-    if settlement["result"] == "SUCCESS":
-        head = f"Profit {settlement['profit']}: "
-    elif settlement["all_no"]:
-        head = "Every vote was NO, nobody gets anything"
-    else:
-        head = "Failed: "
-    return f"{head}{'; '.join(won) if won else ('' if settlement['all_no'] else 'nobody wins a card')}{pooled}."

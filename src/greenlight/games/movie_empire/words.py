@@ -5,7 +5,7 @@ each legal action in context with what it costs or scores (``describe_action``),
 warnings before a move that cannot be undone and gains nothing
 (``action_warning``), premiere previews of production lines (``line_preview``),
 log lines with seat names (``describe_event``), the final score table in words
-and the help of each step. The terminal (``view.render_text``), the web
+and the help of each step. The terminal (``text.render_text``), the web
 renderer (``web/table.js``, through the components and the observation) and
 every log use these words; none of them reads data-file fields.
 
