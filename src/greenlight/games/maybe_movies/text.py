@@ -12,6 +12,7 @@ from greenlight.core.words import seat_name
 from greenlight.games.maybe_movies.cards import ICONS
 from greenlight.games.maybe_movies.words import check_sentences, counts_words, join_words, plural
 
+
 def render_text(observation: Observation, names: Sequence[str] | None = None) -> str:
     """The terminal view in words (rich markup; every card and player text is escaped).
 

@@ -7,7 +7,9 @@ and ``flow`` (sequencing); this module dispatches to them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
+from typing import Any
 
 from greenlight.core.actions import Action, shared
 from greenlight.core.decision import GAME_OVER, Decision
@@ -260,130 +262,159 @@ _NO_SPACE_AFTER = "you would have no space to place on after"
 _WHY_PLACE = "you produce only in a turn with a placement, R16, R67"
 
 
+#: The action types each kind of decision takes (an action of another type is refused as out of turn).
+_EXPECTED: dict[str, tuple[type[Action], ...]] = {
+    "turn": (Pass, Place, Produce, Purge, Cut, Block, End),
+    "produce": (Lay, Stack, Star, Script, Done),
+    "discard": (Discard, Stop),
+    "shut": (Shut,),
+    "market": (Market,),
+    "internet": (Net,),
+    "exemption": (Exempt,),
+    "keep": (Keep,),
+    "give": (Give,),
+    "swap": (Swap,),
+    "take": (Take,),
+    "release": (Release,),
+    "sabotage_keep": (Keep,),
+}
+
+
 def why_illegal(state: MovieEmpireState, seat: int, action: Action) -> str:
     """Explain a refused action in the words of the rules."""
     kind, _ = _mover(state)
     if not kind:
         kind = "keep" if state.phase == SETUP else "give"
-    expected = {
-        "turn": (Pass, Place, Produce, Purge, Cut, Block, End),
-        "produce": (Lay, Stack, Star, Script, Done),
-        "discard": (Discard, Stop),
-        "shut": (Shut,),
-        "market": (Market,),
-        "internet": (Net,),
-        "exemption": (Exempt,),
-        "keep": (Keep,),
-        "give": (Give,),
-        "swap": (Swap,),
-        "take": (Take,),
-        "release": (Release,),
-        "sabotage_keep": (Keep,),
-    }[kind]
-    if not isinstance(action, expected):
+    if not isinstance(action, _EXPECTED[kind]):
         return f"now is not the time for '{action.verb}': {PROMPTS[kind].format(n=rounds.keep_count(state))}"
+    refusal = _REFUSALS.get(type(action))
+    return refusal(state, seat, action) if refusal is not None else f"'{action}' is not one of your legal actions now"
+
+
+def _place_refusal(state: MovieEmpireState, seat: int, action: Place) -> str:
+    space = state.table.space_by_id.get(action.space)
+    if space is None or space not in working.in_use(state):
+        return f"{action.space} is not a space in use in this game"
+    if state.turn_placed:
+        return "you already placed an assistant this turn"
+    return working.place_problem(state, seat, space, action.dossier) or f"'{action}' is not allowed now"
+
+
+def _lay_refusal(state: MovieEmpireState, seat: int, action: Lay | Stack | Star) -> str:
+    line = state.lines[seat][state.target]
+    if line is None:
+        return "lay the new line's script first"
+    problem = lay_problem(state.table, line, action, state.hands[seat])
+    if problem:
+        return problem
+    return f"before your placement, {_NO_SPACE_AFTER} this lay, even with more lays into this line ({_WHY_PLACE})"
+
+
+def _script_refusal(state: MovieEmpireState, seat: int, action: Script) -> str:
     table = state.table
-    if isinstance(action, Place):
-        space = table.space_by_id.get(action.space)
-        if space is None or space not in working.in_use(state):
-            return f"{action.space} is not a space in use in this game"
-        if state.turn_placed:
-            return "you already placed an assistant this turn"
-        return working.place_problem(state, seat, space, action.dossier) or f"'{action}' is not allowed now"
-    if isinstance(action, (Lay, Stack, Star)):
-        line = state.lines[seat][state.target]
-        if line is None:
-            return "lay the new line's script first"
-        problem = lay_problem(table, line, action, state.hands[seat])
-        if problem:
-            return problem
-        return f"before your placement, {_NO_SPACE_AFTER} this lay, even with more lays into this line ({_WHY_PLACE})"
-    if isinstance(action, Script):
-        if state.lines[seat][state.target] is not None:
-            return "this line already has its script; a script is laid only to start a new line"
-        hand = state.hands[seat]
-        if action.card not in hand:
-            return f"{table.card_name(action.card)} is not in your hand"
-        if action.card not in table.scripts:
-            return f"{table.card_name(action.card)} is not a script; a new line starts with a script"
-        if not any(card in table.production for card in hand):
-            return "a new line needs a production card in your hand as its first card"
-        return f"before your placement, {_NO_SPACE_AFTER} a new line with this script, whatever you lay into it ({_WHY_PLACE})"
-    if isinstance(action, Produce):
-        if state.turn_produced:
-            return "you already produced this turn (one produce step per turn)"
-        hand = state.hands[seat]
-        if action.line == NEW_LINE:
-            if working.new_line_slot(state, seat) == NO_SEAT:
-                allowed, opened = level(state, seat).lines, open_lines(state, seat)
-                return f"a new line needs an empty line slot and fewer open lines than your level allows ({opened} open, {allowed} allowed)"
-            has_script = any(card in table.scripts for card in hand)
-            has_card = any(card in table.production for card in hand)
-            if not (has_script and has_card):
-                held = "neither" if not (has_script or has_card) else "no production card" if has_script else "no script"
-                return f"a new line needs a script and a production card in your hand; you hold {held}"
-            return f"before your placement, {_NO_SPACE_AFTER} any new line you could start now ({_WHY_PLACE})"
-        index = int(action.line) - 1 if action.line.isdigit() else -1
-        line = state.lines[seat][index] if index in (0, 1) else None
-        if line is None:
-            return f"you have no line {action.line}"
-        if line.shut:
-            return f"line {action.line} is shut down; no cards may be laid into it"
-        if line.locked:
-            return f"line {action.line} was designated by a release this round and is locked"
-        if not lay_actions(table, line, hand):
-            return f"no card of your hand can be laid into line {action.line}"
-        return f"before your placement, {_NO_SPACE_AFTER} any lays into line {action.line} ({_WHY_PLACE})"
-    if isinstance(action, Pass):
-        if state.turn_acted and not state.turn_produced and not working.can_place(state, seat):
-            return "you used your dossier this turn and a produce step can still open a space, so you must produce and place (R53, R67)"
-        return "you produced or used your dossier this turn, so you must place an assistant"
-    if isinstance(action, End):
-        return "place an assistant (or pass) before ending your turn"
-    if isinstance(action, Done):
-        if state.lays:
-            return "before your placement, the produce step must first open a space for you to place on: lay on (R67)"
-        return "lay at least one card before 'done'"
-    if isinstance(action, (Purge, Cut, Block)):
-        if state.clean:
-            return "there are no dossiers in Clean Hands"
-        if state.dossier[seat] == NO_SEAT:
-            return "you have no dossier"
-        if state.dossier[seat] >= state.round:
-            return "a dossier is usable only from the round after you took it"
-        if isinstance(action, Block):
-            return "block a free space, after your placement" if state.turn_placed else "Block comes after your placement"
-        if isinstance(action, Cut):
-            if not working.placement_this_turn(state, seat):
-                return "Cut! needs a turn with a placement, and you cannot place an assistant this turn, even after a produce step (R53)"
-            return f"{action.space} does not hold another player's release assistant that is not already cut"
-        if isinstance(action, Purge):
-            return (
-                "you cannot place an assistant this turn, even after a produce step or a Purge, so you must pass "
-                "(free actions need a placement)"
-            )
-    if isinstance(action, Discard):
+    if state.lines[seat][state.target] is not None:
+        return "this line already has its script; a script is laid only to start a new line"
+    hand = state.hands[seat]
+    if action.card not in hand:
         return f"{table.card_name(action.card)} is not in your hand"
-    if isinstance(action, Stop):
-        return f"you hold {len(state.hands[seat])} cards; discard down to {HAND_LIMIT} first"
-    if isinstance(action, Shut):
-        return f"line {action.line} is not one of your open lines"
-    if isinstance(action, Market):
-        return f"{action.market} is not free; choose one of {', '.join(premiere.free_markets(state))}"
-    if isinstance(action, Net):
-        return "that line may not premiere on the Internet now (it takes an open line that may be released, and 2 money)"
-    if isinstance(action, Exempt):
-        return {
-            "free": "only levels +3 to +5 ignore the plan for free",
-            "dossier": "you have no usable dossier",
-            "pay": "you need 4 money to pay",
-        }.get(action.way, "declare decline, free, dossier or pay")
-    if isinstance(action, (Keep, Give)):
-        return "choose from the cards listed (the right number of them)"
-    if isinstance(action, Release):
-        return working.release_problem(state, seat, action.line - 1) or "that line cannot be released"
-    if isinstance(action, Swap):
-        return "give a production card from your hand"
-    if isinstance(action, Take):
-        return "take a card from a production slot that holds one you may take"
-    return f"'{action}' is not one of your legal actions now"
+    if action.card not in table.scripts:
+        return f"{table.card_name(action.card)} is not a script; a new line starts with a script"
+    if not any(card in table.production for card in hand):
+        return "a new line needs a production card in your hand as its first card"
+    return f"before your placement, {_NO_SPACE_AFTER} a new line with this script, whatever you lay into it ({_WHY_PLACE})"
+
+
+def _new_line_refusal(state: MovieEmpireState, seat: int) -> str:
+    table, hand = state.table, state.hands[seat]
+    if working.new_line_slot(state, seat) == NO_SEAT:
+        allowed, opened = level(state, seat).lines, open_lines(state, seat)
+        return f"a new line needs an empty line slot and fewer open lines than your level allows ({opened} open, {allowed} allowed)"
+    has_script = any(card in table.scripts for card in hand)
+    has_card = any(card in table.production for card in hand)
+    if not (has_script and has_card):
+        held = "neither" if not (has_script or has_card) else "no production card" if has_script else "no script"
+        return f"a new line needs a script and a production card in your hand; you hold {held}"
+    return f"before your placement, {_NO_SPACE_AFTER} any new line you could start now ({_WHY_PLACE})"
+
+
+def _produce_refusal(state: MovieEmpireState, seat: int, action: Produce) -> str:
+    if state.turn_produced:
+        return "you already produced this turn (one produce step per turn)"
+    if action.line == NEW_LINE:
+        return _new_line_refusal(state, seat)
+    index = int(action.line) - 1 if action.line.isdigit() else -1
+    line = state.lines[seat][index] if index in (0, 1) else None
+    if line is None:
+        return f"you have no line {action.line}"
+    if line.shut:
+        return f"line {action.line} is shut down; no cards may be laid into it"
+    if line.locked:
+        return f"line {action.line} was designated by a release this round and is locked"
+    if not lay_actions(state.table, line, state.hands[seat]):
+        return f"no card of your hand can be laid into line {action.line}"
+    return f"before your placement, {_NO_SPACE_AFTER} any lays into line {action.line} ({_WHY_PLACE})"
+
+
+def _pass_refusal(state: MovieEmpireState, seat: int, action: Pass) -> str:
+    if state.turn_acted and not state.turn_produced and not working.can_place(state, seat):
+        return "you used your dossier this turn and a produce step can still open a space, so you must produce and place (R53, R67)"
+    return "you produced or used your dossier this turn, so you must place an assistant"
+
+
+def _done_refusal(state: MovieEmpireState, seat: int, action: Done) -> str:
+    if state.lays:
+        return "before your placement, the produce step must first open a space for you to place on: lay on (R67)"
+    return "lay at least one card before 'done'"
+
+
+def _dossier_refusal(state: MovieEmpireState, seat: int, action: Purge | Cut | Block) -> str:
+    if state.clean:
+        return "there are no dossiers in Clean Hands"
+    if state.dossier[seat] == NO_SEAT:
+        return "you have no dossier"
+    if state.dossier[seat] >= state.round:
+        return "a dossier is usable only from the round after you took it"
+    if isinstance(action, Block):
+        return "block a free space, after your placement" if state.turn_placed else "Block comes after your placement"
+    if isinstance(action, Cut):
+        if not working.placement_this_turn(state, seat):
+            return "Cut! needs a turn with a placement, and you cannot place an assistant this turn, even after a produce step (R53)"
+        return f"{action.space} does not hold another player's release assistant that is not already cut"
+    return "you cannot place an assistant this turn, even after a produce step or a Purge, so you must pass (free actions need a placement)"
+
+
+_EXEMPT_REFUSALS = {
+    "free": "only levels +3 to +5 ignore the plan for free",
+    "dossier": "you have no usable dossier",
+    "pay": "you need 4 money to pay",
+}
+_PICK_LISTED = "choose from the cards listed (the right number of them)"
+
+#: Why an action of each type is refused, once it is of a type the decision takes.
+_REFUSALS: dict[type[Action], Callable[[MovieEmpireState, int, Any], str]] = {
+    Place: _place_refusal,
+    Lay: _lay_refusal,
+    Stack: _lay_refusal,
+    Star: _lay_refusal,
+    Script: _script_refusal,
+    Produce: _produce_refusal,
+    Pass: _pass_refusal,
+    End: lambda state, seat, action: "place an assistant (or pass) before ending your turn",
+    Done: _done_refusal,
+    Purge: _dossier_refusal,
+    Cut: _dossier_refusal,
+    Block: _dossier_refusal,
+    Discard: lambda state, seat, action: f"{state.table.card_name(action.card)} is not in your hand",
+    Stop: lambda state, seat, action: f"you hold {len(state.hands[seat])} cards; discard down to {HAND_LIMIT} first",
+    Shut: lambda state, seat, action: f"line {action.line} is not one of your open lines",
+    Market: lambda state, seat, action: f"{action.market} is not free; choose one of {', '.join(premiere.free_markets(state))}",
+    Net: lambda state, seat, action: (
+        "that line may not premiere on the Internet now (it takes an open line that may be released, and 2 money)"
+    ),
+    Exempt: lambda state, seat, action: _EXEMPT_REFUSALS.get(action.way, "declare decline, free, dossier or pay"),
+    Keep: lambda state, seat, action: _PICK_LISTED,
+    Give: lambda state, seat, action: _PICK_LISTED,
+    Release: lambda state, seat, action: working.release_problem(state, seat, action.line - 1) or "that line cannot be released",
+    Swap: lambda state, seat, action: "give a production card from your hand",
+    Take: lambda state, seat, action: "take a card from a production slot that holds one you may take",
+}
