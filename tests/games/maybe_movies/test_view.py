@@ -10,7 +10,7 @@ from collections import Counter
 from greenlight.core.match import Match
 from greenlight.core.words import jargon
 from greenlight.games.maybe_movies import GAME, rules, view
-from greenlight.games.maybe_movies.state import OVER
+from greenlight.games.maybe_movies.state import OVER, Stack
 from greenlight.games.maybe_movies.words import catalogue_words
 from tests.games.maybe_movies.support import cast_votes, fillers, play, table, vote_position
 
@@ -120,7 +120,7 @@ def test_the_pitch_preview_shows_budget_per_icon_and_profit() -> None:
     cards = table({"y0": "YES money 2", **fillers(6)}, {"A": (["money", "camera"], 2), "B": (["money"], 1), "S": (["camera"], 1)})
     hands = [["y0", "F0"], ["F1", "F2"], ["F3", "F4"]]
     state = rules.position(
-        3, hands=hands, table=cards, market=["A", "B"], made=[rules.Stack(("S",), "S", False)], options={"trendsetter_tricks": True}
+        3, hands=hands, table=cards, market=["A", "B"], made=[Stack(("S",), "S", False)], options={"trendsetter_tricks": True}
     )
     play(state, 0, "add A")
     preview = GAME.observe(state, 1)["pitch"]

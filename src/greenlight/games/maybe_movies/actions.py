@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from greenlight.core.actions import Action
+from greenlight.core.actions import Action, shared
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,3 +94,15 @@ class Pick(Action):
 
 ACTION_TYPES: tuple[type[Action], ...] = (Add, Finish, Vote, Remove, Slot, Copy, Icon, Profit, Pick)
 FINISH = Finish()
+
+
+# -- shared action objects (legal-action lists are built on every step, so each action is made once) --------
+
+add_card = shared(Add)
+remove_card = shared(Remove)
+pick_card = shared(Pick)
+copy_card = shared(Copy)
+slot_at = shared(Slot)
+profit_of = shared(Profit)
+icon_named = shared(Icon)
+vote_with = shared(Vote)

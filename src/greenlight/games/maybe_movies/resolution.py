@@ -1,0 +1,181 @@
+"""Maybe Movies after the final vote (T6-T8): budget, the success check, profit, payout or failure."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from greenlight.core.events import Event
+from greenlight.games.maybe_movies import turn
+from greenlight.games.maybe_movies.budget import (
+    NeedChoice,
+    PitchFacts,
+    Replay,
+    cost_json,
+    evaluate_costs,
+    evaluate_profits,
+    net_of,
+    success_check,
+)
+from greenlight.games.maybe_movies.cards import NO, YES
+from greenlight.games.maybe_movies.chance import shuffle
+from greenlight.games.maybe_movies.state import COST_CHOICE, PROFIT_CHOICE, MaybeMoviesState, Settlement
+
+
+def final_votes(state: MaybeMoviesState) -> tuple[str | None, ...]:
+    """The final vote per seat (None = no vote)."""
+    return state.rounds[-1] if state.rounds else (None,) * state.num_players
+
+
+def made_icons(state: MaybeMoviesState) -> tuple[frozenset[int], frozenset[int], frozenset[int]]:
+    """Printed icons of all Movies Made tops; of failed tops; of successful tops (the last two with Trendsetter only)."""
+    table = state.table
+    every: set[int] = set()
+    failed: set[int] = set()
+    succeeded: set[int] = set()
+    for stack in state.made:
+        icons = table.movie(stack.top).printed_icons
+        every.update(icons)
+        (succeeded if stack.success else failed).update(icons)
+    if not state.trendsetter:
+        return frozenset(every), frozenset(), frozenset()
+    return frozenset(every), frozenset(failed), frozenset(succeeded)
+
+
+def pitch_facts(state: MaybeMoviesState, row: Sequence[str], votes: Iterable[str | None]) -> PitchFacts:
+    """The facts the cost and profit texts read for ``row`` under ``votes`` (R32, R36)."""
+    table = state.table
+    yes = no = 0
+    for card in votes:
+        if card is not None:
+            kind = table.vote(card).kind
+            yes += kind == YES
+            no += kind == NO
+    every, failed, succeeded = made_icons(state)
+    cards = tuple(table.movie(card) for card in row)
+    return PitchFacts(cards, yes, no, state.edits, every, failed, succeeded)
+
+
+def final_vote(state: MaybeMoviesState, events: list[Event]) -> None:
+    """The final vote is in: evaluate the costs (T6)."""
+    state.cost_choices = []
+    state.profit_choices = []
+    continue_costs(state, events)
+
+
+def continue_costs(state: MaybeMoviesState, events: list[Event]) -> None:
+    """T6 left to right; stop at the first COST_CHOICE still open (R38), else run the check (T7)."""
+    votes = final_votes(state)
+    facts = pitch_facts(state, state.row, votes)
+    try:
+        evaluation = evaluate_costs(facts, Replay(state.cost_choices))
+    except NeedChoice as need:
+        state.phase = COST_CHOICE
+        state.choice_point = need.point
+        return
+    state.choice_point = None
+    state.evaluation = evaluation
+    table = state.table
+    result = success_check(evaluation.need, evaluation.any_units, net_of([table.vote(card) for card in votes if card is not None]))
+    state.result = result
+    events.append(
+        Event(
+            "budget",
+            {
+                "row": list(state.row),
+                "costs": [cost_json(cost) for cost in evaluation.costs],
+                "need": list(evaluation.need),
+                "any": evaluation.any_units,
+            },
+        )
+    )
+    events.append(Event("checked", result.to_json()))
+    if result.success:
+        continue_profits(state, events)
+    else:
+        resolve_failure(state, events)
+        turn.to_movie_pick(state, events)
+
+
+def continue_profits(state: MaybeMoviesState, events: list[Event]) -> None:
+    """T8 after a success: profits left to right, stopping at an open PROFIT_CHOICE; then the payout."""
+    assert state.evaluation is not None
+    facts = pitch_facts(state, state.row, final_votes(state))
+    try:
+        evaluation = evaluate_profits(facts, state.evaluation, Replay(state.profit_choices))
+    except NeedChoice as need:
+        state.phase = PROFIT_CHOICE
+        state.choice_point = need.point
+        return
+    state.choice_point = None
+    state.evaluation = evaluation
+    assert evaluation.profits is not None
+    events.append(Event("profit", {"profits": list(evaluation.profits), "total": sum(evaluation.profits)}))
+    payout(state, sum(evaluation.profits), events)
+    turn.to_movie_pick(state, events)
+
+
+def vote_order(state: MaybeMoviesState) -> list[int]:
+    """Seats from the active player clockwise."""
+    n = state.num_players
+    return [(state.active + offset) % n for offset in range(n)]
+
+
+def payout(state: MaybeMoviesState, profit: int, events: list[Event]) -> None:
+    """§4.5 with the chance events of §4.9: collect P votes, shuffle, share among YES-voters, remainder to the active player."""
+    rng = state.rng
+    table = state.table
+    votes = final_votes(state)
+    order = vote_order(state)
+    played = [card for card in (votes[seat] for seat in order) if card is not None]
+    yes_voters = [seat for seat in order if (card := votes[seat]) is not None and table.vote(card).kind == YES]
+    to_pool: list[str] = []
+    if profit <= 0:  # R13: nothing collected, L to the pool in L order
+        collected: list[str] = []
+        to_pool = played
+    elif profit <= len(played):
+        shuffle(rng, played)
+        collected = played[:profit]
+        to_pool = played[profit:]
+    else:
+        collected = played
+        extra = min(profit - len(played), len(state.pool))  # R7: pay what exists
+        if extra > 0:
+            shuffle(rng, state.pool)  # R6: top-ups drawn at random
+            collected = collected + state.pool[:extra]
+            del state.pool[:extra]
+    state.pool.extend(to_pool)
+    shuffle(rng, collected)
+    shares: list[list[str]] = [[] for _ in range(state.num_players)]
+    if yes_voters:
+        each = len(collected) // len(yes_voters)
+        for index, seat in enumerate(yes_voters):
+            shares[seat] = collected[index * each : (index + 1) * each]
+        shares[state.active] += collected[len(yes_voters) * each :]  # the remainder, whatever the active player voted
+    else:
+        shares[state.active] = list(collected)  # R12
+    for seat, cards in enumerate(shares):
+        state.won[seat].extend(cards)
+    state.settlement = Settlement(True, profit, tuple(collected), tuple(tuple(cards) for cards in shares), tuple(to_pool))
+    events.append(
+        Event("payout", {"profit": profit, "collected": list(collected), "won": [list(cards) for cards in shares], "to_pool": to_pool})
+    )
+
+
+def resolve_failure(state: MaybeMoviesState, events: list[Event]) -> None:
+    """§4.6: NO-voters win their own card and YES cards go to the pool; if every vote was NO, all go to the pool (R14)."""
+    table = state.table
+    votes = final_votes(state)
+    played = [(seat, votes[seat]) for seat in vote_order(state) if votes[seat] is not None]
+    any_yes = any(table.vote(card).kind == YES for _, card in played)  # type: ignore[arg-type]
+    shares: list[list[str]] = [[] for _ in range(state.num_players)]
+    to_pool: list[str] = []
+    for seat, card in played:
+        assert card is not None
+        if any_yes and table.vote(card).kind == NO:
+            state.won[seat].append(card)
+            shares[seat].append(card)
+        else:
+            to_pool.append(card)
+    state.pool.extend(to_pool)
+    state.settlement = Settlement(False, None, (), tuple(tuple(cards) for cards in shares), tuple(to_pool), all_no=not any_yes)
+    events.append(Event("failed", {"all_no": not any_yes, "won": [list(cards) for cards in shares], "to_pool": to_pool}))

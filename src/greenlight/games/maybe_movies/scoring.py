@@ -1,0 +1,46 @@
+"""Maybe Movies scoring (§5.2): icon counts of Movies Made and the points of each seat's won cards."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from greenlight.core.outcome import Outcome, outcome_from_keys
+from greenlight.games.maybe_movies.cards import ICONS, NUM_ICONS
+from greenlight.games.maybe_movies.state import MaybeMoviesState
+
+
+def icon_counts(state: MaybeMoviesState) -> list[int]:
+    """MM[i]: how often icon i appears among the printed icons of Movies Made (stack tops with Trendsetter, R23, R37)."""
+    counts = [0] * NUM_ICONS
+    table = state.table
+    for stack in state.made:
+        for icon in table.movie(stack.top).printed_icons:
+            counts[icon] += 1
+    return counts
+
+
+def score_breakdown(state: MaybeMoviesState, seat: int, counts: Sequence[int] | None = None) -> dict[str, Any]:
+    """The number of won cards and the points per icon (won cards of that icon x MM[icon]; R11). The score is their sum."""
+    counts = counts if counts is not None else icon_counts(state)
+    table = state.table
+    cards_by_icon = [0] * NUM_ICONS
+    for card in state.won[seat]:
+        cards_by_icon[table.vote(card).icon] += 1
+    points = [cards_by_icon[i] * counts[i] for i in range(NUM_ICONS)]
+    return {"won_cards": len(state.won[seat]), **{ICONS[i]: points[i] for i in range(NUM_ICONS)}}
+
+
+def scores(state: MaybeMoviesState) -> list[int]:
+    """Current score of every seat (public: Movies Made and won areas are face up)."""
+    counts = icon_counts(state)
+    table = state.table
+    return [sum(counts[table.vote(card).icon] for card in cards) for cards in state.won]
+
+
+def outcome(state: MaybeMoviesState) -> Outcome:
+    """Scores, competition ranking, and shared wins on ties (R18)."""
+    counts = icon_counts(state)
+    breakdowns = [score_breakdown(state, seat, counts) for seat in range(state.num_players)]
+    points = [sum(item[icon] for icon in ICONS) for item in breakdowns]
+    return outcome_from_keys(points, [(score,) for score in points], breakdowns)
