@@ -17,7 +17,7 @@ from greenlight.sim.runner import GameTask, play_game
 
 
 def test_cards_sets_each_games_data_option() -> None:
-    assert card_option(get_game("cinecitta")) == "cards"
+    assert card_option(get_game("cinecitta")) == "data"
     assert card_option(get_game("maybe-movies")) == "data"
     assert card_option(get_game("movie-empire")) == "data"
     assert path_options(get_game("movie-empire")) == ["data"]

@@ -121,7 +121,7 @@ def test_an_edited_data_file_is_noticed(tmp_path: Path) -> None:
     run_study(small_study(data=str(cards)), out, LocalBackend(1))
     check_folder(small_study(data=str(cards)), out)  # same contents: fine
     cards.write_text(cards.read_text(encoding="utf-8").replace("reels = 3", "reels = 4", 1), encoding="utf-8")
-    with pytest.raises(StudyMismatch, match="other data file contents for cards"):
+    with pytest.raises(StudyMismatch, match=r"other data file contents \(option data\)"):
         check_folder(small_study(data=str(cards)), out)
 
 

@@ -265,7 +265,7 @@ def _differences(mine: Mapping[str, Any], theirs: Mapping[str, Any]) -> list[str
                 changed = sorted(
                     name for name in set(mine[key]) | set(theirs.get(key, {})) if mine[key].get(name) != theirs.get(key, {}).get(name)
                 )
-                words.append("other data file contents for " + ", ".join(changed))
+                words.append("other data file contents (option " + ", ".join(changed) + ")")
             else:
                 words.append(f"{key} {json.dumps(theirs.get(key))} there, {json.dumps(mine[key])} here")
     return words

@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from greenlight.games.cinecitta import GAME, rules, view
+from greenlight.games.cinecitta import GAME, determinization, rules, view
 from greenlight.games.cinecitta.actions import HEADHUNT, SECURE, Offer, Respond
 from greenlight.games.cinecitta.state import OFFER, PLACE, CinecittaState
 
@@ -239,7 +239,7 @@ def test_determinize_gives_exactly_the_brute_force_wallets_with_the_coaster() ->
 
 
 def test_the_fallback_search_stays_inside_the_brute_force_wallets(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(view, "HISTORY_ATTEMPTS", 0)
+    monkeypatch.setattr(determinization, "HISTORY_ATTEMPTS", 0)
     state, steps = scripted_game(3, {}, 3, 2)
     for viewer in range(3):
         oracle = consistent_round_starts(3, {}, steps, 2, viewer)

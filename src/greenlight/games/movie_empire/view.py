@@ -1,4 +1,4 @@
-"""What each seat may see (rules §8), determinization, secrets, and words for logs and the terminal."""
+"""What each seat may see (rules §8) and its secrets (``determinization`` redraws the hidden part; the words are in ``words``)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ from typing import Any
 
 from greenlight.core.game import Observation
 from greenlight.core.views import observation_header
-from greenlight.games.movie_empire import rounds, rules
+from greenlight.games.movie_empire import determinization, rules
 from greenlight.games.movie_empire.cards import STAGE_WORDS, STAGES, T_PRODUCTION, T_SCRIPT, T_STAR, Tables
 from greenlight.games.movie_empire.effects import level, usable_dossier
 from greenlight.games.movie_empire.lines import Line, metrics
 from greenlight.games.movie_empire.premiere import premiere_json
-from greenlight.games.movie_empire.state import GIFT, NO_SEAT, OVER, SETUP, WORKING, MovieEmpireState
+from greenlight.games.movie_empire.state import NO_SEAT, OVER, WORKING, MovieEmpireState
 from greenlight.games.movie_empire.words import PHASE_WORDS, final_rows, line_preview, premiere_summary
 from greenlight.games.movie_empire.working import in_use
 
@@ -182,9 +182,6 @@ def rules_outcome(state: MovieEmpireState) -> Any:
     return outcome(state)
 
 
-# -- hidden information ----------------------------------------------------------------------------
-
-
 def _fixed_cards(state: MovieEmpireState, viewer: int | None, seat: int) -> list[str]:
     """Cards of ``seat``'s hand that ``viewer`` knows are there: taken face up, or given by the viewer (AP12)."""
     fixed = list(state.known[seat])
@@ -202,67 +199,6 @@ def _split_hand(hand: list[str], fixed: list[str]) -> tuple[list[str], list[str]
             rest.remove(card)
             known.append(card)
     return known, rest
-
-
-def determinize(state: MovieEmpireState, viewer: int | None, rng: random.Random) -> MovieEmpireState:
-    """A state ``viewer`` cannot tell from ``state``: every hidden part drawn again (§8).
-
-    Redrawn: other seats' hands (sizes and card kinds kept; cards the viewer knows
-    are there stay), their Sabotage draws and setup scripts, every draw pile's
-    order, the removed trends, the annual plans below the visible top, other
-    seats' secret commitments, and the state's own RNG.
-    """
-    world = state.clone()
-    table = state.table
-    n = state.num_players
-    others = [seat for seat in range(n) if seat != viewer]
-    # Canonical: every pool is sorted before it is shuffled, so two states this seat cannot tell
-    # apart give the same world for the same ``rng`` (search bots rely on it).
-    pools: dict[str, list[str]] = {
-        "production": list(state.production_pile),
-        "star": list(state.star_pile),
-        "script": list(state.script_pile),
-    }
-    shapes: dict[int, tuple[list[str], list[str]]] = {}
-    for seat in others:
-        known, hidden = _split_hand(state.hands[seat], _fixed_cards(state, viewer, seat))
-        kinds = sorted(table.kind_of(card) for card in hidden)
-        for card in hidden:
-            pools[table.kind_of(card)].append(card)
-        shapes[seat] = (sorted(known), kinds)
-        pools["production"].extend(state.drawn[seat])
-        pools["script"].extend(state.dealt[seat])
-    for pool in pools.values():
-        pool.sort()
-        rng.shuffle(pool)
-    for seat in others:
-        known, kinds = shapes[seat]
-        world.hands[seat] = known + [pools[kind].pop() for kind in kinds]
-        world.drawn[seat] = [pools["production"].pop() for _ in state.drawn[seat]]
-        world.dealt[seat] = [pools["script"].pop() for _ in state.dealt[seat]]
-        world.gifted[seat] = []  # what another seat gave under AP12 is its own secret
-    world.known = [sorted(cards) for cards in state.known]
-    world.production_pile, world.star_pile, world.script_pile = pools["production"], pools["star"], pools["script"]
-    trends = sorted(state.trend_pile + state.trend_removed)
-    rng.shuffle(trends)
-    world.trend_pile = trends[: len(state.trend_pile)]
-    world.trend_removed = trends[len(state.trend_pile) :]
-    if state.plan_pile:
-        below = sorted(state.plan_pile[:-1])
-        rng.shuffle(below)
-        world.plan_pile = [*below, state.plan_pile[-1]]
-    for seat in others:
-        if state.commit[seat] is None:
-            continue
-        if state.phase == SETUP:
-            world.commit[seat] = rng.choice(rounds.keep_actions(world, seat)).cards  # type: ignore[attr-defined]
-        elif state.phase == GIFT:
-            if rounds.gift_chooser(world, seat):
-                world.commit[seat] = rng.choice(rounds.give_actions(world, seat)).cards  # type: ignore[attr-defined]
-            else:
-                world.commit[seat] = () if world.exempt[seat] else tuple(world.hands[seat])
-    world.rng_seed, world.rng_uses = rng.getrandbits(128), 0  # future chance outcomes are redrawn too
-    return world
 
 
 def secrets(state: MovieEmpireState, viewer: int | None) -> frozenset[str]:
@@ -295,3 +231,8 @@ def secrets(state: MovieEmpireState, viewer: int | None) -> frozenset[str]:
     if viewer is not None:
         visible.update(state.hands[viewer], state.drawn[viewer], state.dealt[viewer], state.gifted[viewer])
     return frozenset(hidden - visible)
+
+
+def determinize(state: MovieEmpireState, viewer: int | None, rng: random.Random) -> MovieEmpireState:
+    """A full position ``viewer`` cannot tell from ``state``, every hidden part drawn again (see ``determinization``)."""
+    return determinization.determinize(state, viewer, rng)
