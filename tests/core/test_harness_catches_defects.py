@@ -24,7 +24,18 @@ class Bid(Action):
     amount: int
 
 
-DEFECTS = ("none", "leak", "duplicate", "shared_clone", "global_rng", "bad_code", "peeking_determinize", "dirty_refusal", "accepts_illegal")
+DEFECTS = (
+    "none",
+    "leak",
+    "duplicate",
+    "shared_clone",
+    "global_rng",
+    "bad_code",
+    "peeking_determinize",
+    "dirty_refusal",
+    "accepts_illegal",
+    "score_out_of_bounds",
+)
 
 
 class HighCardState(GameState):
@@ -54,7 +65,13 @@ class HighCard(Game[HighCardState]):
     """Each round every seat secretly bids 0-2 on its hidden card; three rounds."""
 
     spec = GameSpec(
-        "high-card", "High Card", "1", 2, 3, (OptionSpec("defect", "choice", "none", "defect", choices=DEFECTS, variant=False),)
+        "high-card",
+        "High Card",
+        "1",
+        2,
+        3,
+        (OptionSpec("defect", "choice", "none", "defect", choices=DEFECTS, variant=False),),
+        score_bounds=lambda num_players, options: (1, 9),  # a card's number
     )
     action_types = (Bid,)
     num_distinct_actions = 3
@@ -113,7 +130,8 @@ class HighCard(Game[HighCardState]):
         return world
 
     def outcome(self, state: HighCardState) -> Outcome:
-        return outcome_from_keys(state.cards, state.cards, [{"card": card} for card in state.cards])
+        scores = [card + 10 if state.defect == "score_out_of_bounds" else card for card in state.cards]
+        return outcome_from_keys(scores, state.cards, [{"card": card} for card in state.cards])
 
     def action_code(self, state: HighCardState, action: Action) -> int:
         assert isinstance(action, Bid)
@@ -139,6 +157,7 @@ def test_a_correct_game_passes() -> None:
         ("peeking_determinize", "determinize for seat 0 depends on hidden information"),
         ("dirty_refusal", "changed the state"),
         ("accepts_illegal", "was allowed"),
+        ("score_out_of_bounds", r"outside the declared score bounds \[1, 9\]"),
     ],
 )
 def test_a_broken_game_fails(defect: str, message: str) -> None:

@@ -86,6 +86,9 @@ class GameSpec:
     constraints: tuple[Callable[[int, Mapping[str, OptionValue]], str | None], ...] = field(default=())
     #: Upper bound on the number of actions in one game (for RL and the harness).
     max_game_length: int = 10_000
+    #: The lowest and highest final score any seat can have at a player count and options, if the game can say
+    #: (for normalising rewards; the conformance harness checks every outcome against it).
+    score_bounds: Callable[[int, Mapping[str, OptionValue]], tuple[float, float]] | None = None
 
     @property
     def player_counts(self) -> range:

@@ -6,7 +6,7 @@ contract as it goes:
 * every step (cheap): the decision names valid seats; legal actions are
   non-empty and unique for seats that must act and empty for the others;
   action codes are in range and distinct; the game ends within its declared
-  maximum length; the outcome is well formed and JSON-ready.
+  maximum length; the outcome is well formed, JSON-ready and inside the declared score bounds.
 * on a seeded subset of games (``deep_every``), at every step: player words
   (every legal action described, with no bare component code and nothing that
   reads like code; event texts likewise, and neither showing anything hidden
@@ -351,6 +351,11 @@ class _Playout:
             raise self.fail(f"outcome winners {outcome.winners} are not seats")
         if any(outcome.ranks[seat] != 1 for seat in outcome.winners):
             raise self.fail("every winner must be ranked first")
+        if self.game.spec.score_bounds is not None:
+            low, high = self.game.spec.score_bounds(n, self.record.options)
+            for seat, score in enumerate(outcome.scores):
+                if not low <= score <= high:
+                    raise self.fail(f"seat {seat} scored {score}, outside the declared score bounds [{low}, {high}]")
         try:
             json.dumps(outcome.to_json())
         except (TypeError, ValueError) as error:

@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
-from greenlight.core.spec import GameSpec, OptionSpec
+from collections.abc import Mapping
+
+from greenlight.core.spec import GameSpec, OptionSpec, OptionValue
+from opening_weekend.cards import WEEKENDS
 
 #: Rounds in a game: one weekend each.
 ROUNDS = 5
+
+
+def score_bounds(num_players: int, options: Mapping[str, OptionValue]) -> tuple[float, float]:
+    """At worst a seat flops every weekend (1 point each, with Flops); at best it wins the five most valuable weekends."""
+    best = sum(sorted((weekend.value for weekend in WEEKENDS), reverse=True)[:ROUNDS])
+    return (-float(ROUNDS) if options.get("flops") else 0.0), float(best)
+
 
 SPEC = GameSpec(
     id="opening-weekend",
@@ -19,4 +29,5 @@ SPEC = GameSpec(
     ),
     summary="Release your films into five weekends with sealed buzz cards; the loudest buzz takes the weekend.",
     max_game_length=4 * ROUNDS,
+    score_bounds=score_bounds,
 )

@@ -2,7 +2,28 @@
 
 from __future__ import annotations
 
-from greenlight.core.spec import GameSpec, OptionSpec
+from collections.abc import Mapping
+
+from greenlight.core.spec import GameSpec, OptionSpec, OptionValue
+from greenlight.games.cinecitta.cards import load_cards
+
+#: Each studio's money at the start (§3); money only changes hands during play.
+STARTING_MONEY = 100
+
+
+def score_bounds(num_players: int, options: Mapping[str, OptionValue]) -> tuple[float, float]:
+    """A drop-out scores 0; a finisher's value is at most quality 999 + box office + the Golden Doggy's 200 (S1-S7).
+
+    Box office is the wallet times the Office's reels, so it is at most all
+    the table's money (every studio's start plus every promotion icon of the
+    card file, at 10 each) times every reel of the card file. A finisher's
+    value is at least 111 - 100 = 11 (S1, R16), so 0 is the lowest score.
+    """
+    data = options.get("data")
+    cards = load_cards(str(data) if data else None).cards
+    money = num_players * STARTING_MONEY + 10 * sum(card.promotion for card in cards)
+    return 0.0, float(999 + money * sum(card.reels for card in cards) + 200)
+
 
 SPEC = GameSpec(
     id="cinecitta",
@@ -40,4 +61,5 @@ SPEC = GameSpec(
     ),
     # 3 steps a round, one action per seat per step, at most 8 rounds.
     max_game_length=3 * 5 * 8,
+    score_bounds=score_bounds,
 )
