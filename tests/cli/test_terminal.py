@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -23,8 +24,25 @@ ONE_PERSON = ["--seat", "human", "--seat", "bot:random", "--seat", "bot:random"]
 
 def spawn(home: Path, *args: str) -> pexpect.spawn:
     env = {**os.environ, "GREENLIGHT_HOME": str(home), "COLUMNS": "120", "TERM": "xterm"}
-    child = pexpect.spawn(sys.executable, ["-m", "greenlight.cli.main", *args], env=env, encoding="utf-8", timeout=60, dimensions=(40, 120))
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "greenlight.cli.main", *args],
+        env=env,
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(40, 120),
+        preexec_fn=as_in_a_terminal,
+    )
     return child
+
+
+def as_in_a_terminal() -> None:
+    """Start the game as a shell starts a foreground job: Ctrl-C interrupts it.
+
+    A test run launched in the background (``cmd &`` in a script, nohup) ignores
+    SIGINT, and a child would inherit that; a person's terminal never does.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def saves(home: Path) -> list[Path]:
