@@ -212,16 +212,14 @@ class ActionLayout:
 
     def __init__(self, blocks: Sequence[tuple[type[Action], int, LocalCode]]) -> None:
         self.blocks = tuple(blocks)
-        self.offsets: dict[type[Action], int] = {}
         self._coders: dict[type[Action], tuple[int, LocalCode]] = {}
         self._starts: list[int] = []
         total = 0
         for kind, size, local in self.blocks:
-            if kind in self.offsets:
+            if kind in self._coders:
                 raise ValueError(f"the action type {kind.__name__} has two blocks of codes")
             if size < 1:
                 raise ValueError(f"the block of {kind.__name__} must hold at least one code, not {size}")
-            self.offsets[kind] = total
             self._coders[kind] = (total, local)
             self._starts.append(total)
             total += size

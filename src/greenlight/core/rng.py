@@ -8,6 +8,7 @@ for draw on every platform.
 from __future__ import annotations
 
 import random
+from typing import TypeVar
 
 
 class Stream(random.Random):
@@ -31,10 +32,18 @@ class Stream(random.Random):
         super().__init__("/".join(str(part) for part in parts))
 
     def copy(self) -> Stream:
-        """An independent stream in the same state (no reseeding: ``setstate`` replaces all of it)."""
-        copy = Stream.__new__(Stream)
-        copy.setstate(self.getstate())
-        return copy
+        """An independent stream in the same state."""
+        return copy_stream(self)
+
+
+R = TypeVar("R", bound=random.Random)
+
+
+def copy_stream(stream: R) -> R:
+    """An independent copy of any ``random.Random`` in the same state (no reseeding: ``setstate`` replaces all of it)."""
+    copy = type(stream).__new__(type(stream))
+    copy.setstate(stream.getstate())
+    return copy
 
 
 def derive_seed(*parts: object, bits: int = 64) -> int:

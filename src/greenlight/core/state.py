@@ -15,6 +15,8 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar, Final, Self
 
+from greenlight.core.rng import copy_stream
+
 #: How ``clone()`` copies a slot (the values of :attr:`GameState.copied`).
 LIST: Final = "list"  # a list of immutable values: ``list(value)``
 LISTS: Final = "lists"  # a list of such lists (one per seat, say): ``[list(item) for item in value]``
@@ -26,12 +28,6 @@ _COPY_EXPRESSIONS = {
     DICT: "dict(self.{name})",
     STREAM: "_copy_stream(self.{name})",
 }
-
-
-def _copy_stream(stream: random.Random) -> random.Random:
-    copy = type(stream).__new__(type(stream))  # no seeding from the OS: setstate replaces all of it
-    copy.setstate(stream.getstate())
-    return copy
 
 
 class GameState:
@@ -100,7 +96,7 @@ def _compile_clone(cls: type[GameState]) -> Any:
         expression = _COPY_EXPRESSIONS[cls.copied[name]].format(name=name) if name in cls.copied else f"self.{name}"
         lines.append(f"    copy.{name} = {expression}")
     lines.append("    return copy")
-    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_copy_stream": _copy_stream}
+    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_copy_stream": copy_stream}
     exec("\n".join(lines), namespace)  # generated from slot names only, as dataclasses write __init__
     clone = namespace["clone"]
     clone.__qualname__ = f"{cls.__qualname__}.clone"

@@ -6,40 +6,14 @@ Within a block an action is coded by the index of its card, space, line or choic
 from __future__ import annotations
 
 from greenlight.core.actions import ActionLayout
-from greenlight.games.movie_empire.actions import (
-    EXEMPT_WAYS,
-    SKIP,
-    Block,
-    Cut,
-    Discard,
-    Done,
-    End,
-    Exempt,
-    Give,
-    Keep,
-    Lay,
-    Market,
-    Net,
-    Pass,
-    Place,
-    Produce,
-    Purge,
-    Release,
-    Script,
-    Shut,
-    Stack,
-    Star,
-    Stop,
-    Swap,
-    Take,
-)
+from greenlight.games.movie_empire import actions as act
 from greenlight.games.movie_empire.cards import BOARD_MARKETS, MAX_CARD_INDEX, MAX_PRODUCTION, MAX_SCRIPTS, MAX_SPACES, MAX_STARS, STAGES
 from greenlight.games.movie_empire.state import MovieEmpireState
 
 _PAIRS = MAX_CARD_INDEX * (MAX_CARD_INDEX + 1) // 2 + MAX_CARD_INDEX  # unordered pairs (with repeats) and singles
 
 
-def _pair(state: MovieEmpireState, action: Keep | Give) -> int:
+def _pair(state: MovieEmpireState, action: act.Keep | act.Give) -> int:
     """Unordered pairs i <= j get j(j+1)/2 + i; a single card comes after all pairs; none is the last single slot."""
     indexes = sorted(state.table.card_index[card] for card in action.cards)
     if len(indexes) == 2:
@@ -49,63 +23,63 @@ def _pair(state: MovieEmpireState, action: Keep | Give) -> int:
     return base + (indexes[0] if indexes else MAX_CARD_INDEX - 1)
 
 
-def _place(state: MovieEmpireState, action: Place) -> int:
+def _place(state: MovieEmpireState, action: act.Place) -> int:
     return state.table.space_by_id[action.space].index * 2 + int(action.dossier)
 
 
-def _space(state: MovieEmpireState, action: Block | Cut) -> int:
+def _space(state: MovieEmpireState, action: act.Block | act.Cut) -> int:
     return state.table.space_by_id[action.space].index
 
 
-def _slot(state: MovieEmpireState, action: Take) -> int:
+def _slot(state: MovieEmpireState, action: act.Take) -> int:
     return state.table.space_by_id[action.slot].index
 
 
-def _line(state: MovieEmpireState, action: Release | Shut) -> int:
+def _line(state: MovieEmpireState, action: act.Release | act.Shut) -> int:
     return action.line - 1
 
 
-def _produce(state: MovieEmpireState, action: Produce) -> int:
+def _produce(state: MovieEmpireState, action: act.Produce) -> int:
     return 2 if action.line == "new" else int(action.line) - 1
 
 
-def _net(state: MovieEmpireState, action: Net) -> int:
-    return 2 if action.line == SKIP else int(action.line) - 1
+def _net(state: MovieEmpireState, action: act.Net) -> int:
+    return 2 if action.line == act.SKIP else int(action.line) - 1
 
 
-def _production_card(state: MovieEmpireState, action: Swap | Stack) -> int:
+def _production_card(state: MovieEmpireState, action: act.Swap | act.Stack) -> int:
     return state.table.production[action.card].index
 
 
-def _lay(state: MovieEmpireState, action: Lay) -> int:
+def _lay(state: MovieEmpireState, action: act.Lay) -> int:
     stage = 0 if action.stage is None else 1 + STAGES.index(action.stage)
     return (state.table.production[action.card].index * 2 + (action.end == "right")) * 5 + stage
 
 
 LAYOUT = ActionLayout(
     [
-        (Pass, 1, None),
-        (Done, 1, None),
-        (Purge, 1, None),
-        (End, 1, None),
-        (Stop, 1, None),
-        (Exempt, len(EXEMPT_WAYS), lambda state, action: EXEMPT_WAYS.index(action.way)),
-        (Place, MAX_SPACES * 2, _place),
-        (Block, MAX_SPACES, _space),
-        (Cut, MAX_SPACES, _space),
-        (Take, MAX_SPACES, _slot),
-        (Release, 2, _line),
-        (Produce, 3, _produce),
-        (Shut, 2, _line),
-        (Market, len(BOARD_MARKETS), lambda state, action: BOARD_MARKETS.index(action.market)),
-        (Net, 3, _net),
-        (Swap, MAX_PRODUCTION, _production_card),
-        (Stack, MAX_PRODUCTION, _production_card),
-        (Lay, MAX_PRODUCTION * 2 * 5, _lay),
-        (Star, MAX_STARS, lambda state, action: state.table.stars[action.card].index),
-        (Script, MAX_SCRIPTS, lambda state, action: state.table.scripts[action.card].index),
-        (Discard, MAX_CARD_INDEX, lambda state, action: state.table.card_index[action.card]),
-        (Keep, _PAIRS, _pair),
-        (Give, _PAIRS, _pair),
+        (act.Pass, 1, None),
+        (act.Done, 1, None),
+        (act.Purge, 1, None),
+        (act.End, 1, None),
+        (act.Stop, 1, None),
+        (act.Exempt, len(act.EXEMPT_WAYS), lambda state, action: act.EXEMPT_WAYS.index(action.way)),
+        (act.Place, MAX_SPACES * 2, _place),
+        (act.Block, MAX_SPACES, _space),
+        (act.Cut, MAX_SPACES, _space),
+        (act.Take, MAX_SPACES, _slot),
+        (act.Release, 2, _line),
+        (act.Produce, 3, _produce),
+        (act.Shut, 2, _line),
+        (act.Market, len(BOARD_MARKETS), lambda state, action: BOARD_MARKETS.index(action.market)),
+        (act.Net, 3, _net),
+        (act.Swap, MAX_PRODUCTION, _production_card),
+        (act.Stack, MAX_PRODUCTION, _production_card),
+        (act.Lay, MAX_PRODUCTION * 2 * 5, _lay),
+        (act.Star, MAX_STARS, lambda state, action: state.table.stars[action.card].index),
+        (act.Script, MAX_SCRIPTS, lambda state, action: state.table.scripts[action.card].index),
+        (act.Discard, MAX_CARD_INDEX, lambda state, action: state.table.card_index[action.card]),
+        (act.Keep, _PAIRS, _pair),
+        (act.Give, _PAIRS, _pair),
     ]
 )
