@@ -35,8 +35,14 @@ if TYPE_CHECKING:
 
 S = TypeVar("S", bound=GameState)
 S_in = TypeVar("S_in", bound=GameState, contravariant=True)
+#: A game's observation type (a TypedDict extending ``core.views.ObservationHeader``), as its view makes it ...
+O_co = TypeVar("O_co", covariant=True)
+#: ... and as its words read it.
+O_in = TypeVar("O_in", contravariant=True)
 
-Observation = dict[str, Any]
+#: An observation as the game-independent layers see it: JSON-ready, read-only. Each game declares its own
+#: TypedDict (``Game.observation_type``) which its view, words and encoding use, so mypy checks them.
+Observation = Mapping[str, Any]
 
 
 class GameRules(Protocol[S]):
@@ -58,10 +64,10 @@ class GameRules(Protocol[S]):
         """Final scores, ranks, winners and breakdown, once the game is over."""
 
 
-class GameView(Protocol[S]):
-    """What each seat may know (usually the game's ``view`` module)."""
+class GameView(Protocol[S, O_co]):
+    """What each seat may know (usually the game's ``view`` module); ``O_co`` is the game's observation type."""
 
-    def observe(self, state: S, player: int | None, /) -> Observation:
+    def observe(self, state: S, player: int | None, /) -> O_co:
         """The JSON-ready view of ``player`` (``None`` = spectator): only what that seat may see."""
 
     def determinize(self, state: S, player: int | None, rng: random.Random, /) -> S:
@@ -71,7 +77,7 @@ class GameView(Protocol[S]):
         """Values (such as card ids) hidden from ``player`` that must never appear in its observation."""
 
 
-class GameWords(Protocol[S_in]):
+class GameWords(Protocol[S_in, O_in]):
     """Everything a person reads (usually the game's ``words`` module); see ``greenlight.core.words``.
 
     The terminal and the web render these words, never data-file fields or
@@ -93,10 +99,10 @@ class GameWords(Protocol[S_in]):
     def describe_event(self, event: Event, state: S_in | None, names: Sequence[str] | None, /) -> str:
         """One line of log text for ``event``, seats called by ``names`` and cards by name ("" to show nothing)."""
 
-    def render_text(self, observation: Observation, names: Sequence[str] | None, /) -> str:
+    def render_text(self, observation: O_in, names: Sequence[str] | None, /) -> str:
         """A plain-text (rich markup allowed) rendering of an observation for the terminal, in words."""
 
-    def help_text(self, observation: Observation, /) -> str:
+    def help_text(self, observation: O_in, /) -> str:
         """The legend of the symbols the game's text uses and the rules of the step the observation is at."""
 
 
@@ -158,8 +164,13 @@ class Game(Generic[S]):
     #: The game's own bot levels (for example ``heuristic``): a class taking a seed, or "module:Class" to import late.
     bot_levels: Mapping[str, str | Callable[[int], Bot]] = {}
     rules: GameRules[S]
-    view: GameView[S]
-    words: GameWords[S] = PLAIN_WORDS
+    view: GameView[S, Any]
+    words: GameWords[S, Any] = PLAIN_WORDS
+    #: The TypedDict every observation of this game matches (checked by the conformance harness), if declared.
+    observation_type: type | None = None
+    #: For each event kind, the TypedDict its data matches (checked by the harness); kinds not listed are unchecked
+    #: unless the game declares any, in which case an undeclared kind is a defect.
+    event_types: Mapping[str, type] = {}
 
     def __init__(self) -> None:
         self._codec = ActionCodec(self.action_types)
@@ -228,7 +239,8 @@ class Game(Generic[S]):
 
     def observe(self, state: S, player: int | None) -> Observation:
         """The JSON-ready view of ``player`` (``None`` = spectator): only what that seat may see."""
-        return self.view.observe(state, player)
+        observation: Observation = self.view.observe(state, player)
+        return observation
 
     def determinize(self, state: S, player: int | None, rng: random.Random) -> S:
         """A full state that ``player`` cannot tell apart from ``state``; hidden parts resampled with ``rng``."""
@@ -240,7 +252,7 @@ class Game(Generic[S]):
         The conformance harness checks this on top of the determinization test. A game that overrides
         ``observe`` instead of declaring a ``view`` names no secrets unless it overrides this too.
         """
-        view: GameView[S] | None = getattr(self, "view", None)
+        view: GameView[S, Any] | None = getattr(self, "view", None)
         return frozenset() if view is None else view.secrets(state, player)
 
     # -- player words -------------------------------------------------------------

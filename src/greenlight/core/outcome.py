@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,7 +20,7 @@ class Outcome:
     scores: tuple[float, ...]
     ranks: tuple[int, ...]
     winners: tuple[int, ...]
-    breakdown: tuple[dict[str, Any], ...] = field(default=())
+    breakdown: tuple[Mapping[str, Any], ...] = field(default=())
 
     def returns(self) -> tuple[float, ...]:
         """Win shares: 1/k for each of k winners, 0 for everyone else (ties split)."""
@@ -56,7 +56,7 @@ def competition_ranks(keys: Sequence[Any]) -> tuple[int, ...]:
 def outcome_from_keys(
     scores: Sequence[float],
     keys: Sequence[Any],
-    breakdown: Sequence[dict[str, Any]],
+    breakdown: Sequence[Mapping[str, Any]],
     eligible: Sequence[bool] | None = None,
 ) -> Outcome:
     """Build an Outcome: rank by ``keys``; winners are the eligible seats ranked first.

@@ -11,10 +11,28 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+
+# typing_extensions for PEP 728 ``closed``: spreading a closed header into a game's observation literal lets mypy
+# check the rest of the literal (an open TypedDict might carry any key, so mypy would refuse the spread).
+from typing_extensions import TypedDict
+
+from greenlight.core.spec import OptionValue
 
 
-def observation_header(game_id: str, viewer: int | None, num_players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+class ObservationHeader(TypedDict):
+    """The keys every observation starts with; a game's observation type extends it."""
+
+    game: str
+    viewer: int | None
+    num_players: int
+    options: dict[str, OptionValue]
+
+
+class HeaderItems(ObservationHeader, closed=True):
+    """Exactly the header keys, to spread into a game's observation: ``{**observation_header(...), "round": 1, ...}``."""
+
+
+def observation_header(game_id: str, viewer: int | None, num_players: int, options: Mapping[str, OptionValue]) -> HeaderItems:
     """The first four keys of every observation: the game, who is looking (None: a spectator), the seats, the options."""
     return {"game": game_id, "viewer": viewer, "num_players": num_players, "options": dict(options)}
 

@@ -22,7 +22,10 @@ contract as it goes:
   exact replay, and determinism whatever the global RNG does; and actions
   that are not legal now (earlier legal actions, a mover's action played by
   a seat that does not owe one) are refused with a reason and leave the
-  state's digest unchanged.
+  state's digest unchanged; every observation matches the game's declared
+  ``observation_type`` and every event's data its declared ``event_types``
+  (``core.shapes``), so the TypedDicts mypy checks the readers against are
+  the data's true shape.
 
 A failure raises :class:`ConformanceFailure` carrying the record so far, so
 it can be replayed with ``greenlight replay``.
@@ -42,6 +45,7 @@ from greenlight.core.actions import Action
 from greenlight.core.errors import IllegalActionError
 from greenlight.core.game import Game
 from greenlight.core.record import Record, replay
+from greenlight.core.shapes import shape_errors
 from greenlight.core.spec import Options
 from greenlight.core.state import GameState, shared_containers, state_digest
 from greenlight.core.words import bare_codes, jargon
@@ -175,6 +179,7 @@ class _Playout:
         self.record.actions.append((seat, str(action)))
         if self.deep:
             for event in events:
+                self.check_event_shape(event.kind, event.data)
                 try:
                     json.dumps(event.to_json())
                     text = self.game.describe_event(event, self.state, None)
@@ -282,12 +287,29 @@ class _Playout:
         if code_like:
             raise self.fail(f"{what} reads like code ({code_like}): {text!r}")
 
+    def check_event_shape(self, kind: str, data: Any) -> None:
+        """The event's data matches the TypedDict the game declares for its kind."""
+        declared = self.game.event_types
+        if not declared:
+            return
+        if kind not in declared:
+            raise self.fail(f"event kind {kind!r} is not among the game's declared event_types")
+        problems = shape_errors(dict(data), declared[kind], kind)
+        if problems:
+            raise self.fail(f"event {kind} does not match its declared type: {'; '.join(problems)}")
+
     def check_observations(self) -> None:
+        declared = self.game.observation_type
         for seat in [*range(self.num_players), None]:
+            observation = self.game.observe(self.state, seat)
             try:
-                json.dumps(self.game.observe(self.state, seat))
+                json.dumps(observation)
             except (TypeError, ValueError) as error:
                 raise self.fail(f"observation of seat {seat} is not JSON-serialisable: {error}") from error
+            if declared is not None:
+                problems = shape_errors(observation, declared, "observation")
+                if problems:
+                    raise self.fail(f"observation of seat {seat} does not match {declared.__name__}: {'; '.join(problems)}")
 
     def check_no_leak(self) -> None:
         game = self.game

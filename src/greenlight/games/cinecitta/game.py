@@ -6,6 +6,8 @@ from greenlight.core.game import Game
 from greenlight.games.cinecitta import rules, view, words
 from greenlight.games.cinecitta.actions import ACTION_TYPES
 from greenlight.games.cinecitta.codes import LAYOUT
+from greenlight.games.cinecitta.events import EVENT_TYPES
+from greenlight.games.cinecitta.observation import CinecittaObservation
 from greenlight.games.cinecitta.spec import SPEC
 from greenlight.games.cinecitta.state import CinecittaState
 
@@ -20,6 +22,8 @@ class CinecittaGame(Game[CinecittaState]):
     rules = rules
     view = view
     words = words
+    observation_type = CinecittaObservation
+    event_types = EVENT_TYPES
 
 
 GAME = CinecittaGame()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal
 
 from greenlight.core.actions import Action, shared
 from greenlight.core.decision import GAME_OVER, Decision
@@ -18,6 +18,8 @@ from greenlight.core.rng import Stream
 from greenlight.core.spec import OptionValue
 from greenlight.games.cinecitta.actions import HEADHUNT, SECURE, Offer, Place, Respond
 from greenlight.games.cinecitta.cards import HAND_SIZE, CardTable, load_cards
+from greenlight.games.cinecitta.events import Committed, FolderPassed, FolderReturned, GameOver, Placed, RoundStarted
+from greenlight.games.cinecitta.observation import Breakdown
 from greenlight.games.cinecitta.state import OFFER, OVER, PLACE, RESPOND, CinecittaState, Folder, Placement
 
 FINISHED = "FINISHED"
@@ -260,7 +262,7 @@ def why_illegal(state: CinecittaState, seat: int, action: Action) -> str:
 
 def apply(state: CinecittaState, seat: int, action: Action) -> list[Event]:
     """Record a legal commitment; when the last seat commits, resolve the step."""
-    events = [Event("committed", {"seat": seat, "step": state.step})]
+    events = [Event("committed", Committed(seat=seat, step=state.step))]
     if isinstance(action, Offer):
         state.offers[seat] = (action.card, action.amount)
         if all(offer is not None for offer in state.offers):
@@ -287,7 +289,7 @@ def resolve_offers(state: CinecittaState) -> list[Event]:
         target = target_of(state, seat)
         state.folders.append(Folder(state.round, seat, target, card, amount))
         events.append(
-            Event("folder_passed", {"sender": seat, "recipient": target, "card": card, "amount": amount}, audience=(seat, target))
+            Event("folder_passed", FolderPassed(sender=seat, recipient=target, card=card, amount=amount), audience=(seat, target))
         )
     state.offers = [None] * state.num_players
     state.step = RESPOND
@@ -302,6 +304,7 @@ def resolve_responses(state: CinecittaState) -> list[Event]:
         sender = source_of(state, seat)
         folder = state.folders[start + sender]
         choice = state.responses[seat]
+        assert choice is not None, "every seat has answered before the folders return"
         if choice == SECURE:
             state.wallets[seat] += folder.amount
             state.pending[sender].append(folder.card)
@@ -313,7 +316,7 @@ def resolve_responses(state: CinecittaState) -> list[Event]:
         events.append(
             Event(
                 "folder_returned",
-                {"sender": sender, "recipient": seat, "card": folder.card, "amount": folder.amount, "response": choice},
+                FolderReturned(sender=sender, recipient=seat, card=folder.card, amount=folder.amount, response=choice),
                 audience=(sender, seat),
             )
         )
@@ -349,16 +352,16 @@ def resolve_plans(state: CinecittaState) -> list[Event]:
         state.pending[seat] = []
     state.placements.append(batch)
     state.plans = [None] * state.num_players
-    events = [Event("placed", {"seat": p.seat, "card": p.card, "moved_out": p.moved_out}) for p in batch]
+    events = [Event("placed", Placed(seat=p.seat, card=p.card, moved_out=p.moved_out)) for p in batch]
     state.round += 1
     if state.round > state.rounds:
         state.step = OVER
         result = outcome(state)
-        events.append(Event("game_over", {"scores": list(result.scores), "winners": list(result.winners), "wallets": list(state.wallets)}))
+        events.append(Event("game_over", GameOver(scores=list(result.scores), winners=list(result.winners), wallets=list(state.wallets))))
     else:
         state.step = OFFER
         state.round_start_wallets = list(state.wallets)
-        events.append(Event("round_started", {"round": state.round, "offset": partner_offset(state)}))
+        events.append(Event("round_started", RoundStarted(round=state.round, offset=partner_offset(state))))
     return events
 
 
@@ -393,7 +396,7 @@ def reels_of(table: CardTable, office: Sequence[str]) -> int:
     return sum(table[card].reels for card in office)
 
 
-def score_seat(table: CardTable, studio: Sequence[str], office: Sequence[str], wallet: int) -> dict[str, Any]:
+def score_seat(table: CardTable, studio: Sequence[str], office: Sequence[str], wallet: int) -> Breakdown:
     """S1-S5 and S7 (without awards) for one seat, as a breakdown.
 
     A step the seat skips reports no figure (None), promotion and award
@@ -401,7 +404,7 @@ def score_seat(table: CardTable, studio: Sequence[str], office: Sequence[str], w
     short of its wages S5-S7, so neither has an award (S6 is for FINISHED
     seats only, R15, R25). A FINISHED seat's award starts at 0.
     """
-    breakdown: dict[str, Any] = {
+    breakdown: Breakdown = {
         "status": DROPPED_INCOMPLETE,
         "quality": None,
         "promotion": None,
@@ -426,28 +429,33 @@ def score_seat(table: CardTable, studio: Sequence[str], office: Sequence[str], w
         return breakdown
     money -= wages
     reels = reels_of(table, office)
-    breakdown.update(status=FINISHED, money=money, reels=reels, box_office=money * reels, award=0, value=quality + money * reels)
+    breakdown.update({"status": FINISHED, "money": money, "reels": reels, "box_office": money * reels, "award": 0, "value": quality + money * reels})
     return breakdown
 
 
-def apply_awards(breakdowns: list[dict[str, Any]]) -> None:
+def apply_awards(breakdowns: list[Breakdown]) -> None:
     """S6 Movie Awards among FINISHED seats: +200 highest quality, -100 lowest (R15-R17, R25)."""
     finished = [b for b in breakdowns if b["status"] == FINISHED]
-    qualities = {b["quality"] for b in finished}
+    qualities = {_figure(b, "quality") for b in finished}
     if len(finished) < 2 or len(qualities) < 2:
         return
     best, worst = max(qualities), min(qualities)
     for breakdown in finished:
-        if breakdown["quality"] == best:
-            breakdown["award"] = 200
-        elif breakdown["quality"] == worst:
-            breakdown["award"] = -100
-        breakdown["value"] += breakdown["award"]
+        award = 200 if breakdown["quality"] == best else -100 if breakdown["quality"] == worst else 0
+        breakdown["award"] = award
+        breakdown["value"] = _figure(breakdown, "value") + award
+
+
+def _figure(breakdown: Breakdown, step: Literal["quality", "value"]) -> int:
+    """A figure a FINISHED seat always has."""
+    figure = breakdown[step]
+    assert figure is not None, f"a finished seat has a {step}"
+    return figure
 
 
 def score_all(
     table: CardTable, studios: Sequence[Sequence[str]], offices: Sequence[Sequence[str]], wallets: Sequence[int], movie_awards: bool
-) -> list[dict[str, Any]]:
+) -> list[Breakdown]:
     """S1-S7 for every seat."""
     breakdowns = [score_seat(table, studio, office, wallet) for studio, office, wallet in zip(studios, offices, wallets, strict=True)]
     if movie_awards:
@@ -455,15 +463,19 @@ def score_all(
     return breakdowns
 
 
-def rank_breakdowns(breakdowns: list[dict[str, Any]]) -> Outcome:
+def rank_breakdowns(breakdowns: list[Breakdown]) -> Outcome:
     """S8 and R43: rank FINISHED seats by value then quality; drop-outs score 0 and share last place."""
     finished = [b["status"] == FINISHED for b in breakdowns]
-    scores = [b["value"] if done else 0 for b, done in zip(breakdowns, finished, strict=True)]
-    keys = [(1, b["value"], b["quality"]) if done else (0, 0, 0) for b, done in zip(breakdowns, finished, strict=True)]
+    scores = [_figure(b, "value") if done else 0 for b, done in zip(breakdowns, finished, strict=True)]
+    keys = [(1, _figure(b, "value"), _figure(b, "quality")) if done else (0, 0, 0) for b, done in zip(breakdowns, finished, strict=True)]
     return outcome_from_keys(scores, keys, breakdowns, eligible=finished)
+
+
+def final_breakdowns(state: CinecittaState) -> list[Breakdown]:
+    """Each seat's scoring (S1-S7) of a finished game."""
+    return score_all(state.table, state.studios, state.offices, state.wallets, bool(state.options.get("movie_awards")))
 
 
 def outcome(state: CinecittaState) -> Outcome:
     """Final scores of a finished game."""
-    breakdowns = score_all(state.table, state.studios, state.offices, state.wallets, bool(state.options.get("movie_awards")))
-    return rank_breakdowns(breakdowns)
+    return rank_breakdowns(final_breakdowns(state))

@@ -6,17 +6,17 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from greenlight.core.game import Observation
 from greenlight.core.views import observation_header
 from greenlight.games.cinecitta import determinization, rules, words
 from greenlight.games.cinecitta.actions import HEADHUNT, Offer, Place, Respond
+from greenlight.games.cinecitta.observation import Back, CinecittaObservation, FolderView, ForecastWithWords
 from greenlight.games.cinecitta.state import OFFER, OVER, PLACE, RESPOND, CinecittaState, Folder
 
 
-def _folder_json(folder: Folder, viewer: int, show_response: bool) -> dict[str, Any]:
+def _folder_json(folder: Folder, viewer: int, show_response: bool) -> FolderView:
     """One of the viewer's folders; once the answer is known, what came back to its sender (``back``)."""
     response = folder.response if show_response else None
-    back: dict[str, Any] | None = None
+    back: Back | None = None
     if response == HEADHUNT:
         back = {"money": 2 * folder.amount, "card": None}
     elif response is not None:
@@ -33,11 +33,11 @@ def _folder_json(folder: Folder, viewer: int, show_response: bool) -> dict[str, 
     }
 
 
-def observe(state: CinecittaState, viewer: int | None) -> Observation:
+def observe(state: CinecittaState, viewer: int | None) -> CinecittaObservation:
     """The JSON-ready view of ``viewer`` (None = spectator), built from its information state only."""
     n = state.num_players
     decision = rules.decision(state)
-    view: dict[str, Any] = {
+    view: CinecittaObservation = {
         **observation_header("cinecitta", viewer, n, state.options),
         "round": min(state.round, state.rounds),
         "rounds": state.rounds,
@@ -58,22 +58,23 @@ def observe(state: CinecittaState, viewer: int | None) -> Observation:
         "direction": words.direction_words(rules.partner_offset(state), n) if state.step != OVER else None,
     }
     if viewer is not None:
-        view.update(_private_view(state, viewer))
+        _add_private_view(view, state, viewer)
     if state.step == OVER:
-        result = rules.outcome(state)
+        breakdowns = rules.final_breakdowns(state)
+        result = rules.rank_breakdowns(breakdowns)
         view["final"] = {
             "wallets": list(state.wallets),
-            "breakdown": [dict(item) for item in result.breakdown],
+            "breakdown": breakdowns,
             "scores": list(result.scores),
             "ranks": list(result.ranks),
             "winners": list(result.winners),
-            "words": [words.breakdown_words(item, wallet) for item, wallet in zip(result.breakdown, state.wallets, strict=True)],
+            "words": [words.breakdown_words(item, wallet) for item, wallet in zip(breakdowns, state.wallets, strict=True)],
         }
     return view
 
 
-def _private_view(state: CinecittaState, viewer: int) -> dict[str, Any]:
-    """The seat's own hand, wallet, folders, pending cards and commitment."""
+def _add_private_view(view: CinecittaObservation, state: CinecittaState, viewer: int) -> None:
+    """Add the seat's own hand, wallet, folders, pending cards and commitment to its ``view``."""
     sent = rules.folder_sent(state, viewer)
     received = rules.folder_received(state, viewer)
     # The sender learns the response at step 3a, i.e. once responses are resolved (PLACE).
@@ -90,23 +91,21 @@ def _private_view(state: CinecittaState, viewer: int) -> dict[str, Any]:
         commitment = str(Respond(state.responses[viewer]))  # type: ignore[arg-type]
     elif state.step == PLACE and state.plans[viewer] is not None:
         commitment = str(Place(state.plans[viewer]))  # type: ignore[arg-type]
-    return {
-        "hand": list(state.hands[viewer]),
-        "wallet": state.wallets[viewer],
-        "target": rules.target_of(state, viewer) if state.step != OVER else None,
-        "source": rules.source_of(state, viewer) if state.step != OVER else None,
-        "folder_sent": sent_json,
-        "folder_received": received_json,
-        "pending": list(state.pending[viewer]) if state.step == PLACE else [],
-        "my_commitment": commitment,
-        "my_commitment_words": words.commitment_words(state.table, commitment),
-        "folder_history": history,
-        # The seat's own score if the game ended now (its wallet against its wages; rules §5), with its words.
-        "forecast": _forecast(state, viewer) if state.step != OVER else None,
-    }
+    view["hand"] = list(state.hands[viewer])
+    view["wallet"] = state.wallets[viewer]
+    view["target"] = rules.target_of(state, viewer) if state.step != OVER else None
+    view["source"] = rules.source_of(state, viewer) if state.step != OVER else None
+    view["folder_sent"] = sent_json
+    view["folder_received"] = received_json
+    view["pending"] = list(state.pending[viewer]) if state.step == PLACE else []
+    view["my_commitment"] = commitment
+    view["my_commitment_words"] = words.commitment_words(state.table, commitment)
+    view["folder_history"] = history
+    # The seat's own score if the game ended now (its wallet against its wages; rules §5), with its words.
+    view["forecast"] = _forecast(state, viewer) if state.step != OVER else None
 
 
-def _forecast(state: CinecittaState, viewer: int) -> dict[str, Any]:
+def _forecast(state: CinecittaState, viewer: int) -> ForecastWithWords:
     figures = words.forecast(state.table, state.studios[viewer], state.offices[viewer], state.wallets[viewer])
     return {**figures, "words": words.forecast_words(figures)}
 

@@ -1,0 +1,134 @@
+"""Checking a JSON-ready value against its declared type at run time.
+
+Observations and event data are declared as ``TypedDict`` classes so mypy
+checks the code that builds and reads them; :func:`shape_errors` checks the
+values a running game actually produces against the same declarations, so the
+types cannot drift from the data (the conformance harness calls it).
+
+>>> from typing import TypedDict
+>>> class Folder(TypedDict):
+...     card: str
+...     amount: int
+>>> shape_errors({"card": "A9", "amount": 10}, Folder)
+[]
+>>> shape_errors({"card": "A9", "amount": "ten", "colour": 1}, Folder, "folder")
+["folder.amount: expected int, got str 'ten'", "folder: key 'colour' is not declared in Folder"]
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import Any, Literal, Union, get_args, get_origin
+
+from typing_extensions import is_typeddict
+
+_MAX_ERRORS = 10
+
+
+@cache
+def _hints(typed_dict: type) -> dict[str, Any]:
+    return typing.get_type_hints(typed_dict)
+
+
+def shape_errors(value: object, declared: Any, path: str = "value") -> list[str]:
+    """Where ``value`` departs from ``declared`` (a TypedDict, ``list[...]``, ``dict[str, ...]``, union, Literal or scalar).
+
+    A TypedDict must have every required key, no undeclared key, and each value of its declared type;
+    ``bool`` does not count as ``int``, but an ``int`` counts as ``float``. Returns at most ten problems.
+    """
+    errors: list[str] = []
+    _check(value, declared, path, errors)
+    return errors[:_MAX_ERRORS]
+
+
+def _check(value: object, declared: Any, path: str, errors: list[str]) -> None:
+    if len(errors) >= _MAX_ERRORS or declared is Any or declared is object:
+        return
+    origin = get_origin(declared)
+    if origin in (Union, types.UnionType):
+        options = get_args(declared)
+        if not any(not _fails(value, option, path) for option in options):
+            _mismatch(value, declared, path, errors)
+        return
+    if origin is Literal:
+        if value not in get_args(declared) or type(value) not in {type(option) for option in get_args(declared)}:
+            _mismatch(value, declared, path, errors)
+        return
+    if is_typeddict(declared):
+        _check_typed_dict(value, declared, path, errors)
+        return
+    if origin in (list, Sequence, tuple):
+        if not isinstance(value, list | tuple):
+            _mismatch(value, declared, path, errors)
+            return
+        args = get_args(declared)
+        if origin is tuple and args and args[-1] is not Ellipsis:
+            if len(args) != len(value):
+                errors.append(f"{path}: expected {len(args)} items, got {len(value)}")
+                return
+            for index, (item, item_type) in enumerate(zip(value, args, strict=True)):
+                _check(item, item_type, f"{path}[{index}]", errors)
+            return
+        item_type = args[0] if args else Any
+        for index, item in enumerate(value):
+            _check(item, item_type, f"{path}[{index}]", errors)
+        return
+    if origin in (dict, Mapping):
+        if not isinstance(value, dict):
+            _mismatch(value, declared, path, errors)
+            return
+        key_type, item_type = get_args(declared) or (Any, Any)
+        for key, item in value.items():
+            _check(key, key_type, f"{path} key", errors)
+            _check(item, item_type, f"{path}[{key!r}]", errors)
+        return
+    if declared is None or declared is type(None):
+        if value is not None:
+            _mismatch(value, declared, path, errors)
+        return
+    if declared is float:
+        if type(value) not in (int, float):
+            _mismatch(value, declared, path, errors)
+        return
+    if isinstance(declared, type):
+        if type(value) is not declared and not (declared is not bool and declared is not int and isinstance(value, declared)):
+            _mismatch(value, declared, path, errors)
+        return
+    raise TypeError(f"{path}: cannot check against the declared type {declared!r}")
+
+
+def _check_typed_dict(value: object, declared: Any, path: str, errors: list[str]) -> None:
+    if not isinstance(value, dict):
+        _mismatch(value, declared, path, errors)
+        return
+    hints = _hints(declared)
+    for key in declared.__required_keys__:
+        if key not in value:
+            errors.append(f"{path}: missing key {key!r} of {declared.__name__}")
+    for key, item in value.items():
+        if key not in hints:
+            errors.append(f"{path}: key {key!r} is not declared in {declared.__name__}")
+            continue
+        _check(item, hints[key], f"{path}.{key}", errors)
+
+
+def _fails(value: object, declared: Any, path: str) -> bool:
+    trial: list[str] = []
+    _check(value, declared, path, trial)
+    return bool(trial)
+
+
+def _mismatch(value: object, declared: Any, path: str, errors: list[str]) -> None:
+    shown = repr(value)
+    if len(shown) > 40:
+        shown = shown[:37] + "..."
+    errors.append(f"{path}: expected {_name(declared)}, got {type(value).__name__} {shown}")
+
+
+def _name(declared: Any) -> str:
+    if isinstance(declared, type) and get_origin(declared) is None:
+        return declared.__name__
+    return str(declared).replace("typing.", "")
