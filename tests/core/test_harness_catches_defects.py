@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NotRequired, TypedDict
 
 import pytest
 
@@ -35,7 +35,22 @@ DEFECTS = (
     "dirty_refusal",
     "accepts_illegal",
     "score_out_of_bounds",
+    "mistyped_observation",
+    "mistyped_event",
+    "undeclared_event",
 )
+
+
+class HighCardObservation(TypedDict):
+    round: int
+    committed: list[int]
+    card: NotRequired[int]
+    all_cards: NotRequired[list[int]]  # declared, so only the resampling check can catch the "leak" defect
+
+
+class RoundEnded(TypedDict):
+    round: int
+    draw: int
 
 
 class HighCardState(GameState):
@@ -75,6 +90,8 @@ class HighCard(Game[HighCardState]):
     )
     action_types = (Bid,)
     num_distinct_actions = 3
+    observation_type = HighCardObservation
+    event_types = {"round_ended": RoundEnded}
 
     def initial_state(self, num_players: int, seed: int, options: dict[str, OptionValue]) -> HighCardState:
         return HighCardState(num_players, seed, str(options["defect"]))
@@ -108,12 +125,15 @@ class HighCard(Game[HighCardState]):
             state.cards = [draw for _ in state.cards]
             state.bids = [None] * state.num_players
             state.round += 1
+            kind = "round_over" if state.defect == "undeclared_event" else "round_ended"
+            round_number: Any = str(state.round) if state.defect == "mistyped_event" else state.round
+            return [Event(kind, {"round": round_number, "draw": draw})]
         return []
 
     def observe(self, state: HighCardState, player: int | None) -> Observation:
         view: dict[str, Any] = {"round": state.round, "committed": list(self.decision(state).committed)}
         if player is not None:
-            view["card"] = state.cards[player]
+            view["card"] = str(state.cards[player]) if state.defect == "mistyped_observation" else state.cards[player]
         if state.defect == "leak":
             view["all_cards"] = list(state.cards)
         return view
@@ -158,6 +178,9 @@ def test_a_correct_game_passes() -> None:
         ("dirty_refusal", "changed the state"),
         ("accepts_illegal", "was allowed"),
         ("score_out_of_bounds", r"outside the declared score bounds \[1, 9\]"),
+        ("mistyped_observation", r"does not match HighCardObservation: observation.card: expected int, got str"),
+        ("mistyped_event", r"event round_ended does not match its declared type: round_ended.round: expected int, got str"),
+        ("undeclared_event", r"event kind 'round_over' is not among the game's declared event_types"),
     ],
 )
 def test_a_broken_game_fails(defect: str, message: str) -> None:

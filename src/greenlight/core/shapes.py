@@ -21,7 +21,7 @@ import types
 import typing
 from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import Any, Literal, Union, get_args, get_origin
+from typing import Any, Literal, NotRequired, Required, Union, get_args, get_origin
 
 from typing_extensions import is_typeddict
 
@@ -29,8 +29,29 @@ _MAX_ERRORS = 10
 
 
 @cache
-def _hints(typed_dict: type) -> dict[str, Any]:
-    return typing.get_type_hints(typed_dict)
+def _fields(typed_dict: type) -> tuple[dict[str, Any], frozenset[str]]:
+    """The TypedDict's key types and its required keys.
+
+    Required keys are read from the annotations too: under ``from __future__ import annotations`` Python 3.11
+    cannot see ``NotRequired`` inside a string annotation, so ``__required_keys__`` alone would be wrong there.
+    """
+    hints = typing.get_type_hints(typed_dict, include_extras=True)
+    required = set()
+    types_of = {}
+    for key, hint in hints.items():
+        origin = get_origin(hint)
+        if origin is NotRequired:
+            optional = True
+        elif origin is Required:
+            optional = False
+        else:
+            optional = key in typed_dict.__optional_keys__  # type: ignore[attr-defined]
+        while get_origin(hint) in (NotRequired, Required):
+            hint = get_args(hint)[0]
+        types_of[key] = hint
+        if not optional:
+            required.add(key)
+    return types_of, frozenset(required)
 
 
 def shape_errors(value: object, declared: Any, path: str = "value") -> list[str]:
@@ -104,8 +125,8 @@ def _check_typed_dict(value: object, declared: Any, path: str, errors: list[str]
     if not isinstance(value, dict):
         _mismatch(value, declared, path, errors)
         return
-    hints = _hints(declared)
-    for key in declared.__required_keys__:
+    hints, required = _fields(declared)
+    for key in sorted(required):
         if key not in value:
             errors.append(f"{path}: missing key {key!r} of {declared.__name__}")
     for key, item in value.items():
@@ -129,6 +150,10 @@ def _mismatch(value: object, declared: Any, path: str, errors: list[str]) -> Non
 
 
 def _name(declared: Any) -> str:
+    if declared is None or declared is type(None):
+        return "None"
+    if get_origin(declared) in (Union, types.UnionType):
+        return " | ".join(_name(option) for option in get_args(declared))
     if isinstance(declared, type) and get_origin(declared) is None:
         return declared.__name__
     return str(declared).replace("typing.", "")

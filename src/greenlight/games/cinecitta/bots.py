@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import cast
 
 from greenlight.core.actions import Action
 from greenlight.core.bot import Bot, SeatView
 from greenlight.games.cinecitta import rules
 from greenlight.games.cinecitta.actions import HEADHUNT, SECURE, Offer, Place, Respond
 from greenlight.games.cinecitta.cards import CardTable
+from greenlight.games.cinecitta.observation import CinecittaObservation
 
 #: Expected number of a card that will still fill an empty Studio place.
 FILL_NUMBER = 5.5
@@ -72,30 +73,31 @@ class HeuristicBot(Bot):
 
     def choose(self, view: SeatView) -> Action:
         """Pick an offer, a response or a plan by the value estimate."""
-        obs = view.observation()
+        obs = cast(CinecittaObservation, view.observation())
         legal = view.legal_actions()
         if len(legal) == 1:
             return legal[0]
         table = rules.table_for(obs["options"])
+        seat = obs["viewer"]
+        assert seat is not None, "a bot plays a seat"
         if obs["step"] == "offer":
-            return self._offer(table, obs, legal)
+            return self._offer(table, obs, seat, legal)
         if obs["step"] == "respond":
-            return self._respond(table, obs)
-        return self._place(table, obs)
+            return self._respond(table, obs, seat)
+        return self._place(table, obs, seat)
 
     # -- helpers ------------------------------------------------------------------
 
-    def _rounds_left(self, obs: dict[str, Any]) -> int:
-        return int(obs["rounds"] - obs["round"])
+    def _rounds_left(self, obs: CinecittaObservation) -> int:
+        return obs["rounds"] - obs["round"]
 
-    def _place(self, table: CardTable, obs: dict[str, Any]) -> Action:
-        seat = obs["viewer"]
+    def _place(self, table: CardTable, obs: CinecittaObservation, seat: int) -> Action:
         _, plan = best_placement(table, obs["studios"][seat], obs["offices"][seat], obs["pending"], obs["wallet"], self._rounds_left(obs))
         return plan
 
-    def _respond(self, table: CardTable, obs: dict[str, Any]) -> Action:
-        seat = obs["viewer"]
+    def _respond(self, table: CardTable, obs: CinecittaObservation, seat: int) -> Action:
         folder = obs["folder_received"]
+        assert folder is not None, "a seat answering has received a folder"
         studio, office, wallet = obs["studios"][seat], obs["offices"][seat], obs["wallet"]
         rounds_left = self._rounds_left(obs)
         secure_value = estimate_value(table, studio, office, wallet + folder["amount"], rounds_left)
@@ -104,9 +106,9 @@ class HeuristicBot(Bot):
         hunt_value, _ = best_placement(table, studio, office, [folder["card"]], wallet - folder["amount"], rounds_left)
         return Respond(HEADHUNT if hunt_value > secure_value else SECURE)
 
-    def _partner_wallet_guess(self, obs: dict[str, Any]) -> float:
+    def _partner_wallet_guess(self, obs: CinecittaObservation, seat: int) -> float:
         """Average of the money the others hold, nudged by the money seen changing hands with the partner."""
-        seat, target = obs["viewer"], obs["target"]
+        target = obs["target"]
         others = obs["num_players"] - 1
         guess: float = (obs["money_total"] - obs["wallet"]) / others
         for folder in obs["folder_history"]:
@@ -120,9 +122,10 @@ class HeuristicBot(Bot):
                 guess -= folder["amount"] / 2
         return max(guess, 0.0)
 
-    def _partner_gain(self, table: CardTable, obs: dict[str, Any], card: str, partner_wallet: float) -> float:
+    def _partner_gain(self, table: CardTable, obs: CinecittaObservation, card: str, partner_wallet: float) -> float:
         """How much the partner's estimate rises if it headhunts ``card`` at no cost."""
         target = obs["target"]
+        assert target is not None, "a seat offering has a partner"
         studio, office = obs["studios"][target], obs["offices"][target]
         rounds_left = self._rounds_left(obs)
         wallet = int(partner_wallet)
@@ -130,11 +133,10 @@ class HeuristicBot(Bot):
         after, _ = best_placement(table, studio, office, [card], wallet, rounds_left)
         return after - before
 
-    def _offer(self, table: CardTable, obs: dict[str, Any], legal: list[Action]) -> Action:
-        seat = obs["viewer"]
+    def _offer(self, table: CardTable, obs: CinecittaObservation, seat: int, legal: list[Action]) -> Action:
         studio, office, wallet, hand = obs["studios"][seat], obs["offices"][seat], obs["wallet"], obs["hand"]
         rounds_left = self._rounds_left(obs)
-        partner_wallet = self._partner_wallet_guess(obs)
+        partner_wallet = self._partner_wallet_guess(obs, seat)
         amounts = sorted({0, 10, 20, 30, 50, 80, 120} & set(range(0, wallet + 1, 10)))
         best: tuple[float, Action] | None = None
         for card in hand:

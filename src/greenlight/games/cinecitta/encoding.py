@@ -19,15 +19,16 @@ Card slots follow the card table (bundled or the ``cards`` option), at most
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import cast
 
 from greenlight.core.game import Observation
 from greenlight.core.spec import OptionValue
 from greenlight.core.views import clip01, relative_seat
 from greenlight.games.cinecitta.cards import HAND_SIZE, MAX_CARDS, OCCUPATIONS, PLAYER_COUNTS, CardTable, StaffCard
+from greenlight.games.cinecitta.observation import CinecittaObservation, Final, FolderView, Placement
 from greenlight.games.cinecitta.rules import table_for
 
 STEPS = ("offer", "respond", "place", "over")
@@ -113,7 +114,7 @@ class CinecittaEncoding:
 
     def encode(self, observation: Observation) -> list[float]:
         """The vector for one observation (spectator observations leave the private fields at 0)."""
-        obs = observation
+        obs = cast(CinecittaObservation, observation)
         n: int = obs["num_players"]
         table = table_for(obs["options"])
         infos = _card_infos(table)
@@ -154,7 +155,7 @@ class CinecittaEncoding:
         Quality counts once the Studio holds three cards; promotion is in money
         (10 a promotion icon). Values come from the viewer's own observation.
         """
-        obs = observation
+        obs = cast(CinecittaObservation, observation)
         viewer = obs["viewer"]
         if viewer is None:
             return {name: 0.0 for name in self.shaping_weights}
@@ -168,14 +169,14 @@ class CinecittaEncoding:
         }
 
 
-def _seat_flags(seats: list[int], n: int, rel: Any) -> list[float]:
+def _seat_flags(seats: list[int], n: int, rel: Callable[[int], int]) -> list[float]:
     flags = [0.0] * n
     for seat in seats:
         flags[rel(seat)] = 1.0
     return flags
 
 
-def _per_seat(values: list[float], n: int, rel: Any) -> list[float]:
+def _per_seat(values: list[float], n: int, rel: Callable[[int], int]) -> list[float]:
     ordered = [0.0] * n
     for seat, value in enumerate(values):
         ordered[rel(seat)] = value
@@ -190,7 +191,7 @@ def _quality(table: CardTable, studio: list[str]) -> int:
     return 100 * a + 10 * b + c
 
 
-def _studios(infos: dict[str, _CardInfo], studios: list[list[str]], n: int, rel: Any) -> list[float]:
+def _studios(infos: dict[str, _CardInfo], studios: list[list[str]], n: int, rel: Callable[[int], int]) -> list[float]:
     """Per seat and occupation: [present, number/9]."""
     width = len(OCCUPATIONS) * 2
     out = [0.0] * (n * width)
@@ -204,7 +205,7 @@ def _studios(infos: dict[str, _CardInfo], studios: list[list[str]], n: int, rel:
     return out
 
 
-def _offices(infos: dict[str, _CardInfo], offices: list[list[str]], n: int, rel: Any) -> list[float]:
+def _offices(infos: dict[str, _CardInfo], offices: list[list[str]], n: int, rel: Callable[[int], int]) -> list[float]:
     """Per seat: cards per occupation/16, promotion icons/16, reels/32, any Pen, card count/16."""
     width = len(OCCUPATIONS) + 4
     out = [0.0] * (n * width)
@@ -229,7 +230,7 @@ def _offices(infos: dict[str, _CardInfo], offices: list[list[str]], n: int, rel:
     return out
 
 
-def _last_placements(placements: list[dict[str, Any]], n: int, rel: Any) -> list[float]:
+def _last_placements(placements: list[Placement], n: int, rel: Callable[[int], int]) -> list[float]:
     """Per seat: cards placed in the last resolved step /2, cards it moved to the Office /2."""
     out = [0.0] * (n * 2)
     for placement in placements:
@@ -240,7 +241,7 @@ def _last_placements(placements: list[dict[str, Any]], n: int, rel: Any) -> list
     return out
 
 
-def _card_set(infos: dict[str, _CardInfo], cards: Any) -> list[float]:
+def _card_set(infos: dict[str, _CardInfo], cards: Iterable[str]) -> list[float]:
     """Multi-hot over card-table positions."""
     out = [0.0] * MAX_CARDS
     for card_id in cards:
@@ -253,7 +254,7 @@ def _card_features(card: StaffCard) -> list[float]:
     return [*occupation, card.number / 9.0, min(card.promotion / 2.0, 1.0), min(card.reels / 4.0, 1.0), float(card.pen)]
 
 
-def _folder(infos: dict[str, _CardInfo], folder: dict[str, Any] | None, money_total: float) -> list[float]:
+def _folder(infos: dict[str, _CardInfo], folder: FolderView | None, money_total: float) -> list[float]:
     """[present, card one-hot (60), card features (9), amount/total money, response secure, headhunt]."""
     width = 1 + MAX_CARDS + CARD_FEATURES + 1 + len(RESPONSES)
     if folder is None:
@@ -265,7 +266,7 @@ def _folder(infos: dict[str, _CardInfo], folder: dict[str, Any] | None, money_to
     return [1.0, *one_hot, *card.features, clip01(folder["amount"] / money_total), *response]
 
 
-def _history(history: Any, me: int, n: int, rel: Any, money_total: float) -> list[float]:
+def _history(history: Iterable[FolderView], me: int, n: int, rel: Callable[[int], int], money_total: float) -> list[float]:
     """Per other seat, over earlier rounds: my folders it secured / headhunted (/8) and their money (/total);
     its folders I secured / headhunted (/8) and their money (/total). Slot 0 (the viewer) stays 0."""
     out = [0.0] * (n * 6)
@@ -278,7 +279,7 @@ def _history(history: Any, me: int, n: int, rel: Any, money_total: float) -> lis
     return [clip01(value) for value in out]
 
 
-def _final(final: dict[str, Any] | None, n: int, rel: Any) -> list[float]:
+def _final(final: Final | None, n: int, rel: Callable[[int], int]) -> list[float]:
     """Per seat, once the game is over: finished (not dropped out), winner, value/5000, quality/1000."""
     out = [0.0] * (n * 4)
     if final is None:

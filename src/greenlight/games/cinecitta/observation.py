@@ -4,8 +4,7 @@ The conformance harness checks every observation against :class:`CinecittaObserv
 (``greenlight.core.shapes``), so these declarations are the data's true shape.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: TypedDict must see ``NotRequired`` itself to know the optional keys.
 from typing import NotRequired, TypedDict
 
 from greenlight.core.views import ObservationHeader

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Literal
 
 from greenlight.core.actions import Action, shared
 from greenlight.core.decision import GAME_OVER, Decision
@@ -429,7 +429,10 @@ def score_seat(table: CardTable, studio: Sequence[str], office: Sequence[str], w
         return breakdown
     money -= wages
     reels = reels_of(table, office)
-    breakdown.update({"status": FINISHED, "money": money, "reels": reels, "box_office": money * reels, "award": 0, "value": quality + money * reels})
+    box_office = money * reels
+    breakdown.update(
+        {"status": FINISHED, "money": money, "reels": reels, "box_office": box_office, "award": 0, "value": quality + box_office}
+    )
     return breakdown
 
 

@@ -27,20 +27,22 @@ breakdown, and this game's own card table for each card's occupation and Pen.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from greenlight.core.match import Match
 from greenlight.games.cinecitta.actions import HEADHUNT, SECURE
+from greenlight.games.cinecitta.events import FolderPassed, FolderReturned, Placed
+from greenlight.games.cinecitta.observation import Breakdown, CinecittaObservation
 from greenlight.games.cinecitta.rules import DROPPED_INCOMPLETE, DROPPED_WAGES, FINISHED, table_for
 
 
 def statistics(match: Match) -> dict[str, Any]:
     """Per-game, per-seat and per-card statistics of ``match`` (see the module docstring)."""
-    view = match.observe(None)
+    view = cast(CinecittaObservation, match.observe(None))
     n = match.num_players
     table = table_for(view["options"])
     final = view.get("final")
-    breakdown: list[dict[str, Any]] = final["breakdown"] if final else [{} for _ in range(n)]
+    breakdown: list[Breakdown] | None = final["breakdown"] if final else None
     seats: list[dict[str, Any]] = []
     cards: list[tuple[int, str, str, str]] = []
     headhunted = [0] * n
@@ -48,29 +50,31 @@ def statistics(match: Match) -> dict[str, Any]:
     offered = [0] * n
     responses = {SECURE: 0, HEADHUNT: 0}
     for event in match.events:
-        data = event.data
         if event.kind == "folder_passed":
-            offered[data["sender"]] += data["amount"]
-            cards.append((data["sender"], data["card"], table[data["card"]].occupation, "offered"))
+            passed = cast(FolderPassed, event.data)
+            offered[passed["sender"]] += passed["amount"]
+            cards.append((passed["sender"], passed["card"], table[passed["card"]].occupation, "offered"))
         elif event.kind == "folder_returned":
-            responses[data["response"]] += 1
-            occupation = table[data["card"]].occupation
-            if data["response"] == HEADHUNT:
-                headhunted[data["recipient"]] += 1
-                lost[data["sender"]] += 1
-                cards.append((data["recipient"], data["card"], occupation, "headhunted"))
+            returned = cast(FolderReturned, event.data)
+            responses[returned["response"]] += 1
+            occupation = table[returned["card"]].occupation
+            if returned["response"] == HEADHUNT:
+                headhunted[returned["recipient"]] += 1
+                lost[returned["sender"]] += 1
+                cards.append((returned["recipient"], returned["card"], occupation, "headhunted"))
             else:
-                cards.append((data["sender"], data["card"], occupation, "returned"))
+                cards.append((returned["sender"], returned["card"], occupation, "returned"))
         elif event.kind == "placed":
-            cards.append((data["seat"], data["card"], table[data["card"]].occupation, "placed"))
+            placed = cast(Placed, event.data)
+            cards.append((placed["seat"], placed["card"], table[placed["card"]].occupation, "placed"))
     for seat in range(n):
         studio, office = view["studios"][seat], view["offices"][seat]
         cards.extend((seat, card, table[card].occupation, "studio_at_end") for card in studio)
         cards.extend((seat, card, table[card].occupation, "office_at_end") for card in office)
-        item = breakdown[seat]
+        status = breakdown[seat]["status"] if breakdown else None
         seats.append(
             {
-                "finished": int(item.get("status") == FINISHED),
+                "finished": int(status == FINISHED),
                 "pens": sum(1 for card in office if table[card].pen),
                 "office_cards": len(office),
                 "headhunted": headhunted[seat],
@@ -78,7 +82,7 @@ def statistics(match: Match) -> dict[str, Any]:
                 "money_offered": offered[seat],
             }
         )
-    statuses = [item.get("status") for item in breakdown]
+    statuses = [item["status"] for item in breakdown] if breakdown else []
     game = {
         "drop_outs": sum(1 for status in statuses if status in (DROPPED_INCOMPLETE, DROPPED_WAGES)),
         "dropped_incomplete": statuses.count(DROPPED_INCOMPLETE),

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
 
 from greenlight.core.views import observation_header
 from greenlight.games.cinecitta import determinization, rules, words

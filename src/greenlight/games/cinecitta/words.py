@@ -17,18 +17,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import cast
 
 from rich.markup import escape
 
 from greenlight.core.actions import Action, ActionCodec
 from greenlight.core.errors import GreenlightError
 from greenlight.core.events import Event
-from greenlight.core.game import Observation
 from greenlight.core.words import Component, seat_name
 from greenlight.games.cinecitta import rules
 from greenlight.games.cinecitta.actions import ACTION_TYPES, HEADHUNT, SECURE, Offer, Place, Respond
 from greenlight.games.cinecitta.cards import CardTable, load_cards
+from greenlight.games.cinecitta.events import FolderPassed, FolderReturned, GameOver, Placed, RoundStarted
+from greenlight.games.cinecitta.observation import Breakdown, CinecittaObservation, FolderView, Forecast, Tableau
 from greenlight.games.cinecitta.rules import why_illegal as why_illegal  # the refusals are worded by the rules
 from greenlight.games.cinecitta.state import OFFER, OVER, PLACE, RESPOND, CinecittaState
 
@@ -182,7 +183,7 @@ def table_components(table: CardTable) -> list[Component]:
 # -- previews -----------------------------------------------------------------------------
 
 
-def tableau(table: CardTable, studio: Sequence[str], office: Sequence[str]) -> dict[str, Any]:
+def tableau(table: CardTable, studio: Sequence[str], office: Sequence[str]) -> Tableau:
     """A seat's public figures: Studio quality (None until 3 cards), Office promotion money, reels, pen, wages due now."""
     return {
         "quality": rules.quality_of(table, studio),
@@ -195,7 +196,7 @@ def tableau(table: CardTable, studio: Sequence[str], office: Sequence[str]) -> d
     }
 
 
-def forecast(table: CardTable, studio: Sequence[str], office: Sequence[str], wallet: int) -> dict[str, Any]:
+def forecast(table: CardTable, studio: Sequence[str], office: Sequence[str], wallet: int) -> Forecast:
     """The seat's own score if the game ended now (its wallet is its own to see): each scoring step's figure.
 
     ``status`` is ``finished``, ``short`` (cannot pay the wages) or ``incomplete`` (fewer than 3 Studio cards).
@@ -226,7 +227,7 @@ def reels_words(count: int) -> str:
     return f"{count} {'reel' if count == 1 else 'reels'}"
 
 
-def wages_words(figures: dict[str, Any]) -> str:
+def wages_words(figures: Tableau) -> str:
     """``wages due 80 (8 staff)`` or ``no wages (a pen in the Office)``."""
     if figures["pen"]:
         return "no wages (a pen in the Office)"
@@ -235,14 +236,14 @@ def wages_words(figures: dict[str, Any]) -> str:
     return f"wages due {figures['wages_due']} ({figures['staff']} staff at 10)"
 
 
-def office_words(figures: dict[str, Any]) -> str:
+def office_words(figures: Tableau) -> str:
     """``promotion +30, 9 reels, wages due 80 (8 staff at 10)``."""
     if figures["staff"] == figures["studio_cards"]:  # an empty Office adds nothing
         return wages_words(figures)
     return f"promotion +{figures['promotion']}, {reels_words(figures['reels'])}, {wages_words(figures)}"
 
 
-def forecast_words(figures: dict[str, Any]) -> str:
+def forecast_words(figures: Forecast) -> str:
     """The forecast as one sentence: what scoring would make of the seat's own tableau and wallet now."""
     money = f"{figures['wallet']} in the wallet + {figures['promotion']} promotion = {figures['money_after_promotion']}"
     wages = "no wages to pay (a pen in the Office)" if figures["pen"] else f"wages so far {figures['wages_due']}"
@@ -282,7 +283,7 @@ def describe_action(state: CinecittaState, player: int, action: Action) -> str:
     return f"{head}. {_result_words(state, figures)}"
 
 
-def _result_words(state: CinecittaState, figures: dict[str, Any]) -> str:
+def _result_words(state: CinecittaState, figures: Forecast) -> str:
     """What a placement leaves: the Studio and the wages, and in the last round the final figures."""
     if state.round == state.rounds:
         if figures["status"] == "incomplete":
@@ -490,13 +491,15 @@ def describe_event(event: Event, state: CinecittaState | None = None, names: Seq
     if kind == "committed":
         return ""
     if kind == "folder_passed":
-        amount = data["amount"]
+        passed = cast(FolderPassed, data)
+        amount = passed["amount"]
         money = f"{amount}" if amount else "no money"
-        return f"{who(data['sender'])} passed a folder to {who(data['recipient'])}: {card(data['card'])} with {money}."
+        return f"{who(passed['sender'])} passed a folder to {who(passed['recipient'])}: {card(passed['card'])} with {money}."
     if kind == "folder_returned":
-        sender, recipient, amount = who(data["sender"]), who(data["recipient"]), data["amount"]
-        name = card(data["card"])
-        if data["response"] == HEADHUNT:
+        returned = cast(FolderReturned, data)
+        sender, recipient, amount = who(returned["sender"]), who(returned["recipient"]), returned["amount"]
+        name = card(returned["card"])
+        if returned["response"] == HEADHUNT:
             if not amount:
                 return f"{recipient} headhunted {name} from {sender} for free; the folder went back to {sender} empty."
             return (
@@ -507,12 +510,14 @@ def describe_event(event: Event, state: CinecittaState | None = None, names: Seq
             return f"{recipient} secured {sender}'s folder, which held no money, and sent {name} back to {sender}."
         return f"{recipient} secured the {amount} from {sender} and sent {name} back to {sender}."
     if kind == "placed":
-        moved = f", moving {card(data['moved_out'])} to the Office" if data["moved_out"] else ""
-        return f"{who(data['seat'])} placed {card(data['card'])} in the Studio{moved}."
+        placed = cast(Placed, data)
+        moved = f", moving {card(placed['moved_out'])} to the Office" if placed["moved_out"] else ""
+        return f"{who(placed['seat'])} placed {card(placed['card'])} in the Studio{moved}."
     if kind == "round_started":
-        return _round_words(data["round"], data["offset"], state, names)
+        started = cast(RoundStarted, data)
+        return _round_words(started["round"], started["offset"], state, names)
     if kind == "game_over":
-        return _game_over_words(data, names)
+        return _game_over_words(cast(GameOver, data), names)
     return kind.replace("_", " ")
 
 
@@ -537,7 +542,7 @@ def _round_words(number: int, offset: int, state: CinecittaState | None, names: 
     return text + "."
 
 
-def _game_over_words(data: Any, names: Sequence[str] | None) -> str:
+def _game_over_words(data: GameOver, names: Sequence[str] | None) -> str:
     winners = list(data["winners"])
     scores = list(data["scores"])
     wallets = ", ".join(f"{who_is(names, seat)} {money}" for seat, money in enumerate(data.get("wallets", [])))
@@ -577,7 +582,7 @@ def commitment_words(table: CardTable, text: str | None) -> str | None:
     return "place " + ", then ".join(steps)
 
 
-def render_text(observation: Observation, names: Sequence[str] | None = None) -> str:
+def render_text(observation: CinecittaObservation, names: Sequence[str] | None = None) -> str:
     """The terminal view in words (rich markup; names and card words escaped)."""
     obs = observation
     table = rules.table_for(obs["options"])
@@ -620,11 +625,12 @@ def render_text(observation: Observation, names: Sequence[str] | None = None) ->
         lines.append("Last placements: " + "; ".join(placed) + ".")
     if viewer is not None and "hand" in obs:
         lines.append(f"[bold]Your hand:[/bold] {cards(obs['hand'], faces=True)}")
-        outlook = f" {escape(forecast_words(obs['forecast']))}" if obs.get("forecast") else ""
+        outlook_figures = obs.get("forecast")
+        outlook = f" {escape(forecast_words(outlook_figures))}" if outlook_figures else ""
         lines.append(f"[bold]Your wallet:[/bold] {obs['wallet']}.{outlook}")
-        for key in ("folder_sent", "folder_received"):
-            if obs.get(key):
-                lines.append(escape(folder_words(table, obs[key], viewer, names)))
+        for folder in (obs.get("folder_sent"), obs.get("folder_received")):
+            if folder:
+                lines.append(escape(folder_words(table, folder, viewer, names)))
         if obs.get("pending"):
             lines.append(f"[bold]To place in your Studio:[/bold] {cards(obs['pending'], faces=True)}")
         mine = commitment_words(table, obs.get("my_commitment"))
@@ -633,13 +639,13 @@ def render_text(observation: Observation, names: Sequence[str] | None = None) ->
     if obs.get("final"):
         lines.append("[bold]Final scores[/bold]")
         final = obs["final"]
-        for seat, item in enumerate(final["breakdown"]):
+        for seat, scoring in enumerate(final["breakdown"]):
             win = " [green]WINNER[/green]" if seat in final["winners"] else ""
-            lines.append(f"{who(seat)}: {escape(breakdown_words(item, final['wallets'][seat]))}{win}")
+            lines.append(f"{who(seat)}: {escape(breakdown_words(scoring, final['wallets'][seat]))}{win}")
     return "\n".join(lines)
 
 
-def folder_words(table: CardTable, folder: dict[str, Any], viewer: int | None, names: Sequence[str] | None = None) -> str:
+def folder_words(table: CardTable, folder: FolderView, viewer: int | None, names: Sequence[str] | None = None) -> str:
     """One of the seat's own folders in words, with what came back once the answer is known."""
     name = card_name(table, folder["card"])
     amount = folder["amount"]
@@ -660,14 +666,15 @@ def folder_words(table: CardTable, folder: dict[str, Any], viewer: int | None, n
     return f"{head}."
 
 
-def breakdown_words(item: dict[str, Any], wallet: int) -> str:
+def breakdown_words(item: Breakdown, wallet: int) -> str:
     """A seat's scoring in words, each step that was reached (rules §5)."""
     status = item["status"]
     if status == rules.DROPPED_INCOMPLETE:
         return f"dropped out: the Studio did not have three cards (wallet {wallet})."
     if status == rules.DROPPED_WAGES:
+        promotion = item["promotion"] or 0
         return (
-            f"dropped out: quality {item['quality']}, but {wallet} + {item['promotion']} promotion = {wallet + item['promotion']} "
+            f"dropped out: quality {item['quality']}, but {wallet} + {promotion} promotion = {wallet + promotion} "
             f"could not pay wages of {item['wages_due']}."
         )
     wages = f"wages {item['wages_due']}" if item["wages_due"] else "no wages (pen)"
@@ -676,7 +683,7 @@ def breakdown_words(item: dict[str, Any], wallet: int) -> str:
         award = " + 200 Golden Doggy"
     elif item["award"] == -100:
         award = " - 100 Gray Doggy"
-    box_office = f"{item['money']} x {reels_words(item['reels'])} = box office {item['box_office']}"
+    box_office = f"{item['money']} x {reels_words(item['reels'] or 0)} = box office {item['box_office']}"
     return (
         f"finished with quality {item['quality']}; {wallet} + {item['promotion']} promotion, {wages}, leaves {box_office}; "
         f"value {item['quality']} + {item['box_office']}{award} = {item['value']}."
@@ -701,7 +708,7 @@ SCORING = (
 )
 
 
-def help_text(observation: Observation) -> str:
+def help_text(observation: CinecittaObservation) -> str:
     """The legend, the scoring in brief and the rules of the step the observation is at."""
     obs = observation
     step = obs["step"]
