@@ -12,10 +12,12 @@ observation only, so it shows exactly what the seat may see.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import cast
 
+from greenlight.core.game import Observation
 from greenlight.core.spec import OptionValue
 from opening_weekend.cards import BUZZ, HAND_SIZE, WEEKENDS, buzz
+from opening_weekend.observation import OpeningWeekendObservation
 from opening_weekend.spec import ROUNDS, SPEC
 
 MAX_SEATS = SPEC.max_players
@@ -45,22 +47,25 @@ class OpeningWeekendEncoding:
         """Length of the vector."""
         return sum(length for _, length in self.fields(num_players, options))
 
-    def encode(self, observation: Mapping[str, Any]) -> list[float]:
+    def encode(self, observation: Observation) -> list[float]:
         """The vector of one observation."""
+        observation = cast(OpeningWeekendObservation, observation)
         n = observation["num_players"]
         viewer = observation["viewer"] or 0
         relative = [(viewer + offset) % n for offset in range(n)]
         vector = [observation["round"] / ROUNDS]
         value = [0.0] * len(WEEKENDS)
-        if observation["weekend"] is not None:
-            value[observation["weekend"]["value"] - 1] = 1.0
+        weekend = observation["weekend"]
+        if weekend is not None:
+            value[weekend["value"] - 1] = 1.0
         vector += value
         hand = [0.0] * len(BUZZ)
         for card in observation.get("hand", []):
             hand[buzz(card) - 1] = 1.0
         mine = [0.0] * len(BUZZ)
-        if observation.get("my_release"):
-            mine[buzz(observation["my_release"]) - 1] = 1.0
+        release = observation.get("my_release")
+        if release:
+            mine[buzz(release) - 1] = 1.0
         played = [0.0] * len(BUZZ)
         for cards in observation["played"]:
             for number in cards:
@@ -72,8 +77,9 @@ class OpeningWeekendEncoding:
         vector += [observation["hand_sizes"][seat] / HAND_SIZE for seat in relative] + pad
         return vector
 
-    def potentials(self, observation: Mapping[str, Any]) -> dict[str, float]:
+    def potentials(self, observation: Observation) -> dict[str, float]:
         """The viewer's points so far."""
+        observation = cast(OpeningWeekendObservation, observation)
         return {"points": float(observation["scores"][observation["viewer"] or 0])}
 
 

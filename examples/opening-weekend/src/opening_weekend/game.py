@@ -7,6 +7,8 @@ from greenlight.core.game import Game
 from opening_weekend import rules, view, words
 from opening_weekend.actions import ACTION_TYPES, Release
 from opening_weekend.cards import BUZZ
+from opening_weekend.events import EVENT_TYPES
+from opening_weekend.observation import OpeningWeekendObservation
 from opening_weekend.spec import SPEC
 from opening_weekend.state import OpeningWeekendState
 
@@ -22,6 +24,8 @@ class OpeningWeekendGame(Game[OpeningWeekendState]):
     rules = rules
     view = view
     words = words
+    observation_type = OpeningWeekendObservation
+    event_types = EVENT_TYPES
 
 
 GAME = OpeningWeekendGame()

@@ -20,6 +20,7 @@ from greenlight.core.rng import Stream
 from greenlight.core.spec import OptionValue
 from opening_weekend.actions import Release
 from opening_weekend.cards import BUZZ, HAND_SIZE, WEEKEND_BY_ID, WEEKENDS, Weekend, buzz
+from opening_weekend.events import GameOver, MyRelease, Released, WeekendPlayed, WeekendRevealed
 from opening_weekend.spec import ROUNDS
 from opening_weekend.state import OpeningWeekendState
 
@@ -91,8 +92,8 @@ def apply(state: OpeningWeekendState, seat: int, action: Action) -> list[Event]:
     state.hands[seat].remove(action.card)
     state.releases[seat] = action.card
     events = [
-        Event("released", {"seat": seat, "round": state.round}),
-        Event("my_release", {"seat": seat, "card": action.card}, audience=(seat,)),
+        Event("released", Released(seat=seat, round=state.round)),
+        Event("my_release", MyRelease(seat=seat, card=action.card), audience=(seat,)),
     ]
     if all(card is not None for card in state.releases):
         events += _resolve(state)
@@ -115,16 +116,16 @@ def _resolve(state: OpeningWeekendState) -> list[Event]:
     events = [
         Event(
             "weekend_played",
-            {"round": state.round, "weekend": current.id, "plays": plays, "winner": winner, "value": current.value, "flop": flop},
+            WeekendPlayed(round=state.round, weekend=current.id, plays=plays, winner=winner, value=current.value, flop=flop),
         )
     ]
     before = visible_weekends(state)
     state.round += 1
     if is_over(state):
-        events.append(Event("game_over", {"scores": list(state.scores)}))
+        events.append(Event("game_over", GameOver(scores=list(state.scores))))
     elif visible_weekends(state) > before:
         shown = state.calendar[visible_weekends(state) - 1]
-        events.append(Event("weekend_revealed", {"weekend": shown, "round": visible_weekends(state)}))
+        events.append(Event("weekend_revealed", WeekendRevealed(weekend=shown, round=visible_weekends(state))))
     return events
 
 

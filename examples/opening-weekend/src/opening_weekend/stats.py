@@ -7,10 +7,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from greenlight.core.match import Match
 from opening_weekend.cards import WEEKEND_BY_ID, buzz
+from opening_weekend.events import WeekendPlayed
 
 
 def statistics(match: Match) -> dict[str, Any]:
@@ -24,7 +25,7 @@ def statistics(match: Match) -> dict[str, Any]:
     for event in match.events:
         if event.kind != "weekend_played":
             continue
-        data = event.data
+        data = cast(WeekendPlayed, event.data)
         winner = data["winner"]
         won[winner] += 1
         points[winner] += WEEKEND_BY_ID[data["weekend"]].value

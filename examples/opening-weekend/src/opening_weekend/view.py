@@ -9,28 +9,26 @@ nobody was dealt, other seats' sealed releases and the weekends still face down.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from greenlight.core.views import observation_header
 from opening_weekend import rules
 from opening_weekend.cards import BUZZ, WEEKEND_BY_ID, buzz
+from opening_weekend.observation import OpeningWeekendObservation, WeekendView
 from opening_weekend.spec import ROUNDS
 from opening_weekend.state import OpeningWeekendState
 
-Observation = dict[str, Any]
 
-
-def weekend_json(weekend_id: str) -> dict[str, Any]:
+def weekend_json(weekend_id: str) -> WeekendView:
     """A face-up weekend: its id, name and value."""
     weekend = WEEKEND_BY_ID[weekend_id]
     return {"id": weekend.id, "name": weekend.name, "value": weekend.value}
 
 
-def observe(state: OpeningWeekendState, viewer: int | None) -> Observation:
+def observe(state: OpeningWeekendState, viewer: int | None) -> OpeningWeekendObservation:
     """The JSON-ready view of ``viewer`` (None: a spectator)."""
     decision = rules.decision(state)
     over = rules.is_over(state)
-    view: Observation = {
+    view: OpeningWeekendObservation = {
         **observation_header("opening-weekend", viewer, state.num_players, state.options),
         "round": min(state.round, ROUNDS),
         "rounds": ROUNDS,

@@ -6,14 +6,16 @@ Built only from the state a seat may see (``view.unseen_cards``) and from observ
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from greenlight.core.actions import Action
 from greenlight.core.events import Event
-from greenlight.core.game import Observation
 from greenlight.core.words import Component, default_names
 from opening_weekend import rules
 from opening_weekend.actions import Release
 from opening_weekend.cards import BUZZ, HAND_SIZE, WEEKEND_BY_ID, WEEKENDS, buzz, buzz_name
+from opening_weekend.events import GameOver, MyRelease, Released, WeekendPlayed, WeekendRevealed
+from opening_weekend.observation import OpeningWeekendObservation
 from opening_weekend.spec import ROUNDS
 from opening_weekend.state import OpeningWeekendState
 from opening_weekend.view import unseen_cards
@@ -56,29 +58,31 @@ def _name(names: Sequence[str] | None, seat: int, count: int) -> str:
 
 def describe_event(event: Event, state: OpeningWeekendState | None, names: Sequence[str] | None) -> str:
     """One log line for ``event``."""
-    data = event.data
     count = state.num_players if state is not None else 4
     if event.kind == "released":
-        return f"{_name(names, data['seat'], count)} releases a film, face down."
+        released = cast(Released, event.data)
+        return f"{_name(names, released['seat'], count)} releases a film, face down."
     if event.kind == "my_release":
-        return f"You release with {buzz_name(data['card'])}."
+        return f"You release with {buzz_name(cast(MyRelease, event.data)['card'])}."
     if event.kind == "weekend_played":
-        weekend = WEEKEND_BY_ID[data["weekend"]]
-        plays = ", ".join(f"{_name(names, seat, count)} Buzz {buzz(card)}" for seat, card in enumerate(data["plays"]))
-        line = f"{weekend.name}: {plays}. {_name(names, data['winner'], count)} wins it and scores {weekend.value}."
-        if data["flop"] is not None:
-            line += f" {_name(names, data['flop'], count)} flops and loses 1."
+        played = cast(WeekendPlayed, event.data)
+        weekend = WEEKEND_BY_ID[played["weekend"]]
+        plays = ", ".join(f"{_name(names, seat, count)} Buzz {buzz(card)}" for seat, card in enumerate(played["plays"]))
+        line = f"{weekend.name}: {plays}. {_name(names, played['winner'], count)} wins it and scores {weekend.value}."
+        if played["flop"] is not None:
+            line += f" {_name(names, played['flop'], count)} flops and loses 1."
         return line
     if event.kind == "weekend_revealed":
-        return f"Coming up: {WEEKEND_BY_ID[data['weekend']].name} (worth {WEEKEND_BY_ID[data['weekend']].value})."
+        revealed = WEEKEND_BY_ID[cast(WeekendRevealed, event.data)["weekend"]]
+        return f"Coming up: {revealed.name} (worth {revealed.value})."
     if event.kind == "game_over":
         return "The last weekend is over. Final scores: " + ", ".join(
-            f"{_name(names, seat, count)} {score}" for seat, score in enumerate(data["scores"])
+            f"{_name(names, seat, count)} {score}" for seat, score in enumerate(cast(GameOver, event.data)["scores"])
         )
     return ""
 
 
-def render_text(observation: Observation, names: Sequence[str] | None = None) -> str:
+def render_text(observation: OpeningWeekendObservation, names: Sequence[str] | None = None) -> str:
     """The table in the terminal."""
     count = observation["num_players"]
     lines = []
@@ -98,8 +102,9 @@ def render_text(observation: Observation, names: Sequence[str] | None = None) ->
         )
     if "hand" in observation:
         lines.append("Your hand: " + (", ".join(f"Buzz {buzz(card)} ({card})" for card in observation["hand"]) or "empty"))
-        if observation.get("my_release"):
-            lines.append(f"You released with {buzz_name(observation['my_release'])}; waiting for the others.")
+        release = observation.get("my_release")
+        if release:
+            lines.append(f"You released with {buzz_name(release)}; waiting for the others.")
     return "\n".join(lines)
 
 
@@ -112,7 +117,7 @@ HELP = (
 )
 
 
-def help_text(observation: Observation) -> str:
+def help_text(observation: OpeningWeekendObservation) -> str:
     """The rules of the step, in words."""
     extra = []
     if observation["options"].get("flops"):
