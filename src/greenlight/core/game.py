@@ -26,6 +26,10 @@ from greenlight.core.decision import Decision
 from greenlight.core.errors import IllegalActionError, OptionError
 from greenlight.core.events import Event
 from greenlight.core.outcome import Outcome
+from greenlight.core.positions import HEADER_KEYS as POSITION_HEADER_KEYS
+from greenlight.core.positions import POSITION_FORMAT, PositionError, state_fields
+from greenlight.core.positions import decode as decode_position_value
+from greenlight.core.positions import encode as encode_position_value
 from greenlight.core.spec import GameSpec, Options, OptionValue
 from greenlight.core.state import GameState
 from greenlight.core.words import Component
@@ -106,6 +110,16 @@ class GameWords(Protocol[S_in, O_in]):
         """The legend of the symbols the game's text uses and the rules of the step the observation is at."""
 
 
+class GamePositions(Protocol[S_in]):
+    """What makes a position possible (usually the game's ``positions`` module); see ``Game.from_position``."""
+
+    def complete(self, state: S_in, given: frozenset[str], /) -> None:
+        """Fill in what a hand-written position left out but follows from what it gave (the undealt cards, say)."""
+
+    def check(self, state: S_in, /) -> None:
+        """Raise ``PositionError`` naming the field and the rule if ``state`` cannot arise in a game."""
+
+
 class PlainWords:
     """The words of a game that declares none: action texts, event kinds and the observation as JSON."""
 
@@ -168,6 +182,8 @@ class Game(Generic[S]):
     words: GameWords[S, Any] = PLAIN_WORDS
     #: The TypedDict every observation of this game matches (checked by the conformance harness), if declared.
     observation_type: type | None = None
+    #: How positions are completed and checked (``from_position``); without it a position is read but not checked.
+    positions: GamePositions[S] | None = None
     #: For each event kind, the TypedDict its data matches (checked by the harness); kinds not listed are unchecked
     #: unless the game declares any, in which case an undeclared kind is a defect.
     event_types: Mapping[str, type] = {}
@@ -189,6 +205,63 @@ class Game(Generic[S]):
     def initial_state(self, num_players: int, seed: int, options: dict[str, OptionValue]) -> S:
         """Build the start position from validated options (the rules' ``setup``)."""
         return self.rules.setup(num_players, seed, options)
+
+    # -- positions ------------------------------------------------------------
+
+    def to_position(self, state: S) -> dict[str, Any]:
+        """The whole of ``state`` as JSON-ready data: every hidden part, pending sub-decision and random stream.
+
+        ``from_position`` reads it back into a state with the same digest; the format is the state's annotated
+        slots under a header of game id, rules version, seats and options (``core.positions``).
+        """
+        header: dict[str, Any] = {
+            "format": POSITION_FORMAT,
+            "game": self.spec.id,
+            "version": self.spec.version,
+            "num_players": self.num_players(state),
+            "options": dict(state.options),  # type: ignore[attr-defined]
+        }
+        fields = state_fields(type(state))
+        return {**header, **{name: encode_position_value(getattr(state, name)) for name in fields}}
+
+    def from_position(self, data: Mapping[str, Any]) -> S:
+        """The state a position describes; what it leaves out takes the value a normal setup (of ``seed``, default 0) gives.
+
+        Raises PositionError naming the field and the rule when the data cannot be read or the position cannot arise.
+        """
+        if not isinstance(data, Mapping):
+            raise PositionError("position", f"must be a JSON object, not {type(data).__name__}")
+        if data.get("game", self.spec.id) != self.spec.id:
+            raise PositionError("game", f"this is a position of {data.get('game')!r}, not of {self.spec.id!r}")
+        if "format" in data and data["format"] != POSITION_FORMAT:
+            raise PositionError("format", f"position format {data['format']!r} is not known; this version reads format {POSITION_FORMAT}")
+        if "version" in data and str(data["version"]) != self.spec.version:
+            raise PositionError(
+                "version",
+                f"the position was saved under rules version {data['version']}; {self.spec.title} is at version {self.spec.version}",
+            )
+        num_players = data.get("num_players")
+        if not isinstance(num_players, int) or isinstance(num_players, bool):
+            raise PositionError("num_players", f"the number of seats is required (from {self.spec.min_players} to {self.spec.max_players})")
+        seed = data.get("seed", 0)
+        options = data.get("options") or {}
+        if not isinstance(options, Mapping):
+            raise PositionError("options", "must be an object of option names and values")
+        try:
+            state = self.new_state(num_players, seed, dict(options))
+        except OptionError as error:
+            text = str(error)
+            raise PositionError("seed" if "seed" in text else "num_players" if "player" in text else "options", text) from None
+        fields = state_fields(type(state))
+        given = [key for key in data if key not in POSITION_HEADER_KEYS]
+        for key in given:
+            if key not in fields:
+                raise PositionError(key, f"is not part of a {self.spec.title} position (its fields: {', '.join(fields)})")
+            setattr(state, key, decode_position_value(data[key], fields[key], key))
+        if self.positions is not None:
+            self.positions.complete(state, frozenset(given))
+            self.positions.check(state)
+        return state
 
     # -- the turn -------------------------------------------------------------
 

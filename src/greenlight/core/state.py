@@ -54,6 +54,8 @@ class GameState:
     __slots__ = ()
     #: How ``clone()`` copies each mutable slot: ``LIST``, ``LISTS``, ``DICT`` or ``STREAM`` by slot name.
     copied: ClassVar[Mapping[str, str]] = {}
+    #: Slots that follow from the options (card tables, flags) and so are not written into positions.
+    derived: ClassVar[tuple[str, ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -44,6 +44,7 @@ from typing import Any
 from greenlight.core.actions import Action
 from greenlight.core.errors import IllegalActionError
 from greenlight.core.game import Game
+from greenlight.core.positions import PositionError, state_fields
 from greenlight.core.record import Record, replay
 from greenlight.core.shapes import shape_errors
 from greenlight.core.spec import Options
@@ -112,6 +113,8 @@ def _string_leaves(value: Any) -> Iterator[str]:
 SEEN_ACTIONS_KEPT = 64
 #: Share of a deep game's steps at which refusals are tried (a third keeps the harness within a few percent of its cost).
 REFUSAL_SHARE = 1 / 3
+#: Share of the deep steps whose position is written, read back and compared.
+POSITION_SHARE = 1 / 4
 
 
 class _Playout:
@@ -132,6 +135,7 @@ class _Playout:
         #: Actions seen legal earlier in this game (by text): most are refused later, which ``check_refusals`` tries.
         self.seen: dict[str, Action] = {}
         self.refusals = random.Random(f"refusals/{seed}")  # its own stream: deep and quick games play the same moves
+        self.positions = random.Random(f"positions/{seed}")
 
     def fail(self, message: str) -> ConformanceFailure:
         where = (
@@ -156,6 +160,7 @@ class _Playout:
                 self.check_no_leak()
                 self.check_clone()
                 self.check_refusals(movers)
+                self.check_position()
             seat = self.chooser.choice(sorted(movers))
             action = self.chooser.choice(self.game.legal_actions(self.state, seat))
             self.step(seat, action)
@@ -223,6 +228,27 @@ class _Playout:
                 raise self.fail(f"seat {seat} was allowed '{action}', which is not among its legal actions now")
             if state_digest(self.state) != before:
                 raise self.fail(f"refusing '{action}' for seat {seat} changed the state (a refused action must change nothing)")
+
+    def check_position(self) -> None:
+        """On a share of the steps: the position, through JSON, reads back into the same state, which the game's checks accept."""
+        game = self.game
+        if game.positions is None or self.positions.random() >= POSITION_SHARE:
+            return
+        try:
+            text = json.dumps(game.to_position(self.state))
+        except (TypeError, ValueError) as error:
+            raise self.fail(f"the position is not JSON-ready: {error}") from error
+        try:
+            copy = game.from_position(json.loads(text))
+        except PositionError as error:
+            raise self.fail(f"the game refuses its own position as impossible: {error}") from error
+        if state_digest(copy) != state_digest(self.state):
+            differing = [
+                name
+                for name in state_fields(type(self.state))
+                if state_digest(getattr(copy, name)) != state_digest(getattr(self.state, name))
+            ]
+            raise self.fail(f"the state read back from its position differs in {differing or 'a slot outside the position'}")
 
     def check_decision(self, players: tuple[int, ...], committed: tuple[int, ...]) -> set[int]:
         movers = set(players)

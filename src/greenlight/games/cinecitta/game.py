@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from greenlight.core.game import Game
-from greenlight.games.cinecitta import rules, view, words
+from greenlight.games.cinecitta import positions, rules, view, words
 from greenlight.games.cinecitta.actions import ACTION_TYPES
 from greenlight.games.cinecitta.codes import LAYOUT
 from greenlight.games.cinecitta.events import EVENT_TYPES
@@ -22,6 +22,7 @@ class CinecittaGame(Game[CinecittaState]):
     rules = rules
     view = view
     words = words
+    positions = positions
     observation_type = CinecittaObservation
     event_types = EVENT_TYPES
 

@@ -64,6 +64,33 @@ class CinecittaState(GameState):
         "undealt",
         "wallets",
     )
+    # The slots' types are the position format (``greenlight.core.positions``); ``table`` follows from the options.
+    table: CardTable
+    num_players: int
+    options: dict[str, OptionValue]
+    hand_size: int
+    round: int
+    step: str
+    hands: list[list[str]]
+    wallets: list[int]
+    #: Wallets when the current round began (lets determinize replay the round).
+    round_start_wallets: list[int]
+    #: Wallets when play began, if everyone knows them (a dealt game: 100 each, §3 step 5);
+    #: None for an explicit position, where each seat knows only its own and the total.
+    opening_wallets: tuple[int, ...] | None
+    studios: list[list[str]]
+    offices: list[list[str]]
+    undealt: list[str]
+    offers: list[tuple[str, int] | None]
+    responses: list[str | None]
+    pending: list[list[str]]
+    plans: list[tuple[tuple[str, str | None], ...] | None]
+    #: Every folder of the game, in order (private to sender and recipient).
+    folders: list[Folder]
+    #: Every placement of the game, in order (public).
+    placements: list[list[Placement]]
+
+    derived = ("table",)
     #: What clone() copies (every other slot holds immutable values and is shared).
     copied = {
         "options": DICT,
@@ -88,24 +115,19 @@ class CinecittaState(GameState):
         self.hand_size = hand_size
         self.round = 1
         self.step = OFFER
-        self.hands: list[list[str]] = [[] for _ in range(num_players)]
-        self.wallets: list[int] = [100] * num_players
-        #: Wallets when the current round began (lets determinize replay the round).
-        self.round_start_wallets: list[int] = [100] * num_players
-        #: Wallets when play began, if everyone knows them (a dealt game: 100 each, §3 step 5);
-        #: None for an explicit position, where each seat knows only its own and the total.
-        self.opening_wallets: tuple[int, ...] | None = (100,) * num_players
-        self.studios: list[list[str]] = [[] for _ in range(num_players)]
-        self.offices: list[list[str]] = [[] for _ in range(num_players)]
-        self.undealt: list[str] = []
-        self.offers: list[tuple[str, int] | None] = [None] * num_players
-        self.responses: list[str | None] = [None] * num_players
-        self.pending: list[list[str]] = [[] for _ in range(num_players)]
-        self.plans: list[tuple[tuple[str, str | None], ...] | None] = [None] * num_players
-        #: Every folder of the game, in order (private to sender and recipient).
-        self.folders: list[Folder] = []
-        #: Every placement of the game, in order (public).
-        self.placements: list[list[Placement]] = []
+        self.hands = [[] for _ in range(num_players)]
+        self.wallets = [100] * num_players
+        self.round_start_wallets = [100] * num_players
+        self.opening_wallets = (100,) * num_players
+        self.studios = [[] for _ in range(num_players)]
+        self.offices = [[] for _ in range(num_players)]
+        self.undealt = []
+        self.offers = [None] * num_players
+        self.responses = [None] * num_players
+        self.pending = [[] for _ in range(num_players)]
+        self.plans = [None] * num_players
+        self.folders = []
+        self.placements = []
 
     @property
     def rounds(self) -> int:
