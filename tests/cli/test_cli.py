@@ -185,3 +185,33 @@ def test_resume_refuses_settings_that_contradict_the_saved_game(tmp_path: Path) 
     assert "not maybe-movies" in greenlight("play", "maybe-movies", "--resume", str(saved)).stderr
     assert "keeps the options" in greenlight("play", "cinecitta", "--resume", str(saved), "-o", "movie_awards").stderr
     assert "cannot read record" in greenlight("play", "cinecitta", "--resume", str(tmp_path / "none.json")).stderr
+
+
+def test_a_game_starts_from_a_position_file_and_any_move_of_its_record_is_a_position(tmp_path: Path) -> None:
+    example = Path(__file__).resolve().parents[2] / "docs" / "positions" / "cinecitta.json"
+    record_file = tmp_path / "game.json"
+    bots = ["--seat", "bot:heuristic"] * 3
+    played = greenlight("play", "--position", str(example), "--json", "--record", str(record_file), *bots)
+    assert played.returncode == 0, played.stderr
+    result = json.loads(played.stdout)
+    assert result["actions"] == 3 * 3 * 2 and result["position"] == str(example)  # rounds 7 and 8: three steps, three seats
+    record = Record.load(record_file)
+    assert record.start is not None and record.start["round"] == 7
+    assert get_game("cinecitta").outcome(replay(record)).to_json()["scores"] == result["scores"]
+    written = tmp_path / "after-4.json"
+    assert greenlight("position", str(record_file), "--at", "4", "--out", str(written)).returncode == 0
+    after = json.loads(written.read_text())
+    assert (after["round"], after["step"], after["game"]) == (7, "respond", "cinecitta")
+    again = greenlight("play", "--position", str(written), "--json", *bots)
+    assert again.returncode == 0 and json.loads(again.stdout)["actions"] == 18 - 4
+    assert "--at must be from 0 to 18" in greenlight("position", str(record_file), "--at", "19").stderr
+
+
+def test_an_impossible_position_file_is_refused_naming_the_file_and_the_field(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"game": "cinecitta", "num_players": 3, "wallets": [100, -10, 100]}')
+    result = greenlight("play", "--position", str(bad))
+    assert result.returncode != 0
+    assert f"{bad}: wallets[1]: is -10; money comes in tens and a wallet is never below 0" in " ".join(result.stderr.split())
+    bad.write_text("[1, 2]")
+    assert "a position is a JSON object" in greenlight("play", "--position", str(bad)).stderr

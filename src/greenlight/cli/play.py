@@ -9,6 +9,7 @@ nothing, or drops the player out) is confirmed first.
 
 from __future__ import annotations
 
+import json
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -332,6 +333,19 @@ def find_resume(game_name: str | None, resume: str) -> tuple[Game[Any], Path, Re
     return game, found.path, found.record
 
 
+def read_position(path: Path) -> dict[str, Any]:
+    """The position in a JSON file, or a clear error naming the file."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise fail(f"cannot read the position {path}: {error.strerror}") from None
+    except json.JSONDecodeError as error:
+        raise fail(f"{path} is not JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise fail(f"{path}: a position is a JSON object (docs/positions.md)")
+    return data
+
+
 def fill_seats(game: Game[Any], seats: list[SeatSpec], count: int) -> list[SeatSpec]:
     """``count`` seats: the given ones, then bots (the level of the last bot given, else the game's medium level)."""
     if len(seats) >= count:
@@ -368,6 +382,10 @@ def register(app: typer.Typer) -> None:
             str | None,
             typer.Option(metavar="[FILE]", help="Continue a saved game: this file, or without one the latest unfinished save"),
         ] = None,
+        position: Annotated[
+            Path | None,
+            typer.Option(help="Start from this position file (docs/positions.md; greenlight position RECORD --at N writes one)"),
+        ] = None,
         json_output: Annotated[bool, typer.Option("--json", help="Print the final result as JSON only")] = False,
     ) -> None:
         """Play a game in the terminal against bots, or hot-seat with friends; every game is saved and can be resumed."""
@@ -376,6 +394,15 @@ def register(app: typer.Typer) -> None:
         except GreenlightError as error:
             raise fail(str(error)) from None
         chosen_seed = seed is not None
+        start = None
+        if position is not None:
+            if resume is not None:
+                raise fail("--position starts a new game and --resume continues a saved one; give only one of them")
+            start = read_position(position)
+            game_name = game_name or str(start.get("game", ""))
+            if players and players != start.get("num_players"):
+                raise fail(f"{position} is a position for {start.get('num_players')} players; leave out --players")
+            players = players or start.get("num_players", 0)
         if resume is not None:
             game, path, saved = find_resume(game_name, resume)
             match = resumed_match(game, saved, path, players, seed, option or [])
@@ -395,7 +422,11 @@ def register(app: typer.Typer) -> None:
         if len(seats) != count:
             raise fail(f"a {count}-player game has {count} seats, not {len(seats)} (--seat is given once per seat)")
         try:
-            if resume is None:
+            if start is not None:
+                if option:
+                    raise fail("a position names its own options; leave out --option")
+                match = Match.from_position(game, start)
+            elif resume is None:
                 match = Match.start(game, count, seed, parse_options(game, option or []))
             # A resumed bot is seeded from the move it resumes at, so resuming twice from one file repeats itself;
             # through a hash, so a bot's seed says nothing about the game's.
@@ -406,11 +437,13 @@ def register(app: typer.Typer) -> None:
                 if not spec.human
             }
         except GreenlightError as error:
-            raise fail(str(error)) from None
+            raise fail(f"{position}: {error}" if start is not None else str(error)) from None
         match.record.players = [str(spec) for spec in seats]
         table = Table(match, seats, bots, save_to, quiet=json_output)
         if not json_output:
             resumed = f", resumed at move {len(match.record.actions)}" if resume is not None else ""
+            if start is not None:
+                resumed = f", from the position in {position}"
             # A secret seed is shown only at the end: it would reveal every hidden card.
             dealt = f", seed {seed}" if resume is None and chosen_seed else ""
             console.print(
@@ -428,11 +461,18 @@ def register(app: typer.Typer) -> None:
         table.save()
         outcome = match.outcome()
         if json_output:
-            extra = {"seed": seed, "options": match.record.options, "actions": len(match.record.actions)}
+            extra: dict[str, Any] = {"seed": seed, "options": match.record.options, "actions": len(match.record.actions)}
+            if match.record.start is not None:
+                extra = {"position": str(position or save_to), "options": match.record.options, "actions": len(match.record.actions)}
             print(result_json(game, outcome, match.record.players, extra))
             return
         console.print(outcome_table(game, outcome, table.names))
         winners = ", ".join(table.names[seat] for seat in outcome.winners) or "nobody"
         console.print(f"[bold green]Winner: {escape(winners)}[/bold green]")
-        console.print(f"Seed {seed}: play this deal again with --seed {seed}", soft_wrap=True)
+        if match.record.start is not None and position is not None:
+            console.print(f"Play this position again with --position {position}", soft_wrap=True)
+        elif match.record.start is not None:
+            console.print(f"This game began from a position: greenlight position {save_to} --at 0 writes it out", soft_wrap=True)
+        else:
+            console.print(f"Seed {seed}: play this deal again with --seed {seed}", soft_wrap=True)
         console.print(f"The game is saved in {escape(str(save_to))}; replay it with: greenlight replay {save_to}", soft_wrap=True)

@@ -6,7 +6,7 @@ this one class, so recording and event logging happen in one place.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,12 +55,25 @@ class Match:
         return cls(game, state, record)
 
     @classmethod
+    def from_position(cls, game: Game[Any], position: Mapping[str, Any]) -> Match:
+        """Begin a game from a position (``Game.from_position``); the record keeps the position as its start."""
+        state = game.from_position(position)
+        start = game.to_position(state)
+        seed = position.get("seed", 0)
+        record = Record(game.spec.id, game.spec.version, game.num_players(state), seed, dict(start["options"]), [], start=start)
+        return cls(game, state, record)
+
+    @classmethod
     def from_record(cls, record: Record, game: Game[Any] | None = None) -> Match:
         """Rebuild a match (state and event log) from a record."""
         from greenlight.core.registry import get_game
 
         game = game or get_game(record.game)
-        match = cls.start(game, record.num_players, record.seed, record.options)
+        if record.start is not None:
+            match = cls.from_position(game, record.start)
+            match.record.seed = record.seed
+        else:
+            match = cls.start(game, record.num_players, record.seed, record.options)
         match.record.players = list(record.players)
         for state, seat, text, events in replay_steps(record, game):
             match.state = state

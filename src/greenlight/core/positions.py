@@ -28,6 +28,7 @@ greenlight.core.positions.PositionError: folders[0].amount: expected a whole num
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 import types
 import typing
@@ -77,6 +78,18 @@ def _read_state_fields(cls: type) -> dict[str, Any]:
     if missing:
         raise TypeError(f"{cls.__name__}.{missing[0]} has no class-level type annotation, so it cannot be part of a position")
     return {name: hint for name, hint in hints.items() if name in slots}
+
+
+def dumps(position: Mapping[str, Any]) -> str:
+    """A position as JSON text with one field a line, easy to read and to edit by hand.
+
+    >>> print(dumps({"game": "demo", "hands": [["A9"], []]}))
+    {
+     "game": "demo",
+     "hands": [["A9"], []]
+    }
+    """
+    return "{\n" + ",\n".join(f" {json.dumps(key)}: {json.dumps(value)}" for key, value in position.items()) + "\n}"
 
 
 def encode(value: Any) -> Any:

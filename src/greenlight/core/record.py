@@ -1,8 +1,10 @@
 """Records: the save format, the replay format and the test fixture format.
 
 A record is the game id and version, the number of players, the seed, the
-options, and every action as ``[seat, text]``. Replaying re-applies the
-actions to a fresh state and must reproduce the game exactly.
+options, and every action as ``[seat, text]``; a game that began from a
+position (``Game.from_position``) also keeps that position as ``start``.
+Replaying re-applies the actions to a fresh state (or to the start
+position) and must reproduce the game exactly.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ class Record:
     actions: list[tuple[int, str]] = field(default_factory=list)
     #: Who sat at each seat (``human``, ``bot:hard``, a name); optional, never needed to replay.
     players: list[str] = field(default_factory=list)
+    #: The position the game began from, if not the seed's deal (``Game.to_position`` of the first state).
+    start: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form (``players`` only when known, so older records read back unchanged)."""
@@ -47,6 +51,8 @@ class Record:
         }
         if self.players:
             data["players"] = list(self.players)
+        if self.start is not None:
+            data["start"] = self.start
         return data
 
     def seat_names(self) -> list[str]:
@@ -91,7 +97,10 @@ class Record:
             raise RecordError("record field 'players' must be a list of strings")
         if players and len(players) != data["num_players"]:
             raise RecordError(f"record field 'players' names {len(players)} seats for a {data['num_players']}-player game")
-        return cls(data["game"], data["version"], data["num_players"], data["seed"], dict(options), actions, list(players))
+        start = data.get("start")
+        if start is not None and not isinstance(start, dict):
+            raise RecordError("record field 'start' must be a position (an object)")
+        return cls(data["game"], data["version"], data["num_players"], data["seed"], dict(options), actions, list(players), start)
 
     @classmethod
     def loads(cls, text: str) -> Record:
@@ -123,9 +132,7 @@ def replay_steps(record: Record, game: Game[Any] | None = None) -> Iterator[tupl
     from greenlight.core.registry import get_game
 
     game = game or get_game(record.game)
-    if record.version != game.spec.version:
-        raise RecordError(f"record is for {game.spec.title} version {record.version}, this engine has {game.spec.version}")
-    state = game.new_state(record.num_players, record.seed, record.options)
+    state = start_state(record, game)
     for index, (seat, text) in enumerate(record.actions):
         try:
             events = game.apply(state, seat, game.parse_action(text))
@@ -134,12 +141,24 @@ def replay_steps(record: Record, game: Game[Any] | None = None) -> Iterator[tupl
         yield state, seat, text, events
 
 
+def start_state(record: Record, game: Game[Any]) -> GameState:
+    """The state ``record``'s game began in: its start position, else the deal of its seed and options."""
+    if record.version != game.spec.version:
+        raise RecordError(f"record is for {game.spec.title} version {record.version}, this engine has {game.spec.version}")
+    if record.start is None:
+        return game.new_state(record.num_players, record.seed, record.options)
+    try:
+        return game.from_position(record.start)
+    except GreenlightError as error:
+        raise RecordError(f"the record's start position cannot be read: {error}") from None
+
+
 def replay(record: Record, game: Game[Any] | None = None) -> GameState:
     """Rebuild the state a record describes."""
     from greenlight.core.registry import get_game
 
     game = game or get_game(record.game)
-    final: GameState = game.new_state(record.num_players, record.seed, record.options)
+    final: GameState = start_state(record, game)
     for step in replay_steps(record, game):
         final = step[0]
     return final

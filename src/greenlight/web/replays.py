@@ -16,7 +16,7 @@ from typing import Any
 
 from greenlight.core.errors import GreenlightError
 from greenlight.core.events import events_for
-from greenlight.core.record import Record
+from greenlight.core.record import Record, start_state
 from greenlight.core.registry import get_game
 from greenlight.web.tables import TableError
 
@@ -41,10 +41,8 @@ def replay_json(data: Any, names: list[str] | None = None) -> dict[str, Any]:
                 raise TableError(
                     400, f"records with a custom data file (option {named[0]}) can only be replayed locally: greenlight replay FILE"
                 )
-        if record.version != game.spec.version:
-            raise TableError(400, f"record is for {game.spec.title} version {record.version}, this engine has {game.spec.version}")
         shown = names or record.seat_names()
-        state = game.new_state(record.num_players, record.seed, record.options)
+        state = start_state(record, game)
         steps: list[dict[str, Any]] = [_step(game, state, 0, None, None, [], shown)]
         for index, (seat, text) in enumerate(record.actions, start=1):
             try:
