@@ -146,11 +146,13 @@ def start_state(record: Record, game: Game[Any]) -> GameState:
     if record.version != game.spec.version:
         raise RecordError(f"record is for {game.spec.title} version {record.version}, this engine has {game.spec.version}")
     if record.start is None:
-        return game.new_state(record.num_players, record.seed, record.options)
+        dealt: GameState = game.new_state(record.num_players, record.seed, record.options)
+        return dealt
     try:
-        return game.from_position(record.start)
+        state: GameState = game.from_position(record.start)
     except GreenlightError as error:
         raise RecordError(f"the record's start position cannot be read: {error}") from None
+    return state
 
 
 def replay(record: Record, game: Game[Any] | None = None) -> GameState:
