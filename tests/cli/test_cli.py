@@ -215,3 +215,15 @@ def test_an_impossible_position_file_is_refused_naming_the_file_and_the_field(tm
     assert f"{bad}: wallets[1]: is -10; money comes in tens and a wallet is never below 0" in " ".join(result.stderr.split())
     bad.write_text("[1, 2]")
     assert "a position is a JSON object" in greenlight("play", "--position", str(bad)).stderr
+
+
+def test_hint_shows_the_three_best_moves_in_words_but_only_when_no_other_person_could_use_it() -> None:
+    solo = greenlight("play", "cinecitta", "-n", "3", "--seed", "4", stdin="hint\nquit\n")
+    text = " ".join(solo.stdout.split())
+    assert "Thinking for 2 seconds about what you can see" in text
+    assert [f"{rank}. Offer" in text for rank in (1, 2, 3)] == [True, True, True]
+    assert text.count("wins about") == 3 and "in words" not in text
+    shared = greenlight("play", "cinecitta", "-n", "3", "--seat", "human", "--seat", "human", "--seed", "4", stdin="\nhint\nquit\n")
+    assert "Hints are off: several people share this game" in " ".join(shared.stdout.split())
+    allowed = greenlight("play", "cinecitta", "--seat", "human", "--seat", "human", "--seat", "bot", "--hints", stdin="\nhint\nquit\n")
+    assert " ".join(allowed.stdout.split()).count("wins about") == 3

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from greenlight.bots.analysis import MoveEstimate, analyse
 from greenlight.bots.ismcts import ISMCTSBot
 from greenlight.bots.levels import LEVEL_FACTORIES, parse_search
 from greenlight.core.bot import Bot
@@ -28,6 +29,8 @@ from greenlight.core.game import Game
 GENERIC_BOTS: dict[str, Callable[[Game[Any], int], Bot]] = dict(LEVEL_FACTORIES)
 
 SEARCH_PREFIX = "search:"
+
+__all__ = ["GENERIC_BOTS", "ISMCTSBot", "MoveEstimate", "analyse", "bot_names", "make_bot"]
 
 
 def bot_names(game: Game[Any]) -> list[str]:

@@ -283,6 +283,13 @@ class _Search:
             arm.value += values[seat]
 
 
+def root_estimates(view: SeatView, config: SearchConfig, rng: random.Random) -> dict[Action, tuple[int, float]]:
+    """Search ``view``'s seat's move within ``config``'s budget; its root arms: action -> (visits, mean win share)."""
+    search = _Search(view.game, view.seat, config, rng)
+    search.run(view, view.legal_actions())
+    return search.root_statistics()
+
+
 class ISMCTSBot(Bot):
     """Determinized information-set MCTS; see the module docstring. Reproducible for a seed with an iteration budget."""
 

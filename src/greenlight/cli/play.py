@@ -19,7 +19,7 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from greenlight.bots import bot_names, make_bot
+from greenlight.bots import analyse, bot_names, make_bot
 from greenlight.cli.common import SeatSpec, console, fail, load_game, outcome_table, parse_options, result_json
 from greenlight.cli.terminal import (
     Prompt,
@@ -46,7 +46,10 @@ SEED_BITS = 128
 #: Legal actions listed one per line up to this many; longer lists are folded into groups.
 LIST_LIMIT = 40
 #: Words a person may type instead of an action.
-COMMANDS = ("help", "list", "board", "log", "seed", "quit")
+COMMANDS = ("help", "hint", "list", "board", "log", "seed", "quit")
+#: Seconds the search thinks for a hint, and how many moves it shows.
+HINT_SECONDS = 2.0
+HINT_MOVES = 3
 #: The value ``--resume`` gets when no file follows it (see ``greenlight.cli.main``).
 LATEST = "latest"
 
@@ -64,6 +67,8 @@ class Table:
     bots: dict[int, Bot]
     save_to: Path
     quiet: bool = False
+    #: Whether ``hint`` is allowed: always with one person at the terminal, with several only if asked for (--hints).
+    hints: bool = False
     prompt: Prompt = field(default_factory=lambda: Prompt(data_home() / "history"))
 
     @property
@@ -168,7 +173,8 @@ def show_actions(table: Table, seat: int, actions: list[Action]) -> None:
             console.print(f"{index:>3}. {escape(text):<{width}}  [cyan]{escape(words)}[/cyan]{warning}", soft_wrap=True)
     else:
         console.print("\n".join(escape(line) for line in grouped(texts)))
-    console.print("[dim]Type a number or an action (Tab completes); 'help' explains this step, 'log', 'quit'.[/dim]")
+    hint = " 'hint' asks the search," if table.hints else ""
+    console.print(f"[dim]Type a number or an action (Tab completes); 'help' explains this step,{hint} 'log', 'quit'.[/dim]")
 
 
 def grouped(texts: list[str]) -> list[str]:
@@ -219,6 +225,9 @@ def read_choice(table: Table, seat: int, actions: list[Action]) -> Action | None
     if command == "seed":
         reveal_seed(table)
         return None
+    if command == "hint":
+        show_hint(table, seat)
+        return None
     if answer.isdigit():
         index = int(answer)
         if not 1 <= index <= len(actions):
@@ -241,6 +250,20 @@ def read_choice(table: Table, seat: int, actions: list[Action]) -> Action | None
         if sure not in ("y", "yes"):
             return None
     return action
+
+
+def show_hint(table: Table, seat: int) -> None:
+    """The search's three best moves for ``seat``, in words, with their estimated win shares (from the seat's view only)."""
+    if not table.hints:
+        console.print("Hints are off: several people share this game (start it with --hints to allow them for everyone).")
+        return
+    console.print(f"[dim]Thinking for {HINT_SECONDS:g} seconds about what you can see...[/dim]")
+    moves = analyse(table.game, table.match.state, seat, seconds=HINT_SECONDS, seed=len(table.match.record.actions))
+    for rank, move in enumerate(moves[:HINT_MOVES], 1):
+        console.print(
+            f"{rank}. [cyan]{escape(move.words)}[/cyan] ({escape(move.text)}): wins about {move.win_share:.0%} in {move.visits} tries",
+            soft_wrap=True,
+        )
 
 
 def reveal_seed(table: Table) -> None:
@@ -386,6 +409,9 @@ def register(app: typer.Typer) -> None:
             Path | None,
             typer.Option(help="Start from this position file (docs/positions.md; greenlight position RECORD --at N writes one)"),
         ] = None,
+        hints: Annotated[
+            bool, typer.Option("--hints", help="Allow 'hint' at a hot-seat table too (it is always allowed with one person)")
+        ] = False,
         json_output: Annotated[bool, typer.Option("--json", help="Print the final result as JSON only")] = False,
     ) -> None:
         """Play a game in the terminal against bots, or hot-seat with friends; every game is saved and can be resumed."""
@@ -440,6 +466,7 @@ def register(app: typer.Typer) -> None:
             raise fail(f"{position}: {error}" if start is not None else str(error)) from None
         match.record.players = [str(spec) for spec in seats]
         table = Table(match, seats, bots, save_to, quiet=json_output)
+        table.hints = hints or len(table.humans) <= 1
         if not json_output:
             resumed = f", resumed at move {len(match.record.actions)}" if resume is not None else ""
             if start is not None:
