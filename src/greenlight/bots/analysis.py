@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,15 +59,20 @@ def analyse(
     iterations: int | None = None,
     seed: int = 0,
     config: SearchConfig | None = None,
+    among: Collection[Action] | None = None,
 ) -> list[MoveEstimate]:
-    """Every legal action of ``seat``, best first (most visited, then higher win share), with the search's estimates.
+    """Every legal action of ``seat`` (or only those ``among``), best first (most visited, then higher win share),
+    with the search's estimates.
 
     The budget is ``seconds`` and/or ``iterations`` (default one second); ``config`` replaces the game's ``hard``
-    search settings. A move the search never tried (possible under a tiny budget) has 0 visits and win share 0.
+    search settings. A move the search never tried (possible under a tiny budget, or among many moves with
+    widening) has 0 visits and win share 0: pass ``among`` to give a few moves the whole budget.
     Raises IllegalActionError if ``seat`` has nothing to decide now.
     """
     view = SeatView(game, state, seat)
     legal = view.legal_actions()
+    if among is not None:
+        legal = [action for action in legal if action in among]
     if not legal:
         raise IllegalActionError(f"seat {seat} has nothing to decide now, so there is nothing to analyse")
     base = config or hard_search(game)
@@ -75,7 +81,7 @@ def analyse(
     budget = dataclasses.replace(base, seconds=seconds, iterations=iterations, steps=None)
     estimates: dict[Action, tuple[int, float]] = {}
     if len(legal) > 1:
-        estimates = root_estimates(view, budget, random.Random(f"analysis/{seed}"))
+        estimates = root_estimates(view, budget, random.Random(f"analysis/{seed}"), frozenset(legal) if among is not None else None)
     moves = []
     for action in legal:
         visits, win_share = estimates.get(action, (0, 0.0))

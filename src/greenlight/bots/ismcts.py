@@ -144,9 +144,13 @@ class _Node:
 class _Search:
     """One move's search for ``seat``: the tree, the policies, and the per-move random stream."""
 
-    def __init__(self, game: Game[Any], seat: int, config: SearchConfig, rng: random.Random) -> None:
+    def __init__(
+        self, game: Game[Any], seat: int, config: SearchConfig, rng: random.Random, among: frozenset[Action] | None = None
+    ) -> None:
         self.game = game
         self.seat = seat
+        #: If given, the only root actions our seat considers (to compare a few moves with the whole budget).
+        self.among = among
         self.config = config
         self.rng = rng
         policy: Policy | None = None
@@ -208,6 +212,8 @@ class _Search:
             # Every mover picks before anyone's commitment is applied: nobody sees another's choice.
             for mover in movers:
                 legal = game.legal_actions(world, mover)
+                if self.among is not None and node is self.root and mover == self.seat:
+                    legal = [action for action in legal if action in self.among] or legal
                 if len(legal) == 1:
                     joint.append((mover, legal[0]))
                     continue
@@ -283,10 +289,14 @@ class _Search:
             arm.value += values[seat]
 
 
-def root_estimates(view: SeatView, config: SearchConfig, rng: random.Random) -> dict[Action, tuple[int, float]]:
-    """Search ``view``'s seat's move within ``config``'s budget; its root arms: action -> (visits, mean win share)."""
-    search = _Search(view.game, view.seat, config, rng)
-    search.run(view, view.legal_actions())
+def root_estimates(
+    view: SeatView, config: SearchConfig, rng: random.Random, among: frozenset[Action] | None = None
+) -> dict[Action, tuple[int, float]]:
+    """Search ``view``'s seat's move within ``config``'s budget (only the root actions ``among``, if given);
+    its root arms: action -> (visits, mean win share)."""
+    search = _Search(view.game, view.seat, config, rng, among)
+    legal = view.legal_actions()
+    search.run(view, [action for action in legal if among is None or action in among] or legal)
     return search.root_statistics()
 
 
