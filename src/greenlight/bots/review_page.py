@@ -100,7 +100,8 @@ def _chart(review: Review) -> str:
     )
     marks = "".join(
         f'<a href="#move-{item.move}"><circle cx="{x(item.move):.1f}" cy="{y(item.best.win_share):.1f}" '
-        f'r="{4 if item.label == "good" else 6}" fill="{COLOURS[item.label]}"><title>Move {item.move}: {escape(item.label)}</title></circle></a>'
+        f'r="{4 if item.label == "good" else 6}" fill="{COLOURS[item.label]}">'
+        f"<title>Move {item.move}: {escape(item.label)}</title></circle></a>"
         for item in decisions
     )
     legend = "".join(
