@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from greenlight.games.maybe_movies.cards import ICONS, NO, NUM_ICONS, YES, MovieCard, VoteCard
+from greenlight.games.maybe_movies.observation import Check, CostView, IconCounts
 
 Cost = tuple[int, int, int, int, int, int, int]
 EMPTY: Cost = (0, 0, 0, 0, 0, 0, 0)
@@ -45,9 +46,19 @@ def double(cost: Cost) -> Cost:
     return tuple(2 * count for count in cost)  # type: ignore[return-value]
 
 
-def cost_json(cost: Cost) -> dict[str, Any]:
+def cost_json(cost: Cost) -> CostView:
     """Readable form: named icons that occur, and the any-units."""
     return {"icons": {ICONS[i]: cost[i] for i in range(NUM_ICONS) if cost[i]}, "any": cost[ANY]}
+
+
+def icon_counts_json(counts: Sequence[int]) -> IconCounts:
+    """Counts in icon order as a mapping icon -> count, every icon present.
+
+    >>> icon_counts_json([2, 0, 0, 0, 1, 0])
+    {'money': 2, 'actors': 0, 'script': 0, 'setting': 0, 'camera': 1, 'microphone': 0}
+    """
+    money, actors, script, setting, camera, microphone = counts
+    return {"money": money, "actors": actors, "script": script, "setting": setting, "camera": camera, "microphone": microphone}
 
 
 # -- the success check (§4.4) -------------------------------------------------------------
@@ -66,7 +77,7 @@ class CheckResult(NamedTuple):
     wildcards: int
     success: bool
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Check:
         """JSON form; per-icon lists are in icon order (§2.1)."""
         return {
             "need": list(self.need),

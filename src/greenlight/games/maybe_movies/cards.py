@@ -21,19 +21,24 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Final, Literal
 
 from greenlight.core.data import FieldSpec, bundled_path, load_data_file, read_records, require
 from greenlight.core.errors import DataError
 from greenlight.core.state import StaticData
 from greenlight.games.maybe_movies.chance import deck_stream, flavour_stream, int_in, pick, real_in, round_half_up, shuffle
+from greenlight.games.maybe_movies.observation import BlockbusterFace, CardFace, ChangeFace, IconName, MovieFace, VoteFace
 
 #: The six icons in icon order (§2.1); every "in icon order" means this order.
-ICONS: tuple[str, ...] = ("money", "actors", "script", "setting", "camera", "microphone")
+ICONS: tuple[IconName, ...] = ("money", "actors", "script", "setting", "camera", "microphone")
 NUM_ICONS = len(ICONS)
-ICON_INDEX = {name: index for index, name in enumerate(ICONS)}
+ICON_INDEX: dict[str, int] = {name: index for index, name in enumerate(ICONS)}
 
-YES, NO, CHANGE = "YES", "NO", "CHANGE"
+YES: Final = "YES"
+NO: Final = "NO"
+CHANGE: Final = "CHANGE"
+#: The kind of a card held in hand.
+VoteKind = Literal["YES", "NO", "CHANGE"]
 
 #: Blockbuster cost keys in table order (§2.5).
 COST_KEYS: tuple[str, ...] = (
@@ -87,7 +92,7 @@ class VoteCard:
     """A card held in hand: a YES or NO vote (icon and value, §2.2) or a CHANGE card (number, §2.3)."""
 
     id: str
-    kind: str  # YES, NO or CHANGE
+    kind: VoteKind
     value: int = 0
     icon: int = -1
     number: int = 0
@@ -102,7 +107,7 @@ class VoteCard:
             return f"{self.id} CHANGE #{self.number}"
         return f"{self.id} {self.kind} {ICONS[self.icon]} {self.value}"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> VoteFace | ChangeFace:
         """Details for observations: ``type`` YES/NO with ``icon`` and ``value``, or CHANGE with ``number``."""
         if self.kind == CHANGE:
             return {"type": CHANGE, "number": self.number}
@@ -139,15 +144,17 @@ class MovieCard:
         param = f" X={ICONS[self.x]}" if self.x is not None else f" N={self.n}" if self.n is not None else ""
         return f"{self.id} {self.cost_key}{param} / {self.profit_key}"
 
-    def to_json(self) -> dict[str, Any]:
-        """Details for observations: ``cost`` icons and ``profit``, or the blockbuster keys with ``x`` and ``n``."""
+    def to_json(self, title: str) -> MovieFace | BlockbusterFace:
+        """Details for observations: ``cost`` icons and ``profit``, or the blockbuster keys with ``x`` and ``n``; then ``title``."""
         if self.cost_key is None:
-            return {"cost": [ICONS[i] for i in self.cost], "profit": self.profit}
+            return {"cost": [ICONS[i] for i in self.cost], "profit": self.profit, "title": title}
+        assert self.profit_key is not None, "a blockbuster has a profit text"
         return {
             "cost_key": self.cost_key,
             "x": ICONS[self.x] if self.x is not None else None,
             "n": self.n,
             "profit_key": self.profit_key,
+            "title": title,
         }
 
 
@@ -193,7 +200,7 @@ class Catalogue(StaticData):
         self._vote_index = {card.id: index for index, card in enumerate(hand_cards)}
         self._movie_index = {card.id: index for index, card in enumerate(movie_cards)}
         self._digest: str | None = None
-        self._details: dict[str, dict[str, Any]] = {}
+        self._details: dict[str, CardFace] = {}
         #: Cosmetic titles: given (data file), or drawn from the flavour stream of ``flavour_seed`` when first needed.
         self._titles: dict[str, str] | None = dict(titles) if titles is not None else None
         self._flavour_seed = flavour_seed
@@ -231,16 +238,12 @@ class Catalogue(StaticData):
         """Position among the 60 movie cards (movies, then blockbusters), for action codes."""
         return self._movie_index[card_id]
 
-    def details(self, card_id: str) -> dict[str, Any]:
+    def details(self, card_id: str) -> CardFace:
         """JSON details of any card (built once and shared: treat as read-only)."""
         found = self._details.get(card_id)
         if found is None:
             card = self._hand_cards.get(card_id)
-            if card is not None:
-                found = card.to_json()
-            else:
-                found = self._movie_cards[card_id].to_json()
-                found["title"] = self.title(card_id)
+            found = card.to_json() if card is not None else self._movie_cards[card_id].to_json(self.title(card_id))
             self._details[card_id] = found
         return found
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeVar, cast
 
 from greenlight.core.actions import Action
 from greenlight.core.events import Event
@@ -18,6 +18,35 @@ from greenlight.games.maybe_movies import preview, rules
 from greenlight.games.maybe_movies.actions import Add, Copy, Finish, Icon, Pick, Profit, Remove, Slot, Vote
 from greenlight.games.maybe_movies.budget import ChoicePoint, NeedChoice, Replay, evaluate_costs, evaluate_profits, net_of, success_check
 from greenlight.games.maybe_movies.cards import EXAMPLE_CATALOGUE, ICON_INDEX, ICONS, YES, load_catalogue
+from greenlight.games.maybe_movies.events import (
+    Budget,
+    CardsBack,
+    ChangeNoEffect,
+    ChangeRound,
+    CostChoice,
+    Discarded,
+    Failed,
+    GameOver,
+    MarketRefilled,
+    MovieMade,
+    Payout,
+    PersonalDrawn,
+    PitchAdded,
+    Pitched,
+    ProfitChoice,
+    Profits,
+    ReplacementDrawn,
+    Reshuffled,
+    RowCardRemoved,
+    RowEdited,
+    StackMade,
+    TurnStarted,
+    VoteChosen,
+    VoteCommitted,
+    VotesRevealed,
+    VoteStarted,
+)
+from greenlight.games.maybe_movies.observation import Check, MaybeMoviesObservation
 from greenlight.games.maybe_movies.state import CHANGE_EDIT, COST_CHOICE, MOVIE_PICK, PITCH, PROFIT_CHOICE, MaybeMoviesState
 from greenlight.games.maybe_movies.text import render_text as render_text  # the terminal board
 from greenlight.games.maybe_movies.words import (
@@ -166,7 +195,7 @@ def _cost_choice_words(state: MaybeMoviesState, action: Copy | Icon, words: Cata
     point = _choice_card(state)
     text = words.name(point.card)
     if isinstance(action, Copy):
-        choice: Any = action.card
+        choice: str | int = action.card
         copied = state.table.movie(action.card)
         what = f"{text} copies the cost of {words.title(action.card)}"
         what += f", {icons_list(copied.cost)}" if not copied.is_text else ""
@@ -274,14 +303,13 @@ def describe_event(event: Event, state: MaybeMoviesState | None = None, names: S
     words = _EVENT_WORDS.get(event.kind)
     if words is None:
         return event.kind.replace("_", " ").capitalize() + "."
-    return words(_Told(event.data, state, names, catalogue_words(state.table) if state is not None else None))
+    return words(event.data, _Told(state, names, catalogue_words(state.table) if state is not None else None))
 
 
 @dataclass(frozen=True, slots=True)
 class _Told:
-    """An event being put into words: its data, the state whose catalogue names its cards, and the seats' names."""
+    """How an event is put into words: the state whose catalogue names its cards, and the seats' names."""
 
-    data: Mapping[str, Any]
     state: MaybeMoviesState | None
     names: Sequence[str] | None
     words: CatalogueWords | None
@@ -302,21 +330,50 @@ class _Told:
         return "; ".join(self.label(card) for card in cards)
 
 
-def _pitched(told: _Told) -> str:
-    needs = f": it {_needs(preview.row_budget(told.state, told.data['row']))}" if told.state is not None else ""
-    return f"{told.who(told.data['seat'])} pitches {told.many(told.data['row'])}{needs}."
+_Data = TypeVar("_Data")
+_Words = Callable[[Mapping[str, object], _Told], str]
 
 
-def _vote_started(told: _Told) -> str:
-    voters = [told.who(seat) for seat in told.data["voters"]]
+def _on(declared: type[_Data], words: Callable[[_Data, _Told], str]) -> _Words:
+    """The words of one event kind, whose data is ``declared`` (its type in ``events.EVENT_TYPES``)."""
+
+    def told(data: Mapping[str, object], told: _Told) -> str:
+        return words(cast(_Data, data), told)
+
+    return told
+
+
+def _seat_card(pair: Sequence[int | str]) -> tuple[int, str]:
+    """A ``[seat, card]`` pair of an event."""
+    seat, card = pair
+    assert isinstance(seat, int) and isinstance(card, str), "a pair is a seat and a card"
+    return seat, card
+
+
+def _pitched(data: Pitched, told: _Told) -> str:
+    needs = f": it {_needs(preview.row_budget(told.state, data['row']))}" if told.state is not None else ""
+    return f"{told.who(data['seat'])} pitches {told.many(data['row'])}{needs}."
+
+
+def _vote_started(data: VoteStarted, told: _Told) -> str:
+    voters = [told.who(seat) for seat in data["voters"]]
     if not voters:
         return "Nobody can vote: every hand is empty."
-    again = " again" if told.data["round"] > 1 else ""
+    again = " again" if data["round"] > 1 else ""
     return f"{join_words(voters)} vote{again} in secret."
 
 
-def _row_edited(told: _Told) -> str:
-    data = told.data
+def _votes_revealed(data: VotesRevealed, told: _Told) -> str:
+    shown = join_words(f"{told.who(seat)} {told.name(card)}" for seat, card in enumerate(data["votes"]) if card is not None)
+    return f"Votes revealed: {shown or 'no votes'}."
+
+
+def _change_round(data: ChangeRound, told: _Told) -> str:
+    order = join_words([f"{told.who(seat)} ({told.name(card)})" for seat, card in map(_seat_card, data["order"])], "then")
+    return f"CHANGE! The pitch is changed by {order}, lowest number first."
+
+
+def _row_edited(data: RowEdited, told: _Told) -> str:
     parts = []
     if data["removed"]:
         parts.append(f"removed {told.name(data['removed'])}")
@@ -326,39 +383,36 @@ def _row_edited(told: _Told) -> str:
     return f"{edit}: the pitch is now {told.many(data['row'])} (changed {plural(data['K'], 'time')} this turn)."
 
 
-def _personal_drawn(told: _Told) -> str:
-    new = "a new personal movie card" if len(told.data["cards"]) == 1 else "new personal movie cards"
-    return f"{told.who(told.data['seat'])} draws {told.labels(told.data['cards'])} as {new}."
+def _personal_drawn(data: PersonalDrawn, told: _Told) -> str:
+    new = "a new personal movie card" if len(data["cards"]) == 1 else "new personal movie cards"
+    return f"{told.who(data['seat'])} draws {told.labels(data['cards'])} as {new}."
 
 
-def _replacement_drawn(told: _Told) -> str:
-    if told.data["card"] is None:
-        return f"{told.who(told.data['seat'])} finds the pool empty and draws no replacement."
-    return f"{told.who(told.data['seat'])} draws {told.name(told.data['card'])} from the pool."
+def _replacement_drawn(data: ReplacementDrawn, told: _Told) -> str:
+    if data["card"] is None:
+        return f"{told.who(data['seat'])} finds the pool empty and draws no replacement."
+    return f"{told.who(data['seat'])} draws {told.name(data['card'])} from the pool."
 
 
-def _cost_choice(told: _Told) -> str:
-    data = told.data
+def _cost_choice(data: CostChoice, told: _Told) -> str:
     if data["kind"] == "copy":
         return f"{told.who(data['seat'])} decides: {told.name(data['card'])} copies the cost of {told.name(data['choice'])}."
     return f"{told.who(data['seat'])} decides: {told.name(data['card'])} costs 2 {data['choice']}."
 
 
-def _profit(told: _Told) -> str:
-    summed = " + ".join(str(value) for value in told.data["profits"])
-    return f"Profit: {told.data['total']}" + (f" ({summed})." if len(told.data["profits"]) > 1 else ".")
+def _profit(data: Profits, told: _Told) -> str:
+    summed = " + ".join(str(value) for value in data["profits"])
+    return f"Profit: {data['total']}" + (f" ({summed})." if len(data["profits"]) > 1 else ".")
 
 
-def _payout(told: _Told) -> str:
-    data = told.data
+def _payout(data: Payout, told: _Told) -> str:
     shares = [f"{told.who(seat)} wins {told.many(cards)}" for seat, cards in enumerate(data["won"]) if cards]
     pooled = f"; {plural(len(data['to_pool']), 'card')} to the pool" if data["to_pool"] else ""
     collected = len(data["collected"])
     return f"Payout of {plural(collected, 'vote card')}: {'; '.join(shares) or 'nobody wins a card'}{pooled}."
 
 
-def _failed(told: _Told) -> str:
-    data = told.data
+def _failed(data: Failed, told: _Told) -> str:
     pooled = plural(len(data["to_pool"]), "card")
     if data["all_no"]:
         return f"Every vote was NO: nobody gets anything; {pooled} to the pool."
@@ -366,58 +420,63 @@ def _failed(told: _Told) -> str:
     return f"{'; '.join(back) or 'No NO-voter wins anything'}; {pooled} to the pool."
 
 
-def _movie_made(told: _Told) -> str:
-    rest = f"; {told.many(told.data['discarded'])} discarded" if told.data.get("discarded") else ""
-    return f"{told.who(told.data['seat'])} puts {told.label(told.data['card'])} into the movies made{rest}."
+def _movie_made(data: MovieMade, told: _Told) -> str:
+    rest = f"; {told.many(data['discarded'])} discarded" if data.get("discarded") else ""
+    return f"{told.who(data['seat'])} puts {told.label(data['card'])} into the movies made{rest}."
 
 
-#: The words of each event kind ("" for events that deserve no line, such as a secret vote being cast).
-_EVENT_WORDS: dict[str, Callable[[_Told], str]] = {
-    "turn_started": lambda told: f"Turn {told.data['turn']}: {told.who(told.data['active'])} pitches.",
-    "market_refilled": lambda told: f"New in the market: {told.labels(told.data['cards'])}.",
-    "reshuffled": lambda told: f"The {plural(told.data['cards'], 'discarded movie card')} are shuffled into a new draw pile.",
-    "pitch_added": lambda told: f"{told.who(told.data['seat'])} adds {told.label(told.data['card'])} to the pitch.",
-    "pitched": _pitched,
-    "vote_started": _vote_started,
-    "vote_committed": lambda told: f"{told.who(told.data['seat'])} votes their last card." if told.data["automatic"] else "",
-    "vote_chosen": lambda told: f"You vote {told.name(told.data['card'])} (secret until everyone has voted).",
-    "votes_revealed": lambda told: (
-        "Votes revealed: "
-        + (
-            join_words(f"{told.who(seat)} {told.name(card)}" for seat, card in enumerate(told.data["votes"]) if card is not None)
-            or "no votes"
-        )
-        + "."
+def _stack_made(data: StackMade, told: _Told) -> str:
+    return (
+        f"{told.who(data['seat'])} stacks {told.many(data['cards'])} with {told.name(data['top'])} on top, "
+        f"marked {'a success' if data['success'] else 'a failure'}."
+    )
+
+
+#: The words of each event kind ("" for events that deserve no line, such as a secret vote being cast), each handler
+#: reading the kind's data as its TypedDict (``events.EVENT_TYPES``).
+_EVENT_WORDS: dict[str, _Words] = {
+    "turn_started": _on(TurnStarted, lambda data, told: f"Turn {data['turn']}: {told.who(data['active'])} pitches."),
+    "market_refilled": _on(MarketRefilled, lambda data, told: f"New in the market: {told.labels(data['cards'])}."),
+    "reshuffled": _on(
+        Reshuffled, lambda data, told: f"The {plural(data['cards'], 'discarded movie card')} are shuffled into a new draw pile."
     ),
-    "change_round": lambda told: (
-        "CHANGE! The pitch is changed by "
-        + join_words([f"{told.who(seat)} ({told.name(card)})" for seat, card in told.data["order"]], "then")
-        + ", lowest number first."
+    "pitch_added": _on(PitchAdded, lambda data, told: f"{told.who(data['seat'])} adds {told.label(data['card'])} to the pitch."),
+    "pitched": _on(Pitched, _pitched),
+    "vote_started": _on(VoteStarted, _vote_started),
+    "vote_committed": _on(
+        VoteCommitted, lambda data, told: f"{told.who(data['seat'])} votes their last card." if data["automatic"] else ""
     ),
-    "change_no_effect": lambda told: (
-        f"{told.who(told.data['seat'])}'s {told.name(told.data['change'])} changes nothing: no personal card to add and a one-card pitch."
+    "vote_chosen": _on(VoteChosen, lambda data, told: f"You vote {told.name(data['card'])} (secret until everyone has voted)."),
+    "votes_revealed": _on(VotesRevealed, _votes_revealed),
+    "change_round": _on(ChangeRound, _change_round),
+    "change_no_effect": _on(
+        ChangeNoEffect,
+        lambda data, told: (
+            f"{told.who(data['seat'])}'s {told.name(data['change'])} changes nothing: no personal card to add and a one-card pitch."
+        ),
     ),
-    "row_card_removed": lambda told: (
-        f"{told.who(told.data['seat'])} removes {told.name(told.data['card'])} from the pitch; it is discarded."
+    "row_card_removed": _on(
+        RowCardRemoved, lambda data, told: f"{told.who(data['seat'])} removes {told.name(data['card'])} from the pitch; it is discarded."
     ),
-    "row_edited": _row_edited,
-    "personal_drawn": _personal_drawn,
-    "cards_back": lambda told: "Every YES and NO vote goes back to its owner's hand; the CHANGE cards leave the game.",
-    "replacement_drawn": _replacement_drawn,
-    "budget": lambda told: f"The final pitch needs {counts_words(told.data['need'], told.data['any'])}.",
-    "checked": lambda told: check_summary(told.data),
-    "cost_choice": _cost_choice,
-    "profit_choice": lambda told: f"{told.who(told.data['seat'])} decides: {told.name(told.data['card'])} yields {told.data['choice']}.",
-    "profit": _profit,
-    "payout": _payout,
-    "failed": _failed,
-    "discarded": lambda told: f"Discarded: {told.many(told.data['cards'])}.",
-    "movie_made": _movie_made,
-    "stack_made": lambda told: (
-        f"{told.who(told.data['seat'])} stacks {told.many(told.data['cards'])} with {told.name(told.data['top'])} on top, "
-        f"marked {'a success' if told.data['success'] else 'a failure'}."
+    "row_edited": _on(RowEdited, _row_edited),
+    "personal_drawn": _on(PersonalDrawn, _personal_drawn),
+    "cards_back": _on(
+        CardsBack, lambda data, told: "Every YES and NO vote goes back to its owner's hand; the CHANGE cards leave the game."
     ),
-    "game_over": lambda told: _game_over_words(told.data["scores"], told.data["winners"], told.names),
+    "replacement_drawn": _on(ReplacementDrawn, _replacement_drawn),
+    "budget": _on(Budget, lambda data, told: f"The final pitch needs {counts_words(data['need'], data['any'])}."),
+    "checked": _on(Check, lambda data, told: check_summary(data)),
+    "cost_choice": _on(CostChoice, _cost_choice),
+    "profit_choice": _on(
+        ProfitChoice, lambda data, told: f"{told.who(data['seat'])} decides: {told.name(data['card'])} yields {data['choice']}."
+    ),
+    "profit": _on(Profits, _profit),
+    "payout": _on(Payout, _payout),
+    "failed": _on(Failed, _failed),
+    "discarded": _on(Discarded, lambda data, told: f"Discarded: {told.many(data['cards'])}."),
+    "movie_made": _on(MovieMade, _movie_made),
+    "stack_made": _on(StackMade, _stack_made),
+    "game_over": _on(GameOver, lambda data, told: _game_over_words(data["scores"], data["winners"], told.names)),
 }
 
 
@@ -473,16 +532,16 @@ STEP_HELP = {
 SCORING_HELP = "Scoring: at the end, each won vote card scores 1 point for every movie made that shows its icon; its value does not count."
 
 
-def help_text(observation: dict[str, Any]) -> str:
+def help_text(observation: MaybeMoviesObservation) -> str:
     """The legend and the rules of the step the observation is at, in short paragraphs."""
-    phase = observation.get("phase", "pitch")
-    kind = observation.get("decision", {}).get("kind") or phase
+    phase = observation["phase"]
+    kind = observation["decision"]["kind"] or phase
+    options = observation["options"]
     parts = [ICON_LEGEND]
-    if kind == "movie_pick" and observation.get("options", {}).get("trendsetter_tricks"):
+    if kind == "movie_pick" and options.get("trendsetter_tricks"):
         parts.append(STEP_HELP["trendsetter"])
     else:
         parts.append(STEP_HELP.get(kind, STEP_HELP.get(phase, STEP_HELP["pitch"])))
-    options = observation.get("options", {})
     if options.get("blockbuster_budgets") and kind in ("pitch", "vote"):
         parts.append(
             "Blockbuster Budgets: a blockbuster's cost and profit are texts, worked out after the final vote, left to right; "

@@ -18,13 +18,23 @@ scale and clipped at 1. ``docs/rl.md`` documents each field.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import cast
 
 from greenlight.core.game import Observation
 from greenlight.core.spec import OptionValue
 from greenlight.core.views import clip01, relative_seat
 from greenlight.games.maybe_movies.cards import COST_KEYS, ICONS, PROFIT_KEYS
+from greenlight.games.maybe_movies.observation import (
+    BlockbusterDetails,
+    CardDetails,
+    ChangeDetails,
+    Final,
+    MaybeMoviesObservation,
+    MovieDetails,
+    StackView,
+    VoteDetails,
+)
 
 PHASES = ("pitch", "vote", "change_edit", "cost_choice", "profit_choice", "movie_pick", "over")
 PLAYER_COUNTS = (3, 4, 5, 6)
@@ -90,10 +100,10 @@ class MaybeMoviesEncoding:
 
     def encode(self, observation: Observation) -> list[float]:
         """The vector for one observation (spectator observations leave the private fields at 0)."""
-        obs = observation
-        n: int = obs["num_players"]
-        cards: dict[str, dict[str, Any]] = obs["cards"]
-        viewer: int | None = obs["viewer"]
+        obs = cast(MaybeMoviesObservation, observation)
+        n = obs["num_players"]
+        cards = obs["cards"]
+        viewer = obs["viewer"]
 
         def rel(seat: int) -> int:
             return relative_seat(seat, viewer, n)
@@ -116,7 +126,7 @@ class MaybeMoviesEncoding:
         out += _per_seat([clip01(size / MAX_TURNS) for size in obs["hand_sizes"]], n, rel)
         out += _hand(cards, obs.get("hand") or ())
         vote = obs.get("my_vote")
-        out += _vote_features(cards[vote]) if vote else [0.0] * VOTE_FEATURES
+        out += _vote_features(_hand_card(cards, vote)) if vote else [0.0] * VOTE_FEATURES
         known = [0.0] * (n * len(VOTE_TYPES) * len(ICONS))
         for seat, held in enumerate(obs["known_in_hand"]):
             _count_votes(known, rel(seat) * len(VOTE_TYPES) * len(ICONS), cards, held, scale=4.0)
@@ -133,7 +143,7 @@ class MaybeMoviesEncoding:
         won = [0.0] * (n * len(ICONS))
         for seat, held in enumerate(obs["won"]):
             for card in held:
-                slot = rel(seat) * len(ICONS) + ICONS.index(cards[card]["icon"])
+                slot = rel(seat) * len(ICONS) + ICONS.index(_vote_card(cards, card)["icon"])
                 won[slot] = clip01(won[slot] + 1.0 / 6.0)
         out += won
         out += _per_seat([clip01(score / SCORE_SCALE) for score in obs["scores"]], n, rel)
@@ -153,22 +163,44 @@ class MaybeMoviesEncoding:
 
     def potentials(self, observation: Observation) -> dict[str, float]:
         """The viewer's current public score (its won vote cards scored against the Movies Made icons)."""
-        viewer = observation["viewer"]
-        return {"score": float(observation["scores"][viewer]) if viewer is not None else 0.0}
+        obs = cast(MaybeMoviesObservation, observation)
+        viewer = obs["viewer"]
+        return {"score": float(obs["scores"][viewer]) if viewer is not None else 0.0}
 
 
-def _per_seat(values: list[float], n: int, rel: Any) -> list[float]:
+def _hand_card(cards: dict[str, CardDetails], card_id: str) -> VoteDetails | ChangeDetails:
+    """The details of a card that is held in hand (a vote or CHANGE card)."""
+    card = cards[card_id]
+    assert "type" in card, f"{card_id} is a vote or CHANGE card"
+    return card
+
+
+def _vote_card(cards: dict[str, CardDetails], card_id: str) -> VoteDetails:
+    """The details of a YES or NO vote card."""
+    card = _hand_card(cards, card_id)
+    assert card["type"] != "CHANGE", f"{card_id} is a vote card"
+    return card
+
+
+def _movie_card(cards: dict[str, CardDetails], card_id: str) -> MovieDetails | BlockbusterDetails:
+    """The details of a card that goes into pitches (a movie or blockbuster card)."""
+    card = cards[card_id]
+    assert "type" not in card, f"{card_id} is a movie or blockbuster card"
+    return card
+
+
+def _per_seat(values: list[float], n: int, rel: Callable[[int], int]) -> list[float]:
     ordered = [0.0] * n
     for seat, value in enumerate(values):
         ordered[rel(seat)] = value
     return ordered
 
 
-def _hand(cards: dict[str, dict[str, Any]], hand: Any) -> list[float]:
+def _hand(cards: dict[str, CardDetails], hand: Iterable[str]) -> list[float]:
     """Counts / 4 of (YES|NO, icon, value) in hand, then CHANGE cards / 2."""
     out = [0.0] * (len(VOTE_TYPES) * len(ICONS) * MAX_VALUE + 1)
     for card_id in hand:
-        card = cards[card_id]
+        card = _hand_card(cards, card_id)
         if card["type"] == "CHANGE":
             out[-1] = clip01(out[-1] + 0.5)
             continue
@@ -177,50 +209,50 @@ def _hand(cards: dict[str, dict[str, Any]], hand: Any) -> list[float]:
     return out
 
 
-def _vote_features(card: dict[str, Any]) -> list[float]:
+def _vote_features(card: VoteDetails | ChangeDetails) -> list[float]:
     kind = card["type"]
-    icon = card.get("icon")
+    icon, value = (None, 0) if card["type"] == "CHANGE" else (card["icon"], card["value"])
     return [
         1.0 if kind == "YES" else 0.0,
         1.0 if kind == "NO" else 0.0,
         1.0 if kind == "CHANGE" else 0.0,
         *(1.0 if icon == name else 0.0 for name in ICONS),
-        clip01(card.get("value", 0) / MAX_VALUE),
+        clip01(value / MAX_VALUE),
     ]
 
 
-def _count_votes(out: list[float], base: int, cards: dict[str, dict[str, Any]], held: Any, scale: float) -> None:
+def _count_votes(out: list[float], base: int, cards: dict[str, CardDetails], held: Iterable[str], scale: float) -> None:
     """Add counts / ``scale`` of (YES|NO, icon) for the vote cards in ``held`` (CHANGE cards are skipped)."""
     for card_id in held:
-        card = cards[card_id]
-        if card["type"] in VOTE_TYPES:
+        card = _hand_card(cards, card_id)
+        if card["type"] != "CHANGE":
             slot = base + VOTE_TYPES.index(card["type"]) * len(ICONS) + ICONS.index(card["icon"])
             out[slot] = clip01(out[slot] + 1.0 / scale)
 
 
-def _printed_icons(card: dict[str, Any]) -> list[str]:
+def _printed_icons(card: MovieDetails | BlockbusterDetails) -> list[str]:
     """PI(c): the cost icons of an icon card; X (or nothing) for a blockbuster (R37)."""
     if "cost" in card:
         return list(card["cost"])
-    return [card["x"]] if card.get("x") else []
+    return [card["x"]] if card["x"] else []
 
 
-def _doubling_icons(cards: dict[str, dict[str, Any]], made: list[dict[str, Any]]) -> tuple[set[str], set[str]]:
+def _doubling_icons(cards: dict[str, CardDetails], made: list[StackView]) -> tuple[set[str], set[str]]:
     """Trendsetter (R22): printed icons of the failed and of the successful Movies Made tops."""
     failed: set[str] = set()
     succeeded: set[str] = set()
     for stack in made:
-        (succeeded if stack["result"] == "SUCCESS" else failed).update(_printed_icons(cards[stack["top"]]))
+        (succeeded if stack["result"] == "SUCCESS" else failed).update(_printed_icons(_movie_card(cards, stack["top"])))
     return failed, succeeded
 
 
-def _movie_slots(cards: dict[str, dict[str, Any]], slots: list[str], size: int, doubles: tuple[set[str], set[str]]) -> list[float]:
+def _movie_slots(cards: dict[str, CardDetails], slots: list[str], size: int, doubles: tuple[set[str], set[str]]) -> list[float]:
     """Per slot: present, cost icon counts / 3, profit / 5, costs double, pays double, blockbuster, cost key,
     X icon, N / 3, profit key (see ``MOVIE_FEATURES``)."""
     out = [0.0] * (size * MOVIE_FEATURES)
     failed, succeeded = doubles
     for index, card_id in enumerate(slots[:size]):
-        card = cards[card_id]
+        card = _movie_card(cards, card_id)
         base = index * MOVIE_FEATURES
         out[base] = 1.0
         icons = set(_printed_icons(card))
@@ -239,27 +271,28 @@ def _movie_slots(cards: dict[str, dict[str, Any]], slots: list[str], size: int, 
         if card["cost_key"] in COST_KEYS:
             out[text + COST_KEYS.index(card["cost_key"])] = 1.0
         text += len(COST_KEYS)
-        if card.get("x") in ICONS:
-            out[text + ICONS.index(card["x"])] = 1.0
+        x = card["x"]
+        if x in ICONS:
+            out[text + ICONS.index(x)] = 1.0
         text += len(ICONS)
-        out[text] = clip01((card.get("n") or 0) / 3.0)
+        out[text] = clip01((card["n"] or 0) / 3.0)
         if card["profit_key"] in PROFIT_KEYS:
             out[text + 1 + PROFIT_KEYS.index(card["profit_key"])] = 1.0
     return out
 
 
-def _reveals(cards: dict[str, dict[str, Any]], rounds: list[list[str | None]], n: int, rel: Any) -> list[float]:
+def _reveals(cards: dict[str, CardDetails], rounds: list[list[str | None]], n: int, rel: Callable[[int], int]) -> list[float]:
     """Reveal rounds of this turn / 8, then the latest revealed vote per seat: YES, NO, CHANGE, none."""
     out = [clip01(len(rounds) / REVEAL_SCALE)] + [0.0] * (n * REVEAL_KINDS)
     if not rounds:
         return out
     for seat, card_id in enumerate(rounds[-1]):
-        kind = 3 if card_id is None else ("YES", "NO", "CHANGE").index(cards[card_id]["type"])
+        kind = 3 if card_id is None else ("YES", "NO", "CHANGE").index(_hand_card(cards, card_id)["type"])
         out[1 + rel(seat) * REVEAL_KINDS + kind] = 1.0
     return out
 
 
-def _final(final: dict[str, Any] | None, n: int, rel: Any) -> list[float]:
+def _final(final: Final | None, n: int, rel: Callable[[int], int]) -> list[float]:
     """Per seat once the game is over: winner, final score / 40."""
     out = [0.0] * (n * 2)
     if final is None:

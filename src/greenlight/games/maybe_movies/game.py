@@ -6,6 +6,8 @@ from greenlight.core.game import Game
 from greenlight.games.maybe_movies import describe, rules, view
 from greenlight.games.maybe_movies.actions import ACTION_TYPES
 from greenlight.games.maybe_movies.codes import LAYOUT
+from greenlight.games.maybe_movies.events import EVENT_TYPES
+from greenlight.games.maybe_movies.observation import MaybeMoviesObservation
 from greenlight.games.maybe_movies.spec import SPEC
 from greenlight.games.maybe_movies.state import MaybeMoviesState
 
@@ -20,6 +22,8 @@ class MaybeMoviesGame(Game[MaybeMoviesState]):
     rules = rules
     view = view
     words = describe
+    observation_type = MaybeMoviesObservation
+    event_types = EVENT_TYPES
 
 
 GAME = MaybeMoviesGame()

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from greenlight.games.maybe_movies import rules
-from greenlight.games.maybe_movies.budget import cost_of_icons, double
-from greenlight.games.maybe_movies.cards import CHANGE, ICONS, NUM_ICONS, YES
+from greenlight.games.maybe_movies.budget import cost_of_icons, double, icon_counts_json
+from greenlight.games.maybe_movies.cards import CHANGE, NUM_ICONS, YES
+from greenlight.games.maybe_movies.observation import Preview, Share
 from greenlight.games.maybe_movies.state import CHANGE_EDIT, PITCH, VOTE, MaybeMoviesState
 
 
@@ -132,16 +132,16 @@ def collected_count(state: MaybeMoviesState, profit: int, voters: int) -> int:
     return min(profit, voters + len(state.pool))
 
 
-def shares(collected: int, voters: int) -> list[dict[str, int]]:
+def shares(collected: int, voters: int) -> list[Share]:
     """For 0 .. ``voters`` YES-voters: the cards each YES-voter gets and the rest that goes to the pitching player."""
-    result = [{"yes_voters": 0, "each": 0, "to_pitcher": collected}]
+    result: list[Share] = [{"yes_voters": 0, "each": 0, "to_pitcher": collected}]
     for yes in range(1, voters + 1):
         each, rest = divmod(collected, yes)
         result.append({"yes_voters": yes, "each": each, "to_pitcher": rest})
     return result
 
 
-def preview(state: MaybeMoviesState, viewer: int | None) -> dict[str, Any] | None:
+def preview(state: MaybeMoviesState, viewer: int | None) -> Preview | None:
     """The numbers and sentences of the pitch preview for ``viewer`` (None when no pitch is open)."""
     from greenlight.games.maybe_movies.words import catalogue_words, counts_words, plural, share_words, signed_words
 
@@ -167,9 +167,9 @@ def preview(state: MaybeMoviesState, viewer: int | None) -> dict[str, Any] | Non
         lines.append(f"It cannot succeed: it needs {plural(lost[0], 'icon')} and the votes can bring at most {lost[1]}.")
     else:
         lines.append(f"{plural(len(voters), 'vote')} will be cast; together they can bring at most {plural(best, 'icon')}.")
-    if state.phase == VOTE and viewer is not None and state.votes[viewer] is not None:
-        mine = state.votes[viewer]
-        lines.append(f"Your secret vote: {words.name(mine)}.")  # type: ignore[arg-type]
+    mine = state.votes[viewer] if state.phase == VOTE and viewer is not None else None
+    if mine is not None:
+        lines.append(f"Your secret vote: {words.name(mine)}.")
     if state.rounds:
         table = state.table
         earlier = [table.vote(card) for card in state.rounds[-1] if card is not None and not table.vote(card).is_change]
@@ -180,7 +180,7 @@ def preview(state: MaybeMoviesState, viewer: int | None) -> dict[str, Any] | Non
     if collected is not None and lost is None:
         lines.append(f"If it succeeds it collects {plural(collected, 'vote card')} to share out: {share_words(collected, len(voters))}.")
     return {
-        "need": dict(zip(ICONS, budget.need, strict=True)),
+        "need": icon_counts_json(budget.need),
         "profit": budget.profit,
         "open_texts": list(budget.open_texts),
         "voters": list(voters),

@@ -18,6 +18,7 @@ from greenlight.games.maybe_movies.budget import (
 )
 from greenlight.games.maybe_movies.cards import NO, YES
 from greenlight.games.maybe_movies.chance import shuffle
+from greenlight.games.maybe_movies.events import Budget, Failed, Payout, Profits
 from greenlight.games.maybe_movies.state import COST_CHOICE, PROFIT_CHOICE, MaybeMoviesState, Settlement
 
 
@@ -80,12 +81,12 @@ def continue_costs(state: MaybeMoviesState, events: list[Event]) -> None:
     events.append(
         Event(
             "budget",
-            {
-                "row": list(state.row),
-                "costs": [cost_json(cost) for cost in evaluation.costs],
-                "need": list(evaluation.need),
-                "any": evaluation.any_units,
-            },
+            Budget(
+                row=list(state.row),
+                costs=[cost_json(cost) for cost in evaluation.costs],
+                need=list(evaluation.need),
+                any=evaluation.any_units,
+            ),
         )
     )
     events.append(Event("checked", result.to_json()))
@@ -109,7 +110,7 @@ def continue_profits(state: MaybeMoviesState, events: list[Event]) -> None:
     state.choice_point = None
     state.evaluation = evaluation
     assert evaluation.profits is not None
-    events.append(Event("profit", {"profits": list(evaluation.profits), "total": sum(evaluation.profits)}))
+    events.append(Event("profit", Profits(profits=list(evaluation.profits), total=sum(evaluation.profits))))
     payout(state, sum(evaluation.profits), events)
     turn.to_movie_pick(state, events)
 
@@ -156,9 +157,7 @@ def payout(state: MaybeMoviesState, profit: int, events: list[Event]) -> None:
     for seat, cards in enumerate(shares):
         state.won[seat].extend(cards)
     state.settlement = Settlement(True, profit, tuple(collected), tuple(tuple(cards) for cards in shares), tuple(to_pool))
-    events.append(
-        Event("payout", {"profit": profit, "collected": list(collected), "won": [list(cards) for cards in shares], "to_pool": to_pool})
-    )
+    events.append(Event("payout", Payout(profit=profit, collected=list(collected), won=[list(cards) for cards in shares], to_pool=to_pool)))
 
 
 def resolve_failure(state: MaybeMoviesState, events: list[Event]) -> None:
@@ -178,4 +177,4 @@ def resolve_failure(state: MaybeMoviesState, events: list[Event]) -> None:
             to_pool.append(card)
     state.pool.extend(to_pool)
     state.settlement = Settlement(False, None, (), tuple(tuple(cards) for cards in shares), tuple(to_pool), all_no=not any_yes)
-    events.append(Event("failed", {"all_no": not any_yes, "won": [list(cards) for cards in shares], "to_pool": to_pool}))
+    events.append(Event("failed", Failed(all_no=not any_yes, won=[list(cards) for cards in shares], to_pool=to_pool)))

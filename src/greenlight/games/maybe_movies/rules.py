@@ -42,13 +42,17 @@ from greenlight.games.maybe_movies.actions import (
     profit_of,
     vote_with,
 )
+from greenlight.games.maybe_movies.budget import ChoicePoint
 from greenlight.games.maybe_movies.cards import ICON_INDEX, ICONS
+from greenlight.games.maybe_movies.events import CostChoice, ProfitChoice
 from greenlight.games.maybe_movies.resolution import final_votes as final_votes
 from greenlight.games.maybe_movies.resolution import made_icons as made_icons
 from greenlight.games.maybe_movies.resolution import pitch_facts as pitch_facts
 from greenlight.games.maybe_movies.resolution import vote_order as vote_order
+from greenlight.games.maybe_movies.scoring import final_breakdowns as final_breakdowns
 from greenlight.games.maybe_movies.scoring import icon_counts as icon_counts
 from greenlight.games.maybe_movies.scoring import outcome as outcome
+from greenlight.games.maybe_movies.scoring import rank_breakdowns as rank_breakdowns
 from greenlight.games.maybe_movies.scoring import score_breakdown as score_breakdown
 from greenlight.games.maybe_movies.scoring import scores as scores
 from greenlight.games.maybe_movies.setup import HAND_SIZE as HAND_SIZE
@@ -255,13 +259,14 @@ def apply_sequential(state: MaybeMoviesState, action: Action, events: list[Event
         else:
             vote.complete_edit(state, None, events)
     elif phase == COST_CHOICE:
-        choice: Any = action.card if isinstance(action, Copy) else ICON_INDEX[action.icon]  # type: ignore[attr-defined]
-        _record_choice(state, "cost_choice", choice, events)
+        choice: str | int = action.card if isinstance(action, Copy) else ICON_INDEX[action.icon]  # type: ignore[attr-defined]
+        _record_cost_choice(state, choice, events)
         state.cost_choices.append(choice)
         resolution.continue_costs(state, events)
     elif phase == PROFIT_CHOICE:
         assert isinstance(action, Profit)
-        _record_choice(state, "profit_choice", action.amount, events)
+        point = _open_choice(state)
+        events.append(Event("profit_choice", ProfitChoice(seat=state.active, card=point.card, kind=point.kind, choice=action.amount)))
         state.profit_choices.append(action.amount)
         resolution.continue_profits(state, events)
     elif phase == MOVIE_PICK:
@@ -269,11 +274,23 @@ def apply_sequential(state: MaybeMoviesState, action: Action, events: list[Event
         turn.pick_movie(state, action.card, events)
 
 
-def _record_choice(state: MaybeMoviesState, kind: str, choice: Any, events: list[Event]) -> None:
+def _open_choice(state: MaybeMoviesState) -> ChoicePoint:
     point = state.choice_point
-    assert point is not None
-    shown = ICONS[choice] if point.kind == "icon" else choice
-    events.append(Event(kind, {"seat": state.active, "card": point.card, "kind": point.kind, "choice": shown}))
+    assert point is not None, "a cost or profit choice is open"
+    return point
+
+
+def _record_cost_choice(state: MaybeMoviesState, choice: str | int, events: list[Event]) -> None:
+    """The event of a cost choice: the card copied, or the icon (recorded by its index) by name."""
+    point = _open_choice(state)
+    shown: str
+    if point.kind == "icon":
+        assert isinstance(choice, int), "an icon choice is recorded by the icon's index"
+        shown = ICONS[choice]
+    else:
+        assert isinstance(choice, str), "a copy choice is the id of the card copied"
+        shown = choice
+    events.append(Event("cost_choice", CostChoice(seat=state.active, card=point.card, kind=point.kind, choice=shown)))
 
 
 def settle(state: MaybeMoviesState, events: list[Event]) -> None:

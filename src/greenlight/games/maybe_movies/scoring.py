@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from greenlight.core.outcome import Outcome, outcome_from_keys
 from greenlight.games.maybe_movies.cards import ICONS, NUM_ICONS
+from greenlight.games.maybe_movies.observation import Breakdown
 from greenlight.games.maybe_movies.state import MaybeMoviesState
 
 
@@ -20,15 +20,23 @@ def icon_counts(state: MaybeMoviesState) -> list[int]:
     return counts
 
 
-def score_breakdown(state: MaybeMoviesState, seat: int, counts: Sequence[int] | None = None) -> dict[str, Any]:
+def score_breakdown(state: MaybeMoviesState, seat: int, counts: Sequence[int] | None = None) -> Breakdown:
     """The number of won cards and the points per icon (won cards of that icon x MM[icon]; R11). The score is their sum."""
     counts = counts if counts is not None else icon_counts(state)
     table = state.table
     cards_by_icon = [0] * NUM_ICONS
     for card in state.won[seat]:
         cards_by_icon[table.vote(card).icon] += 1
-    points = [cards_by_icon[i] * counts[i] for i in range(NUM_ICONS)]
-    return {"won_cards": len(state.won[seat]), **{ICONS[i]: points[i] for i in range(NUM_ICONS)}}
+    money, actors, script, setting, camera, microphone = (cards_by_icon[i] * counts[i] for i in range(NUM_ICONS))
+    return {
+        "won_cards": len(state.won[seat]),
+        "money": money,
+        "actors": actors,
+        "script": script,
+        "setting": setting,
+        "camera": camera,
+        "microphone": microphone,
+    }
 
 
 def scores(state: MaybeMoviesState) -> list[int]:
@@ -38,9 +46,18 @@ def scores(state: MaybeMoviesState) -> list[int]:
     return [sum(counts[table.vote(card).icon] for card in cards) for cards in state.won]
 
 
-def outcome(state: MaybeMoviesState) -> Outcome:
-    """Scores, competition ranking, and shared wins on ties (R18)."""
+def final_breakdowns(state: MaybeMoviesState) -> list[Breakdown]:
+    """Each seat's breakdown (won cards, points per icon)."""
     counts = icon_counts(state)
-    breakdowns = [score_breakdown(state, seat, counts) for seat in range(state.num_players)]
+    return [score_breakdown(state, seat, counts) for seat in range(state.num_players)]
+
+
+def rank_breakdowns(breakdowns: list[Breakdown]) -> Outcome:
+    """Scores (the sum of the points per icon), competition ranking, and shared wins on ties (R18)."""
     points = [sum(item[icon] for icon in ICONS) for item in breakdowns]
     return outcome_from_keys(points, [(score,) for score in points], breakdowns)
+
+
+def outcome(state: MaybeMoviesState) -> Outcome:
+    """Scores, competition ranking, and shared wins on ties (R18)."""
+    return rank_breakdowns(final_breakdowns(state))

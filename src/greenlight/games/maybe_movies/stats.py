@@ -22,12 +22,13 @@ as are the won cards and the details of every card mentioned.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from greenlight.core.match import Match
+from greenlight.games.maybe_movies.observation import CardFace, MaybeMoviesObservation
 
 
-def card_key(card: str, details: dict[str, Any], fixed_deck: bool) -> tuple[str, str]:
+def card_key(card: str, details: CardFace, fixed_deck: bool) -> tuple[str, str]:
     """(name, type) of a card from its printed details.
 
     >>> card_key("Y04", {"type": "YES", "icon": "camera", "value": 3}, False)
@@ -35,11 +36,13 @@ def card_key(card: str, details: dict[str, Any], fixed_deck: bool) -> tuple[str,
     >>> card_key("M02", {"cost": ["money", "camera"], "profit": 2, "title": "Romance"}, True)
     ('M02 movie money+camera p2', 'movie')
     """
-    kind = details.get("type")
-    if kind in ("YES", "NO"):
-        name, group = f"{kind} {details['icon']} {details['value']}", str(kind)
-    elif kind is not None:
-        name, group = f"{kind} {details.get('number')}", str(kind)
+    group: str
+    if "type" in details:
+        if details["type"] == "CHANGE":
+            name = f"{details['type']} {details.get('number')}"
+        else:
+            name = f"{details['type']} {details['icon']} {details['value']}"
+        group = details["type"]
     elif "cost_key" in details:
         x = f" x={details['x']}" if details.get("x") else f" n={details['n']}" if details.get("n") is not None else ""
         name, group = f"blockbuster {details['cost_key']}{x} / {details['profit_key']}", "blockbuster"
@@ -50,9 +53,9 @@ def card_key(card: str, details: dict[str, Any], fixed_deck: bool) -> tuple[str,
 
 def statistics(match: Match) -> dict[str, Any]:
     """Per-game, per-seat and per-card statistics of ``match`` (see the module docstring)."""
-    view = match.observe(None)
+    view = cast(MaybeMoviesObservation, match.observe(None))
     n = match.num_players
-    details: dict[str, dict[str, Any]] = view["cards"]
+    details = view["cards"]
     fixed = bool(view["options"].get("data"))
 
     def key(card: str) -> tuple[str, str]:

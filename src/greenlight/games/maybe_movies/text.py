@@ -2,25 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
 
 from rich.markup import escape
 
-from greenlight.core.game import Observation
 from greenlight.core.words import seat_name
 from greenlight.games.maybe_movies.cards import ICONS
+from greenlight.games.maybe_movies.observation import CardDetails, ChangeView, MaybeMoviesObservation, SettlementView
 from greenlight.games.maybe_movies.words import check_sentences, counts_words, join_words, plural
 
 
-def render_text(observation: Observation, names: Sequence[str] | None = None) -> str:
+def render_text(observation: MaybeMoviesObservation, names: Sequence[str] | None = None) -> str:
     """The terminal view in words (rich markup; every card and player text is escaped).
 
     Cards are shown by name with their face; cards a terminal player may type (market, hand,
     personal cards, the pitch) carry their code in brackets beside the name.
     """
     obs = observation
-    cards: dict[str, Any] = obs["cards"]
+    cards = obs["cards"]
     n = obs["num_players"]
     viewer = obs["viewer"]
 
@@ -59,7 +58,7 @@ def render_text(observation: Observation, names: Sequence[str] | None = None) ->
     if made:
         tops = []
         for stack in made:
-            info = cards.get(stack["top"], {})
+            info = cards.get(stack["top"])
             result = "success" if stack["result"] == "SUCCESS" else "failure"
             mark = "" if result == "success" and len(stack["cards"]) == 1 else f", {result}"
             extra = f", {len(stack['cards'])} cards" if len(stack["cards"]) > 1 else ""
@@ -73,7 +72,8 @@ def render_text(observation: Observation, names: Sequence[str] | None = None) ->
     if obs["row"]:
         lines.append("[bold]Pitch[/bold], left to right:")
         lines.extend(f"  {faced(card, code=True)}" for card in obs["row"])
-        for sentence in (obs.get("preview") or {}).get("words", []):
+        preview = obs["preview"]
+        for sentence in preview["words"] if preview is not None else []:
             lines.append(f"  {escape(sentence)}")
     pool = obs["pool"]
     lines.append(f"[bold]Pool:[/bold] {plural(len(pool), 'vote card')}" + (f" ({_pool_summary(cards, pool)})" if pool else ""))
@@ -86,25 +86,27 @@ def render_text(observation: Observation, names: Sequence[str] | None = None) ->
         if obs["known_in_hand"][seat] and seat != viewer:
             line += f"; known to hold {names_of(obs['known_in_hand'][seat])}"
         lines.append(line)
-    if obs.get("hand") is not None:
-        lines.append(f"[bold]Your hand:[/bold] {', '.join(titled(card) for card in obs['hand']) or 'empty'}")
+    hand = obs.get("hand")
+    if hand is not None:
+        lines.append(f"[bold]Your hand:[/bold] {', '.join(titled(card) for card in hand) or 'empty'}")
     for number, votes in enumerate(obs["reveals"], start=1):
         shown = join_words(f"{who(seat)} {name(card)}" for seat, card in enumerate(votes) if card is not None) or "no votes"
         lines.append(f"Votes{f' (round {number})' if len(obs['reveals']) > 1 else ''}: {shown}")
     for change in obs["changes"]:
         lines.append(f"  {_change_words(change, who, name)}")
-    if obs["edit"]:
-        edit = obs["edit"]
+    edit = obs["edit"]
+    if edit:
         lines.append(f"[bold]{who(edit['seat'])} changes the pitch[/bold] with {name(edit['change'])}.")
-    if obs["choice"]:
-        choice = obs["choice"]
+    choice = obs["choice"]
+    if choice:
         lines.append(f"[bold]To decide:[/bold] {name(choice['card'])}: {escape(cards[choice['card']]['face'])}")
     last = obs["history"][-1] if obs["history"] else None
-    if obs["check"] is not None:
+    check, settlement = obs["check"], obs["settlement"]
+    if check is not None:
         lines.append("[bold]The check:[/bold]")
-        lines.extend(f"  {_coloured(sentence)}" for sentence in check_sentences(obs["check"]))
-        if obs["settlement"] is not None:
-            lines.append(f"  {_settlement_words(obs['settlement'], who, names_of)}")
+        lines.extend(f"  {_coloured(sentence)}" for sentence in check_sentences(check))
+        if settlement is not None:
+            lines.append(f"  {_settlement_words(settlement, who, names_of)}")
     elif last is not None:
         lines.append(f"[bold]Last turn[/bold]: {who(last['active'])} pitched {names_of(last['row'])}.")
         reveal = last["reveals"][-1] if last["reveals"] else []
@@ -114,13 +116,13 @@ def render_text(observation: Observation, names: Sequence[str] | None = None) ->
         lines.append(f"  {_settlement_words(last['settlement'], who, names_of)}")
         if last["movie"]:
             lines.append(f"  {name(last['movie'])} went into the movies made.")
-    if obs.get("final"):
-        final = obs["final"]
+    final = obs.get("final")
+    if final:
         lines.append("[bold]Final scores[/bold]")
         for seat in sorted(range(n), key=lambda s: final["ranks"][s]):
             item = final["breakdown"][seat]
             win = " [green]wins[/green]" if seat in final["winners"] else ""
-            per_icon = counts_words({icon: item[icon] for icon in ICONS}, empty="no points")
+            per_icon = counts_words(item, empty="no points")
             points = plural(int(final["scores"][seat]), "point")
             lines.append(f"  {who(seat)}: {points} ({per_icon}; {plural(item['won_cards'], 'won card')}){win}")
     return "\n".join(lines)
@@ -133,10 +135,13 @@ OPTION_NAMES = {
 }
 
 
-def _shows(info: dict[str, Any]) -> str:
-    if "cost" in info:
+def _shows(info: CardDetails | None) -> str:
+    """The icons a movie card shows in the movies made: its cost icons, or a blockbuster's X."""
+    if info is not None and "cost" in info:
         return join_words(info["cost"])
-    return info["x"] if info.get("x") else "no icon"
+    if info is not None and "x" in info and info["x"]:
+        return info["x"]
+    return "no icon"
 
 
 def _coloured(sentence: str) -> str:
@@ -144,16 +149,17 @@ def _coloured(sentence: str) -> str:
     return text.replace("SUCCEEDS", "[green]SUCCEEDS[/green]").replace("FAILS", "[red]FAILS[/red]")
 
 
-def _pool_summary(cards: dict[str, Any], pool: Sequence[str]) -> str:
+def _pool_summary(cards: dict[str, CardDetails], pool: Sequence[str]) -> str:
     counts: dict[str, int] = {}
     for card in pool:
-        icon = cards.get(card, {}).get("icon", "?")
+        info = cards.get(card)
+        icon = info["icon"] if info is not None and "icon" in info else "?"
         counts[icon] = counts.get(icon, 0) + 1
     ordered = sorted(counts.items(), key=lambda item: ICONS.index(item[0]) if item[0] in ICONS else len(ICONS))
     return ", ".join(f"{count} {icon}" for icon, count in ordered)
 
 
-def _change_words(change: dict[str, Any], who: Any, name: Any) -> str:
+def _change_words(change: ChangeView, who: Callable[[int], str], name: Callable[[str], str]) -> str:
     parts = []
     if change["removed"]:
         parts.append(f"removed {name(change['removed'])}")
@@ -164,7 +170,7 @@ def _change_words(change: dict[str, Any], who: Any, name: Any) -> str:
     return f"{who(change['seat'])} ({name(change['change'])}) {effect}{drawn}."
 
 
-def _settlement_words(settlement: dict[str, Any], who: Any, names_of: Any) -> str:
+def _settlement_words(settlement: SettlementView, who: Callable[[int], str], names_of: Callable[[Sequence[str]], str]) -> str:
     won = [f"{who(seat)} wins {names_of(cards)}" for seat, cards in enumerate(settlement["won"]) if cards]
     pooled = f"; {plural(len(settlement['to_pool']), 'card')} to the pool" if settlement["to_pool"] else ""
     if settlement["result"] == "SUCCESS":

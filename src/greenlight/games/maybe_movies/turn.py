@@ -7,6 +7,18 @@ from greenlight.core.events import Event
 from greenlight.games.maybe_movies import scoring, setup, vote
 from greenlight.games.maybe_movies.actions import FINISH, add_card
 from greenlight.games.maybe_movies.chance import shuffle
+from greenlight.games.maybe_movies.events import (
+    Discarded,
+    GameOver,
+    MarketRefilled,
+    MovieMade,
+    PersonalDrawn,
+    PitchAdded,
+    Pitched,
+    Reshuffled,
+    StackMade,
+    TurnStarted,
+)
 from greenlight.games.maybe_movies.state import MOVIE_PICK, OVER, PITCH, MaybeMoviesState, Stack, TurnRecord
 
 
@@ -18,7 +30,7 @@ def draw_movie(state: MaybeMoviesState, events: list[Event]) -> str | None:
         state.draw_pile = state.discard
         state.discard = []
         shuffle(state.rng, state.draw_pile)
-        events.append(Event("reshuffled", {"cards": len(state.draw_pile)}))
+        events.append(Event("reshuffled", Reshuffled(cards=len(state.draw_pile))))
     return state.draw_pile.pop(0)
 
 
@@ -32,7 +44,7 @@ def refill_market(state: MaybeMoviesState, events: list[Event]) -> None:
         state.market.append(card)
         drawn.append(card)
     if drawn:
-        events.append(Event("market_refilled", {"cards": drawn}))
+        events.append(Event("market_refilled", MarketRefilled(cards=drawn)))
 
 
 def refill_personal(state: MaybeMoviesState, seat: int, events: list[Event]) -> tuple[str, ...]:
@@ -45,7 +57,7 @@ def refill_personal(state: MaybeMoviesState, seat: int, events: list[Event]) -> 
         state.personal[seat].append(card)
         drawn.append(card)
     if drawn:
-        events.append(Event("personal_drawn", {"seat": seat, "cards": drawn}))
+        events.append(Event("personal_drawn", PersonalDrawn(seat=seat, cards=drawn)))
     return tuple(drawn)
 
 
@@ -58,7 +70,7 @@ def start_turn(state: MaybeMoviesState, events: list[Event]) -> None:
     state.phase = PITCH
     state.row = []
     state.pitch_from = 0
-    events.append(Event("turn_started", {"turn": state.turn, "active": state.active}))
+    events.append(Event("turn_started", TurnStarted(turn=state.turn, active=state.active)))
 
 
 def pitch_actions(state: MaybeMoviesState) -> list[Action]:
@@ -80,13 +92,13 @@ def add_to_pitch(state: MaybeMoviesState, card: str, events: list[Event]) -> Non
     del state.market[index]
     state.row.append(card)
     state.pitch_from = index
-    events.append(Event("pitch_added", {"seat": state.active, "card": card}))
+    events.append(Event("pitch_added", PitchAdded(seat=state.active, card=card)))
 
 
 def finish_pitch(state: MaybeMoviesState, events: list[Event]) -> None:
     """Lock the pitch (R4), refill the market (T3) and start the vote (T4)."""
     state.pitched = tuple(state.row)
-    events.append(Event("pitched", {"seat": state.active, "row": list(state.row)}))
+    events.append(Event("pitched", Pitched(seat=state.active, row=list(state.row))))
     refill_market(state, events)
     vote.start_vote_round(state, events)
 
@@ -98,7 +110,7 @@ def to_movie_pick(state: MaybeMoviesState, events: list[Event]) -> None:
         state.phase = MOVIE_PICK
         return
     state.discard.extend(state.row)
-    events.append(Event("discarded", {"cards": list(state.row)}))
+    events.append(Event("discarded", Discarded(cards=list(state.row))))
     end_turn(state, None, events)
 
 
@@ -108,12 +120,12 @@ def pick_movie(state: MaybeMoviesState, card: str, events: list[Event]) -> None:
     success = state.result.success
     if state.trendsetter:
         state.made.append(Stack(tuple(state.row), card, success))
-        events.append(Event("stack_made", {"seat": state.active, "top": card, "cards": list(state.row), "success": success}))
+        events.append(Event("stack_made", StackMade(seat=state.active, top=card, cards=list(state.row), success=success)))
     else:
         state.made.append(Stack((card,), card, True))
         rest = [other for other in state.row if other != card]
         state.discard.extend(rest)
-        events.append(Event("movie_made", {"seat": state.active, "card": card, "discarded": rest}))
+        events.append(Event("movie_made", MovieMade(seat=state.active, card=card, discarded=rest)))
     end_turn(state, card, events)
 
 
@@ -160,4 +172,4 @@ def game_over(state: MaybeMoviesState, events: list[Event]) -> None:
     """§5: the game is over; score it."""
     state.phase = OVER
     result = scoring.outcome(state)
-    events.append(Event("game_over", {"scores": list(result.scores), "winners": list(result.winners)}))
+    events.append(Event("game_over", GameOver(scores=list(result.scores), winners=list(result.winners))))

@@ -10,13 +10,33 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import cast
 
-from greenlight.core.game import Observation
+from greenlight.core.decision import Decision
 from greenlight.core.views import observation_header
 from greenlight.games.maybe_movies import determinization, preview, rules
-from greenlight.games.maybe_movies.budget import ChoicePoint, Evaluation, cost_json, cost_of_icons, double
-from greenlight.games.maybe_movies.cards import ICONS, NUM_ICONS
+from greenlight.games.maybe_movies.budget import ChoicePoint, Evaluation, cost_json, cost_of_icons, double, icon_counts_json
+from greenlight.games.maybe_movies.cards import CHANGE, ICONS, NUM_ICONS
+from greenlight.games.maybe_movies.observation import (
+    CardDetails,
+    CardFace,
+    ChangeView,
+    ChoiceView,
+    DecisionView,
+    EditView,
+    EvaluationCard,
+    EvaluationView,
+    FinalPart,
+    MaybeMoviesObservation,
+    PitchCard,
+    PitchPreview,
+    SeatPart,
+    SettlementView,
+    StackView,
+    TurnView,
+    UnseenChange,
+    UnseenVote,
+)
 from greenlight.games.maybe_movies.state import (
     CHANGE_EDIT,
     OVER,
@@ -31,17 +51,17 @@ from greenlight.games.maybe_movies.words import catalogue_words, check_sentences
 # -- observation -------------------------------------------------------------------------------
 
 
-def observe(state: MaybeMoviesState, viewer: int | None) -> Observation:
+def observe(state: MaybeMoviesState, viewer: int | None) -> MaybeMoviesObservation:
     """The JSON-ready view of ``viewer`` (None = spectator): its hand and everything public, nothing else."""
     n = state.num_players
     decision = rules.decision(state)
-    view: dict[str, Any] = {
+    return {
         **observation_header("maybe-movies", viewer, n, state.options),
         "icons": list(ICONS),
         "turn": state.turn,
         "active": state.active,
         "phase": state.phase,
-        "decision": decision.to_json(),
+        "decision": _decision_json(decision),
         "hand_sizes": [len(hand) for hand in state.hands],
         "known_in_hand": [list(cards) for cards in state.known],
         "market": list(state.market),
@@ -51,7 +71,7 @@ def observe(state: MaybeMoviesState, viewer: int | None) -> Observation:
         "pool": list(state.pool),
         "won": [list(cards) for cards in state.won],
         "movies_made": [_stack_json(stack) for stack in state.made],
-        "movies_made_icons": dict(zip(ICONS, rules.icon_counts(state), strict=True)),
+        "movies_made_icons": icon_counts_json(rules.icon_counts(state)),
         "personal": [list(cards) for cards in state.personal],
         "draw_pile_size": len(state.draw_pile),
         "draw_pile_cards": sorted(state.draw_pile),
@@ -74,17 +94,41 @@ def observe(state: MaybeMoviesState, viewer: int | None) -> Observation:
         "settlement": _settlement_json(state.settlement) if state.settlement is not None else None,
         "history": [_turn_json(record) for record in state.history],
         "scores": rules.scores(state),
+        **_seat_part(state, viewer),
+        **_final_part(state),
+        "cards": card_details(state, viewer),
     }
-    if viewer is not None:
-        view["hand"] = list(state.hands[viewer])
-        view["my_vote"] = state.votes[viewer]
-    if state.phase == OVER:
-        view["final"] = rules.outcome(state).to_json()
-    view["cards"] = card_details(state, viewer)
-    return view
 
 
-def unseen_in_hands(state: MaybeMoviesState, viewer: int | None) -> list[dict[str, Any]]:
+def _decision_json(decision: Decision) -> DecisionView:
+    # ``Decision.to_json`` is the engine's (its value types are not declared); the harness checks it against DecisionView.
+    return cast(DecisionView, decision.to_json())
+
+
+def _seat_part(state: MaybeMoviesState, viewer: int | None) -> SeatPart:
+    """A seat's own hand and secret vote (nothing for a spectator)."""
+    if viewer is None:
+        return {}
+    return {"hand": list(state.hands[viewer]), "my_vote": state.votes[viewer]}
+
+
+def _final_part(state: MaybeMoviesState) -> FinalPart:
+    """The final scores once the game is over (nothing before)."""
+    if state.phase != OVER:
+        return {}
+    breakdowns = rules.final_breakdowns(state)
+    result = rules.rank_breakdowns(breakdowns)
+    return {
+        "final": {
+            "scores": list(result.scores),
+            "ranks": list(result.ranks),
+            "winners": list(result.winners),
+            "breakdown": breakdowns,
+        }
+    }
+
+
+def unseen_in_hands(state: MaybeMoviesState, viewer: int | None) -> list[UnseenVote | UnseenChange]:
     """What the hand cards hidden from ``viewer`` are, without saying who holds which or naming them.
 
     The catalogue is public like a printed deck list (§8), so every seat knows
@@ -93,24 +137,33 @@ def unseen_in_hands(state: MaybeMoviesState, viewer: int | None) -> list[dict[st
     """
     table = state.table
     counts: dict[str, int] = {}
-    entries: dict[str, dict[str, Any]] = {}
+    entries: dict[str, CardFace] = {}
     for card in secrets(state, viewer):
         details = table.details(card)
         key = json.dumps(details, sort_keys=True)
         counts[key] = counts.get(key, 0) + 1
         entries[key] = details
-    return [{**entries[key], "count": counts[key]} for key in sorted(counts)]
+    return [_unseen(entries[key], counts[key]) for key in sorted(counts)]
 
 
-def _choice_value(value: Any) -> Any:
-    return ICONS[value] if isinstance(value, int) and not isinstance(value, bool) else value
+def _unseen(details: CardFace, count: int) -> UnseenVote | UnseenChange:
+    """A hidden hand card's details (its kind, icon and value, or its number) with how many such cards are hidden."""
+    assert "type" in details, "only vote and CHANGE cards are held in hand"
+    if details["type"] == CHANGE:
+        return {"type": details["type"], "number": details["number"], "count": count}
+    return {"type": details["type"], "icon": details["icon"], "value": details["value"], "count": count}
 
 
-def _stack_json(stack: Stack) -> dict[str, Any]:
+def _choice_value(value: str | int) -> str:
+    """A recorded cost choice as shown: a card id to copy, or an icon (recorded by its index) by name."""
+    return value if isinstance(value, str) else ICONS[value]
+
+
+def _stack_json(stack: Stack) -> StackView:
     return {"cards": list(stack.cards), "top": stack.top, "result": "SUCCESS" if stack.success else "FAIL"}
 
 
-def _change_json(record: ChangeRecord) -> dict[str, Any]:
+def _change_json(record: ChangeRecord) -> ChangeView:
     return {
         "seat": record.seat,
         "change": record.card,
@@ -124,24 +177,24 @@ def _change_json(record: ChangeRecord) -> dict[str, Any]:
     }
 
 
-def _edit_json(state: MaybeMoviesState) -> dict[str, Any] | None:
+def _edit_json(state: MaybeMoviesState) -> EditView | None:
     if state.phase != CHANGE_EDIT:
         return None
     seat, card = state.change_queue[0]
     return {"seat": seat, "change": card, "step": state.edit_step, "removed": state.edit_removed, "added": state.edit_added}
 
 
-def _choice_json(point: ChoicePoint | None) -> dict[str, Any] | None:
+def _choice_json(point: ChoicePoint | None) -> ChoiceView | None:
     if point is None:
         return None
     options = [ICONS[option] for option in point.options] if point.kind == "icon" else list(point.options)
     return {"kind": point.kind, "card": point.card, "options": options}
 
 
-def _evaluation_json(evaluation: Evaluation, row: Sequence[str]) -> dict[str, Any]:
-    cards = []
+def _evaluation_json(evaluation: Evaluation, row: Sequence[str]) -> EvaluationView:
+    cards: list[EvaluationCard] = []
     for index, card in enumerate(row):
-        entry: dict[str, Any] = {
+        entry: EvaluationCard = {
             "card": card,
             "base_cost": cost_json(evaluation.base_costs[index]),
             "cost": cost_json(evaluation.costs[index]),
@@ -152,13 +205,13 @@ def _evaluation_json(evaluation: Evaluation, row: Sequence[str]) -> dict[str, An
         cards.append(entry)
     return {
         "cards": cards,
-        "budget": dict(zip(ICONS, evaluation.need, strict=True)),
+        "budget": icon_counts_json(evaluation.need),
         "any": evaluation.any_units,
         "profit": evaluation.profit,
     }
 
 
-def _settlement_json(settlement: Settlement) -> dict[str, Any]:
+def _settlement_json(settlement: Settlement) -> SettlementView:
     return {
         "result": "SUCCESS" if settlement.success else "FAIL",
         "profit": settlement.profit,
@@ -169,7 +222,7 @@ def _settlement_json(settlement: Settlement) -> dict[str, Any]:
     }
 
 
-def _turn_json(record: TurnRecord) -> dict[str, Any]:
+def _turn_json(record: TurnRecord) -> TurnView:
     evaluation = record.evaluation
     return {
         "turn": record.turn,
@@ -189,7 +242,7 @@ def _turn_json(record: TurnRecord) -> dict[str, Any]:
     }
 
 
-def pitch_preview(state: MaybeMoviesState) -> dict[str, Any]:
+def pitch_preview(state: MaybeMoviesState) -> PitchPreview:
     """The row's Budget per icon and Profit as far as known before the vote.
 
     Icon cards are exact (with Trendsetter doubling); blockbuster texts are
@@ -199,17 +252,16 @@ def pitch_preview(state: MaybeMoviesState) -> dict[str, Any]:
     _, failed, succeeded = rules.made_icons(state)
     need = [0] * NUM_ICONS
     profit = 0
-    cards: list[dict[str, Any]] = []
+    cards: list[PitchCard] = []
     open_texts: list[str] = []
     for card_id in state.row:
         card = table.movie(card_id)
         icons = set(card.printed_icons)
         cost_doubles = bool(icons & failed)
         profit_doubles = bool(icons & succeeded)
-        entry: dict[str, Any] = {"card": card_id, "cost_doubles": cost_doubles, "profit_doubles": profit_doubles}
         if card.is_text:
             open_texts.append(card_id)
-            entry.update(cost=None, profit=None)
+            cards.append({"card": card_id, "cost_doubles": cost_doubles, "profit_doubles": profit_doubles, "cost": None, "profit": None})
         else:
             cost = cost_of_icons(card.cost)
             cost = double(cost) if cost_doubles else cost
@@ -217,12 +269,13 @@ def pitch_preview(state: MaybeMoviesState) -> dict[str, Any]:
                 need[icon] += cost[icon]
             value = card.profit * (2 if profit_doubles else 1)
             profit += value
-            entry.update(cost=cost_json(cost), profit=value)
-        cards.append(entry)
-    return {"cards": cards, "budget": dict(zip(ICONS, need, strict=True)), "profit": profit, "open_texts": open_texts}
+            cards.append(
+                {"card": card_id, "cost_doubles": cost_doubles, "profit_doubles": profit_doubles, "cost": cost_json(cost), "profit": value}
+            )
+    return {"cards": cards, "budget": icon_counts_json(need), "profit": profit, "open_texts": open_texts}
 
 
-def card_details(state: MaybeMoviesState, viewer: int | None) -> dict[str, Any]:
+def card_details(state: MaybeMoviesState, viewer: int | None) -> dict[str, CardDetails]:
     """Details of every card the observation of ``viewer`` mentions, taken from the state's public places.
 
     The details are shared between observations: treat them as read-only.

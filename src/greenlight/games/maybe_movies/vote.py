@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from greenlight.core.actions import Action
 from greenlight.core.events import Event
 from greenlight.games.maybe_movies import resolution, turn
 from greenlight.games.maybe_movies.actions import FINISH, add_card, remove_card, slot_at
 from greenlight.games.maybe_movies.chance import random_index
+from greenlight.games.maybe_movies.events import (
+    CardsBack,
+    ChangeNoEffect,
+    ChangeRound,
+    ReplacementDrawn,
+    RowCardRemoved,
+    RowEdited,
+    VoteChosen,
+    VoteCommitted,
+    VotesRevealed,
+    VoteStarted,
+)
 from greenlight.games.maybe_movies.state import CHANGE_EDIT, EDIT_ADD, EDIT_SLOT, EDIT_START, VOTE, ChangeRecord, MaybeMoviesState
 
 
@@ -17,7 +27,7 @@ def start_vote_round(state: MaybeMoviesState, events: list[Event]) -> None:
     state.phase = VOTE
     state.voters = tuple(seat for seat in range(state.num_players) if state.hands[seat])
     state.votes = [None] * state.num_players
-    events.append(Event("vote_started", {"voters": list(state.voters), "round": len(state.rounds) + 1}))
+    events.append(Event("vote_started", VoteStarted(voters=list(state.voters), round=len(state.rounds) + 1)))
 
 
 def waiting_voters(state: MaybeMoviesState) -> tuple[int, ...]:
@@ -29,8 +39,8 @@ def waiting_voters(state: MaybeMoviesState) -> tuple[int, ...]:
 def commit_vote(state: MaybeMoviesState, seat: int, card: str, events: list[Event], automatic: bool = False) -> None:
     """Store a secret vote; the card stays in hand until the reveal. Only *that* a seat chose is public."""
     state.votes[seat] = card
-    events.append(Event("vote_committed", {"seat": seat, "automatic": automatic}))
-    events.append(Event("vote_chosen", {"seat": seat, "card": card}, audience=(seat,)))
+    events.append(Event("vote_committed", VoteCommitted(seat=seat, automatic=automatic)))
+    events.append(Event("vote_chosen", VoteChosen(seat=seat, card=card), audience=(seat,)))
 
 
 def reveal(state: MaybeMoviesState, events: list[Event]) -> None:
@@ -45,12 +55,12 @@ def reveal(state: MaybeMoviesState, events: list[Event]) -> None:
     state.rounds.append(revealed)
     state.votes = [None] * state.num_players
     state.voters = ()
-    events.append(Event("votes_revealed", {"votes": list(revealed), "round": len(state.rounds)}))
+    events.append(Event("votes_revealed", VotesRevealed(votes=list(revealed), round=len(state.rounds))))
     changers = [(seat, card) for seat, card in enumerate(revealed) if card is not None and table.vote(card).is_change]
     if changers:
         changers.sort(key=lambda entry: table.vote(entry[1]).number)  # §6.2: lowest number first
         state.change_queue = changers
-        events.append(Event("change_round", {"order": [[seat, card] for seat, card in changers]}))
+        events.append(Event("change_round", ChangeRound(order=[[seat, card] for seat, card in changers])))
         next_edit(state, events)
     else:
         resolution.final_vote(state, events)
@@ -64,7 +74,7 @@ def next_edit(state: MaybeMoviesState, events: list[Event]) -> None:
             record = ChangeRecord(seat, card, state.table.vote(card).number)
             state.change_records.append(record)
             state.change_queue.pop(0)
-            events.append(Event("change_no_effect", {"seat": seat, "change": card}))
+            events.append(Event("change_no_effect", ChangeNoEffect(seat=seat, change=card)))
             continue
         state.phase = CHANGE_EDIT
         state.edit_step = EDIT_START
@@ -99,7 +109,7 @@ def edit_remove(state: MaybeMoviesState, card: str, events: list[Event]) -> None
     state.discard.append(card)
     state.edit_removed = card
     state.edit_step = EDIT_ADD
-    events.append(Event("row_card_removed", {"seat": state.change_queue[0][0], "card": card, "row": list(state.row)}))
+    events.append(Event("row_card_removed", RowCardRemoved(seat=state.change_queue[0][0], card=card, row=list(state.row))))
 
 
 def edit_add(state: MaybeMoviesState, card: str, events: list[Event]) -> None:
@@ -129,15 +139,7 @@ def complete_edit(state: MaybeMoviesState, slot: int | None, events: list[Event]
     events.append(
         Event(
             "row_edited",
-            {
-                "seat": seat,
-                "change": change,
-                "removed": record.removed,
-                "added": added,
-                "slot": slot,
-                "row": list(state.row),
-                "K": state.edits,
-            },
+            RowEdited(seat=seat, change=change, removed=record.removed, added=added, slot=slot, row=list(state.row), K=state.edits),
         )
     )
     state.edit_removed = None
@@ -151,7 +153,7 @@ def end_change_round(state: MaybeMoviesState, events: list[Event]) -> None:
     """§6.2 steps 3-5: cards back, CHANGE cards out of play (R26), replacement draws (R29), then a re-vote."""
     revealed = state.rounds[-1]
     table = state.table
-    returned: list[list[Any]] = []
+    returned: list[list[int | str]] = []
     for seat, card in enumerate(revealed):
         if card is None:
             continue
@@ -161,17 +163,17 @@ def end_change_round(state: MaybeMoviesState, events: list[Event]) -> None:
             state.hands[seat].append(card)
             state.known[seat].append(card)  # §8: everyone saw it go back
             returned.append([seat, card])
-    events.append(Event("cards_back", {"returned": returned}))
+    events.append(Event("cards_back", CardsBack(returned=returned)))
     changes = sum(1 for card in revealed if card is not None and table.vote(card).is_change)
     first = len(state.change_records) - changes
     for index in range(first, len(state.change_records)):  # ascending CHANGE order
         record = state.change_records[index]
         if not state.pool:
-            events.append(Event("replacement_drawn", {"seat": record.seat, "card": None}))
+            events.append(Event("replacement_drawn", ReplacementDrawn(seat=record.seat, card=None)))
             continue
         drawn = state.pool.pop(random_index(state.rng, len(state.pool)))
         state.hands[record.seat].append(drawn)
         state.known[record.seat].append(drawn)
         state.change_records[index] = record._replace(replacement=drawn)
-        events.append(Event("replacement_drawn", {"seat": record.seat, "card": drawn}))
+        events.append(Event("replacement_drawn", ReplacementDrawn(seat=record.seat, card=drawn)))
     start_vote_round(state, events)

@@ -17,11 +17,19 @@ a terminal player must type something short (:func:`CatalogueWords.title`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
 
 from greenlight.core.words import Component
 from greenlight.games.maybe_movies.cards import CHANGE, ICONS, YES, Catalogue, MovieCard, VoteCard
+from greenlight.games.maybe_movies.observation import (
+    BlockbusterDetails,
+    CardDetails,
+    ChangeDetails,
+    Check,
+    IconCounts,
+    MovieDetails,
+    VoteDetails,
+)
 
 #: The six icons in icon order, as players call them (the same words as the data files: money, actors, ...).
 ICON_WORDS: tuple[str, ...] = ICONS
@@ -113,9 +121,9 @@ def plural(count: int, one: str, many: str | None = None) -> str:
     return f"{count} {one if count == 1 else (many or one + 's')}"
 
 
-def counts_words(counts: Sequence[int] | dict[str, int], any_units: int = 0, empty: str = "nothing") -> str:
+def counts_words(counts: Sequence[int] | IconCounts, any_units: int = 0, empty: str = "nothing") -> str:
     """Icon counts in icon order as words: ``2 money, 1 camera and 2 icons of any kind``."""
-    values = [counts.get(icon, 0) for icon in ICONS] if isinstance(counts, dict) else list(counts)
+    values = [counts[icon] for icon in ICONS] if isinstance(counts, dict) else list(counts)
     parts = [f"{count} {ICONS[i]}" for i, count in enumerate(values) if count]
     if any_units:
         parts.append(plural(any_units, "icon of any kind", "icons of any kind"))
@@ -203,8 +211,7 @@ class CatalogueWords:
         self._faces: dict[str, str] = {}
         self._texts: dict[str, str] = {}
         self._kinds: dict[str, str] = {}
-        self._extra: dict[str, dict[str, str]] = {}
-        self._details: dict[str, dict[str, Any]] = {}
+        self._details: dict[str, CardDetails] = {}
         for card in (*table.votes, *table.changes):
             if card.kind == CHANGE:
                 self._add(card.id, "CHANGE card", f"CHANGE {card.number}", f"CHANGE {card.number}", _change_text(card))
@@ -219,12 +226,6 @@ class CatalogueWords:
             assert movie.profit_key is not None
             face = f"blockbuster, cost: {_short_cost(movie)}; profit: {PROFIT_SHORT[movie.profit_key]}"
             self._add(movie.id, "blockbuster card", name, face, _blockbuster_text(movie))
-            self._extra[movie.id] = {
-                "cost_words": cost_text(movie),
-                "profit_words": profit_text(movie),
-                "cost_short": f"Cost: {_short_cost(movie)}",
-                "profit_short": f"Profit: {PROFIT_SHORT[movie.profit_key]}",
-            }
 
     def _add(self, card_id: str, kind: str, name: str, face: str, text: str) -> None:
         self._kinds[card_id] = kind
@@ -271,7 +272,7 @@ class CatalogueWords:
         """Cards with their faces, joined with semicolons."""
         return "; ".join(self.label(card) for card in cards) or empty
 
-    def details(self, card_id: str) -> dict[str, Any]:
+    def details(self, card_id: str) -> CardDetails:
         """The card's observation details with its words added (``name``, ``face``; a blockbuster's printed texts).
 
         The full ``text`` is left out to keep views small: clients have it from the components.
@@ -280,9 +281,44 @@ class CatalogueWords:
         """
         found = self._details.get(card_id)
         if found is None:
-            words = {"name": self.name(card_id), "face": self.face(card_id), **self._extra.get(card_id, {})}
-            found = self._details[card_id] = {**self.table.details(card_id), **words}
+            found = self._details[card_id] = self._card_details(card_id)
         return found
+
+    def _card_details(self, card_id: str) -> CardDetails:
+        """The catalogue's details of the card, then its ``name`` and ``face`` (and a blockbuster's printed texts)."""
+        printed = self.table.details(card_id)
+        name, face = self.name(card_id), self.face(card_id)
+        if "type" in printed:
+            if printed["type"] == CHANGE:
+                change: ChangeDetails = {"type": printed["type"], "number": printed["number"], "name": name, "face": face}
+                return change
+            vote: VoteDetails = {"type": printed["type"], "icon": printed["icon"], "value": printed["value"], "name": name, "face": face}
+            return vote
+        if "cost" in printed:
+            movie: MovieDetails = {
+                "cost": printed["cost"],
+                "profit": printed["profit"],
+                "title": printed["title"],
+                "name": name,
+                "face": face,
+            }
+            return movie
+        card = self.table.movie(card_id)
+        assert card.profit_key is not None, "a blockbuster has a profit text"
+        blockbuster: BlockbusterDetails = {
+            "cost_key": printed["cost_key"],
+            "x": printed["x"],
+            "n": printed["n"],
+            "profit_key": printed["profit_key"],
+            "title": printed["title"],
+            "name": name,
+            "face": face,
+            "cost_words": cost_text(card),
+            "profit_words": profit_text(card),
+            "cost_short": f"Cost: {_short_cost(card)}",
+            "profit_short": f"Profit: {PROFIT_SHORT[card.profit_key]}",
+        }
+        return blockbuster
 
     def components(self) -> list[Component]:
         """Every card of the catalogue as a printed component, in catalogue order."""
@@ -308,7 +344,7 @@ def catalogue_words(table: Catalogue) -> CatalogueWords:
 # -- the success check worked out (§4.4) ------------------------------------------------------------------
 
 
-def check_sentences(check: Mapping[str, Any]) -> list[str]:
+def check_sentences(check: Check) -> list[str]:
     """The success check of a final vote, step by step, in words (from the ``check`` of an observation)."""
     need, net = check["need"], check["net"]
     shortfall, surplus = check["shortfall"], check["surplus"]
@@ -345,7 +381,7 @@ def check_sentences(check: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def check_summary(check: Mapping[str, Any]) -> str:
+def check_summary(check: Check) -> str:
     """The check in one sentence."""
     missing, wildcards, any_units = check["D"], check["W"], check["A"]
     if check["result"] == "SUCCESS":

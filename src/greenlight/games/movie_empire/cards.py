@@ -12,7 +12,7 @@ import warnings
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from greenlight.core.data import FieldSpec, bundled_path, load_data_file, read_records, require
 from greenlight.core.errors import DataError
@@ -26,6 +26,8 @@ STAGE_INDEX = {stage: index for index, stage in enumerate(STAGES)}
 #: The stages as players call them (the words of every text, see words.py).
 STAGE_WORDS = {"G": "pre-production", "B": "shooting", "Y": "post-production", "R": "marketing"}
 NO_STAGE = -1
+#: The three decks (their backs differ, so the kinds of card in a hand are public).
+CardKind = Literal["production", "star", "script"]
 
 #: Upper bounds on custom data (action codes are sized for these).
 MAX_PRODUCTION = 64
@@ -351,7 +353,7 @@ class Tables(StaticData):
         """The action spaces of this player count and variant, in board order (§2.4, §6)."""
         return self._spaces_in_use[(num_players, clean_hands)]
 
-    def kind_of(self, card_id: str) -> str:
+    def kind_of(self, card_id: str) -> CardKind:
         """``production``, ``star`` or ``script``."""
         if card_id in self.production:
             return "production"

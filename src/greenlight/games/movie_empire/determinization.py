@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 from greenlight.games.movie_empire import rounds, view
+from greenlight.games.movie_empire.cards import CardKind
 from greenlight.games.movie_empire.state import GIFT, SETUP, MovieEmpireState
 
 
@@ -31,7 +32,7 @@ def determinize(state: MovieEmpireState, viewer: int | None, rng: random.Random)
         "star": list(state.star_pile),
         "script": list(state.script_pile),
     }
-    shapes: dict[int, tuple[list[str], list[str]]] = {}
+    shapes: dict[int, tuple[list[str], list[CardKind]]] = {}
     for seat in others:
         known, hidden = view._split_hand(state.hands[seat], view._fixed_cards(state, viewer, seat))
         kinds = sorted(table.kind_of(card) for card in hidden)

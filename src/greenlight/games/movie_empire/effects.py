@@ -11,6 +11,7 @@ from dataclasses import replace
 
 from greenlight.core.events import Event
 from greenlight.games.movie_empire.cards import SympathyLevel
+from greenlight.games.movie_empire.events import DossierSpent, LineReopened, LineShut, Sympathy
 from greenlight.games.movie_empire.lines import Line
 from greenlight.games.movie_empire.state import NO_SEAT, Q_CHECK, Q_DISCARD, Q_SHUT, MovieEmpireState
 
@@ -100,7 +101,7 @@ def change_sympathy(state: MovieEmpireState, seat: int, delta: int, events: list
     before = state.sympathy[seat]
     after = max(SYMPATHY_MIN, min(SYMPATHY_MAX, before + delta))
     state.sympathy[seat] = after
-    events.append(Event("sympathy", {"seat": seat, "change": after - before, "level": after, "cause": cause}))
+    events.append(Event("sympathy", Sympathy(seat=seat, change=after - before, level=after, cause=cause)))
     return after - before
 
 
@@ -134,7 +135,7 @@ def run_check(state: MovieEmpireState, seat: int, events: list[Event]) -> bool:
         if line is not None and line.shut:
             lines[index] = _flip(line, shut=False)
             opened += 1
-            events.append(Event("line_reopened", {"seat": seat, "line": index + 1}))
+            events.append(Event("line_reopened", LineReopened(seat=seat, line=index + 1)))
     state.queue.pop(0)
     return True
 
@@ -144,7 +145,7 @@ def shut_line(state: MovieEmpireState, seat: int, index: int, events: list[Event
     line = state.lines[seat][index]
     assert line is not None
     state.lines[seat][index] = _flip(line, shut=True)
-    events.append(Event("line_shut", {"seat": seat, "line": index + 1, "script": line.script}))
+    events.append(Event("line_shut", LineShut(seat=seat, line=index + 1, script=line.script)))
 
 
 def _flip(line: Line, *, shut: bool) -> Line:
@@ -164,4 +165,4 @@ def spend_dossier(state: MovieEmpireState, seat: int, use: str, events: list[Eve
     """The dossier leaves the tableau (so RV1 may be taken again, R52) and counts for the Upkeep penalty."""
     state.dossier[seat] = NO_SEAT
     state.spent[seat] += 1
-    events.append(Event("dossier_spent", {"seat": seat, "use": use}))
+    events.append(Event("dossier_spent", DossierSpent(seat=seat, use=use)))

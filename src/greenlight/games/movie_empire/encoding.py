@@ -22,12 +22,21 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import cast
 
 from greenlight.core.game import Observation
 from greenlight.core.spec import OptionValue
 from greenlight.core.views import clip01, relative_seat
-from greenlight.games.movie_empire.cards import FULL_ROUNDS, GENRES, MARKETS, STAGES, TREND_ROW, Tables, load_tables
+from greenlight.games.movie_empire.cards import FULL_ROUNDS, GENRES, MARKETS, STAGES, TREND_ROW, CardKind, Tables, load_tables
+from greenlight.games.movie_empire.observation import (
+    LineView,
+    MovieEmpireObservation,
+    PlanView,
+    PlayerView,
+    SpaceView,
+    TrendsView,
+    TurnView,
+)
 
 PLAYER_COUNTS = (2, 3, 4)
 PHASES = ("setup", "grumpy", "gift", "working", "premiere", "internet", "upkeep", "over")
@@ -48,7 +57,7 @@ DECISION_KINDS = (
     "internet",
     "game_over",
 )
-CARD_KINDS = ("production", "star", "script")
+CARD_KINDS: tuple[CardKind, ...] = ("production", "star", "script")
 #: Line slots per player (the sympathy bar allows at most 2 lines).
 MAX_LINES = 2
 #: Public figures of one player before its released movies, known cards and lines (see ``_player``).
@@ -143,7 +152,7 @@ def _layout_of(data_dir: str | None) -> Layout:
     )
 
 
-def layout(options: Mapping[str, Any]) -> Layout:
+def layout(options: Mapping[str, OptionValue]) -> Layout:
     """The layout of the data tables named by ``options`` (``data``; bundled when absent or empty)."""
     data_dir = options.get("data")
     return _layout_of(str(data_dir) if data_dir else None)
@@ -165,7 +174,7 @@ class MovieEmpireEncoding:
 
     def encode(self, observation: Observation) -> list[float]:
         """The vector for one observation (spectator observations leave the private fields at 0)."""
-        obs = observation
+        obs = cast(MovieEmpireObservation, observation)
         n: int = obs["num_players"]
         lay = layout(obs["options"])
         fields = _fields(n, lay)
@@ -244,10 +253,11 @@ class MovieEmpireEncoding:
 
     def potentials(self, observation: Observation) -> dict[str, float]:
         """The viewer's points and money (public figures of its own seat)."""
-        viewer = observation["viewer"]
+        obs = cast(MovieEmpireObservation, observation)
+        viewer = obs["viewer"]
         if viewer is None:
             return {"points": 0.0, "money": 0.0}
-        player = observation["players"][viewer]
+        player = obs["players"][viewer]
         return {"points": float(player["pp"]), "money": float(player["money"])}
 
 
@@ -312,7 +322,7 @@ def _counts(out: list[float], base: int, lay: Layout, cards: Iterable[str], posi
             out[base + index] = clip01(out[base + index] + step)
 
 
-def _turn(out: list[float], base: int, turn: dict[str, Any], lay: Layout) -> None:
+def _turn(out: list[float], base: int, turn: TurnView, lay: Layout) -> None:
     """Placed, produced, target line 1, target line 2, lays / 5, Sabotage swap card (production one-hot), release space."""
     out[base] = 1.0 if turn.get("placed") else 0.0
     out[base + 1] = 1.0 if turn.get("produced") else 0.0
@@ -328,7 +338,7 @@ def _turn(out: list[float], base: int, turn: dict[str, Any], lay: Layout) -> Non
         out[base + 5 + len(lay.production) + lay.release_slots[space]] = 1.0
 
 
-def _plan(out: list[float], base: int, plan: dict[str, Any], lay: Layout) -> None:
+def _plan(out: list[float], base: int, plan: PlanView, lay: Layout) -> None:
     """Active plan one-hot, next plan one-hot, revealed plans multi-hot, plan pile / number of plans."""
     count = len(lay.plans)
     for offset, card in ((0, plan["active"]), (count, plan["next"])):
@@ -340,7 +350,7 @@ def _plan(out: list[float], base: int, plan: dict[str, Any], lay: Layout) -> Non
     out[base + 3 * count] = clip01(plan["pile"] / max(count, 1))
 
 
-def _trends(out: list[float], base: int, trends: dict[str, Any], lay: Layout) -> None:
+def _trends(out: list[float], base: int, trends: TrendsView, lay: Layout) -> None:
     """TS1, TS2, TS3 (the active trend) each one-hot over trend ids, then hit, pile / trends, removed / trends."""
     count = len(lay.trends)
     for slot, card in enumerate(trends["row"][:TREND_ROW]):
@@ -352,7 +362,7 @@ def _trends(out: list[float], base: int, trends: dict[str, Any], lay: Layout) ->
     out[tail + 2] = clip01(trends["removed"] / max(count, 1))
 
 
-def _spaces(out: list[float], at: Mapping[str, int], spaces: list[dict[str, Any]], n: int, rel: Callable[[int], int], lay: Layout) -> None:
+def _spaces(out: list[float], at: Mapping[str, int], spaces: list[SpaceView], n: int, rel: Callable[[int], int], lay: Layout) -> None:
     """Every board space of the table (in table order), release markers, and the cards in the slots."""
     width = 1 + 2 * n
     production_width = len(lay.production) + 1
@@ -376,8 +386,9 @@ def _spaces(out: list[float], at: Mapping[str, int], spaces: list[dict[str, Any]
             line = space.get("line")
             if isinstance(line, int) and 1 <= line <= MAX_LINES:
                 out[base + line - 1] = 1.0
-            if space.get("cut_by") is not None:
-                out[base + MAX_LINES + rel(space["cut_by"])] = 1.0
+            cut_by = space.get("cut_by")
+            if cut_by is not None:
+                out[base + MAX_LINES + rel(cut_by)] = 1.0
         elif card is None:
             continue
         elif task == "production" and space_id in lay.production_slots and card in lay.production:
@@ -395,7 +406,7 @@ def _spaces(out: list[float], at: Mapping[str, int], spaces: list[dict[str, Any]
             out[base + len(lay.stars)] = clip01((space.get("price") or 0) / PRICE_SCALE)
 
 
-def _player(out: list[float], base: int, player: dict[str, Any], lay: Layout) -> None:
+def _player(out: list[float], base: int, player: PlayerView, lay: Layout) -> None:
     """Public figures of one player, its released movies, its known hand cards, then its production lines."""
     counts = player["hand_counts"]
     figures = [
@@ -435,7 +446,7 @@ def _player(out: list[float], base: int, player: dict[str, Any], lay: Layout) ->
             _line(out, base + slot * width, line, lay)
 
 
-def _line(out: list[float], base: int, line: dict[str, Any], lay: Layout) -> None:
+def _line(out: list[float], base: int, line: LineView, lay: Layout) -> None:
     """Present, script features, stage counts / 5, period / 8, left-end and right-end stage one-hot,
     production cards multi-hot, stacked upgrades multi-hot, stars multi-hot, stars / 3, production PP / 20,
     shut, locked, script met."""

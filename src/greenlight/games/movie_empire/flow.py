@@ -13,6 +13,7 @@ from __future__ import annotations
 from greenlight.core.events import Event
 from greenlight.games.movie_empire.actions import DONE, END, PASS
 from greenlight.games.movie_empire.effects import run_check
+from greenlight.games.movie_empire.events import GameOver, Passed, PremierePhase, ProduceDone
 from greenlight.games.movie_empire.premiere import build_net_items, free_markets, net_lines, pending_release, release_spaces, score_premiere
 from greenlight.games.movie_empire.rounds import (
     begin_upkeep,
@@ -131,13 +132,13 @@ def _working(state: MovieEmpireState, events: list[Event]) -> bool:
     if state.target != NO_SEAT:
         if produce_step_actions(state, seat) == [DONE]:
             state.target = NO_SEAT  # nothing more can be laid: the produce step ends by itself
-            events.append(Event("produce_done", {"seat": seat}))
+            events.append(Event("produce_done", ProduceDone(seat=seat)))
             return True
         return False
     menu = turn_menu(state, seat)
     if not state.turn_placed and menu == [PASS]:
         state.passed[seat] = True  # R67: a player who cannot place must pass
-        events.append(Event("passed", {"seat": seat}))
+        events.append(Event("passed", Passed(seat=seat)))
         end_turn(state)
         return True
     if state.turn_placed and menu == [END]:
@@ -151,7 +152,7 @@ def _begin_premiere(state: MovieEmpireState, events: list[Event]) -> None:
     state.prem_pos = 0
     state.markets_used = []
     state.turn_seat = NO_SEAT
-    events.append(Event("premiere_phase", {"round": state.round}))
+    events.append(Event("premiere_phase", PremierePhase(round=state.round)))
 
 
 def _premiere(state: MovieEmpireState, events: list[Event]) -> bool:
@@ -185,7 +186,7 @@ def _internet(state: MovieEmpireState, events: list[Event]) -> bool:
 
         state.phase = OVER
         result = outcome(state)
-        events.append(Event("game_over", {"scores": list(result.scores), "winners": list(result.winners)}))
+        events.append(Event("game_over", GameOver(scores=list(result.scores), winners=list(result.winners))))
         return False
     begin_upkeep(state)
     return True

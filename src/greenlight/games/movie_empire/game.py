@@ -6,6 +6,8 @@ from greenlight.core.game import Game
 from greenlight.games.movie_empire import rules, view, words
 from greenlight.games.movie_empire.actions import ACTION_TYPES
 from greenlight.games.movie_empire.codes import LAYOUT
+from greenlight.games.movie_empire.events import EVENT_TYPES
+from greenlight.games.movie_empire.observation import MovieEmpireObservation
 from greenlight.games.movie_empire.spec import SPEC
 from greenlight.games.movie_empire.state import MovieEmpireState
 
@@ -20,6 +22,8 @@ class MovieEmpireGame(Game[MovieEmpireState]):
     rules = rules
     view = view
     words = words
+    observation_type = MovieEmpireObservation
+    event_types = EVENT_TYPES
 
 
 GAME = MovieEmpireGame()

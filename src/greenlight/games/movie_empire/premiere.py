@@ -9,6 +9,7 @@ from greenlight.core.events import Event
 from greenlight.games.movie_empire.actions import SKIP, Market, Net
 from greenlight.games.movie_empire.cards import BOARD_MARKETS, T_RELEASE, Space, Tables
 from greenlight.games.movie_empire.effects import change_sympathy, queue_checks
+from greenlight.games.movie_empire.events import Premiered
 from greenlight.games.movie_empire.lines import Line, Metrics, holds, metrics, production_pp
 from greenlight.games.movie_empire.state import NO_SEAT, MovieEmpireState, Premiere
 from greenlight.games.movie_empire.working import draw_blind, in_use, plan_blocks_release, release_problem
@@ -161,7 +162,7 @@ def score_premiere(state: MovieEmpireState, seat: int, line_index: int, market: 
     queue_checks(state, changed | {seat})
 
 
-def premiere_json(result: Premiere) -> dict[str, object]:
+def premiere_json(result: Premiere) -> Premiered:
     """Public JSON form of a premiere result."""
     return {
         "round": result.round,

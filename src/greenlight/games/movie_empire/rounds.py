@@ -31,6 +31,17 @@ from greenlight.games.movie_empire.effects import (
     spend_dossier,
     usable_dossier,
 )
+from greenlight.games.movie_empire.events import (
+    Budget,
+    Exemption,
+    Gift,
+    GiftCount,
+    PlanMoney,
+    RoundStarted,
+    SetupDone,
+    UpkeepDone,
+    WorkingStarted,
+)
 from greenlight.games.movie_empire.state import (
     GIFT,
     GRUMPY,
@@ -134,7 +145,7 @@ def resolve_setup(state: MovieEmpireState, events: list[Event]) -> None:
     state.commit = [None] * state.num_players
     state.shuffle(state.script_pile)
     fill_slots(state, T_SCRIPT)
-    events.append(Event("setup_done", {"first_player": state.first_player}))
+    events.append(Event("setup_done", SetupDone(first_player=state.first_player)))
     begin_round(state, events)
 
 
@@ -149,11 +160,11 @@ def begin_round(state: MovieEmpireState, events: list[Event]) -> None:
     if state.round >= 2 and not state.short and state.plan_pile:
         state.plan = state.plan_pile.pop()
         state.plans_done.append(state.plan)
-    events.append(Event("round_started", {"round": state.round, "first_player": state.first_player, "plan": state.plan}))
+    events.append(Event("round_started", RoundStarted(round=state.round, first_player=state.first_player, plan=state.plan)))
     for seat in state.turn_order():
         budget = level(state, seat).budget
         state.money[seat] += budget
-        events.append(Event("budget", {"seat": seat, "money": budget}))
+        events.append(Event("budget", Budget(seat=seat, money=budget)))
     if state.plan is None:
         state.exempt_pos = state.num_players
 
@@ -177,7 +188,7 @@ def apply_exemption(state: MovieEmpireState, seat: int, way: str, events: list[E
     elif way == "pay":
         state.money[seat] -= EXEMPTION_COST
     state.exempt[seat] = way != "decline"
-    events.append(Event("exemption", {"seat": seat, "way": way}))
+    events.append(Event("exemption", Exemption(seat=seat, way=way)))
     state.exempt_pos += 1
 
 
@@ -190,7 +201,7 @@ def instant_effect(state: MovieEmpireState, events: list[Event]) -> None:
                 continue
             before = state.money[seat]
             state.money[seat] = max(0, before - plan.amount) if plan.effect == "lose_money" else before + plan.amount  # R11
-            events.append(Event("plan_money", {"seat": seat, "change": state.money[seat] - before}))
+            events.append(Event("plan_money", PlanMoney(seat=seat, change=state.money[seat] - before)))
     if plan is not None and plan.effect == "give_cards":
         state.phase = GIFT
         state.commit = [None] * state.num_players
@@ -226,8 +237,8 @@ def resolve_gifts(state: MovieEmpireState, events: list[Event]) -> None:
     state.gifted = [list(given) for given in gifts]
     for seat in state.turn_order():
         receiver = state.left_of(seat)
-        events.append(Event("gift", {"seat": seat, "to": receiver, "cards": list(gifts[seat])}, audience=(seat, receiver)))
-        events.append(Event("gift_count", {"seat": seat, "to": receiver, "count": len(gifts[seat])}))
+        events.append(Event("gift", Gift(seat=seat, to=receiver, cards=list(gifts[seat])), audience=(seat, receiver)))
+        events.append(Event("gift_count", GiftCount(seat=seat, to=receiver, count=len(gifts[seat]))))
     for seat in state.turn_order():
         giver = (seat - 1) % n
         gain_cards(state, seat, list(gifts[giver]), public=False)
@@ -240,7 +251,7 @@ def start_working(state: MovieEmpireState, events: list[Event]) -> None:
     from greenlight.games.movie_empire.flow import begin_turn
 
     state.phase = WORKING
-    events.append(Event("working_started", {"round": state.round}))
+    events.append(Event("working_started", WorkingStarted(round=state.round)))
     begin_turn(state, state.first_player)
 
 
@@ -315,7 +326,7 @@ def upkeep_board(state: MovieEmpireState, events: list[Event]) -> None:
     state.net_pos = 0
     state.sub = SUB_NONE
     state.first_player = next_first
-    events.append(Event("upkeep_done", {"round": state.round, "first_player": next_first, "slots": _slot_view(state)}))
+    events.append(Event("upkeep_done", UpkeepDone(round=state.round, first_player=next_first, slots=_slot_view(state))))
     state.round += 1
     begin_round(state, events)
 

@@ -44,6 +44,7 @@ from greenlight.games.movie_empire.actions import (
     Take,
 )
 from greenlight.games.movie_empire.effects import HAND_LIMIT, level, open_lines, shut_line
+from greenlight.games.movie_empire.events import Committed, InternetSkipped, Passed, ProduceDone, ProduceStarted
 from greenlight.games.movie_empire.flow import advance, end_turn
 from greenlight.games.movie_empire.lines import lay_actions, lay_problem
 from greenlight.games.movie_empire.rounds import setup as setup  # the contract's rules: setup (§3) ...
@@ -200,15 +201,15 @@ def _dispatch(state: MovieEmpireState, seat: int, action: Action, events: list[E
         state.turn_produced = True
         state.target = working.new_line_slot(state, seat) if action.line == NEW_LINE else int(action.line) - 1
         state.lays = 0
-        events.append(Event("produce", {"seat": seat, "line": state.target + 1, "new": action.line == NEW_LINE}))
+        events.append(Event("produce", ProduceStarted(seat=seat, line=state.target + 1, new=action.line == NEW_LINE)))
     elif isinstance(action, Done):
         state.target = NO_SEAT
-        events.append(Event("produce_done", {"seat": seat}))
+        events.append(Event("produce_done", ProduceDone(seat=seat)))
     elif isinstance(action, Script):
         working.apply_script(state, seat, action.card, events)
     elif isinstance(action, Pass):
         state.passed[seat] = True
-        events.append(Event("passed", {"seat": seat}))
+        events.append(Event("passed", Passed(seat=seat)))
         end_turn(state)
     elif isinstance(action, Market):
         pending = premiere.pending_release(state)
@@ -219,7 +220,7 @@ def _dispatch(state: MovieEmpireState, seat: int, action: Action, events: list[E
         if action.line != SKIP:
             premiere.score_premiere(state, seat, int(action.line) - 1, "NET", events)
         else:
-            events.append(Event("internet_skipped", {"seat": seat}))
+            events.append(Event("internet_skipped", InternetSkipped(seat=seat)))
         state.net_pos += 1
     elif isinstance(action, Shut):
         shut_line(state, seat, action.line - 1, events)
@@ -227,12 +228,12 @@ def _dispatch(state: MovieEmpireState, seat: int, action: Action, events: list[E
     elif isinstance(action, Keep):
         if state.phase == SETUP:
             state.commit[seat] = action.cards
-            events.append(Event("committed", {"seat": seat, "step": "keep"}))
+            events.append(Event("committed", Committed(seat=seat, step="keep")))
         else:
             working.keep_drawn(state, seat, action.cards, events)
     elif isinstance(action, Give):
         state.commit[seat] = action.cards
-        events.append(Event("committed", {"seat": seat, "step": "give"}))
+        events.append(Event("committed", Committed(seat=seat, step="give")))
     elif isinstance(action, Exempt):
         rounds.apply_exemption(state, seat, action.way, events)
     elif isinstance(action, Swap):

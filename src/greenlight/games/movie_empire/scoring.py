@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Literal, get_args
 
 from greenlight.core.outcome import Outcome, outcome_from_keys
 from greenlight.games.movie_empire.cards import BOARD_MARKETS, GENRES, Tables
+from greenlight.games.movie_empire.observation import Breakdown
 from greenlight.games.movie_empire.state import NO_SEAT, MovieEmpireState
 
 MONEY_PER_PP = 3
@@ -17,16 +18,20 @@ PATRIOT_PP = 3
 KING_PP = 5
 JACK_PP = 5
 TRENDSETTER_PP = 7
-GENRE_WORDS = {"A": "action", "C": "comedy", "D": "drama"}
 #: Breakdown keys of the awards (one number each, so tables and averages can read them).
-AWARD_KEYS = (
+AwardKey = Literal[
     "hardworking",
-    *(f"exploitation_{word}" for word in GENRE_WORDS.values()),
-    *(f"patriot_{market}" for market in BOARD_MARKETS),
+    "exploitation_action",
+    "exploitation_comedy",
+    "exploitation_drama",
+    "patriot_USA",
+    "patriot_EUR",
+    "patriot_CHN",
     "king_of_the_world",
     "jack_of_all_trades",
     "trendsetter",
-)
+]
+AWARD_KEYS: tuple[AwardKey, ...] = get_args(AwardKey)
 
 
 def _most(values: Sequence[int]) -> list[bool]:
@@ -43,64 +48,56 @@ def final_breakdown(
     dossier: Sequence[bool],
     released: Sequence[Sequence[tuple[str, str, str]]],
     statues: Sequence[int],
-) -> list[dict[str, Any]]:
+) -> list[Breakdown]:
     """§5 steps 2-3 for every seat, category by category."""
-    n = len(pp)
     movies = [len(items) for items in released]
-    breakdown: list[dict[str, Any]] = []
-    for seat in range(n):
-        breakdown.append(
-            {
-                "premieres": pp[seat],
-                "sympathy": table.sympathy[sympathy[seat]].end_pp,
-                "money": money[seat] // MONEY_PER_PP,
-                "dossier": DOSSIER_PP if dossier[seat] else 0,
-                "hardworking": 0,
-                **{f"exploitation_{GENRE_WORDS[genre]}": 0 for genre in GENRES},
-                **{f"patriot_{market}": 0 for market in BOARD_MARKETS},
-                "king_of_the_world": 0,
-                "jack_of_all_trades": 0,
-                "trendsetter": 0,
-                "released": movies[seat],
-                "statues": statues[seat],
-            }
-        )
-    for seat, holds in enumerate(_most(movies)):
-        if holds:
-            breakdown[seat]["hardworking"] = HARDWORKING_PP
-    for genre in GENRES:  # NET premieres count for genres (R45)
-        counts = [sum(1 for _, g, _ in items if g == genre) for items in released]
-        for seat, holds in enumerate(_most(counts)):
-            if holds:
-                breakdown[seat][f"exploitation_{GENRE_WORDS[genre]}"] = EXPLOITATION_PP
-    for market in BOARD_MARKETS:  # but not for markets
-        counts = [sum(1 for _, _, m in items if m == market) for items in released]
-        for seat, holds in enumerate(_most(counts)):
-            if holds:
-                breakdown[seat][f"patriot_{market}"] = PATRIOT_PP
+    hardworking = _most(movies)
+    # NET premieres count for genres (R45), but not for markets.
+    exploitation = {genre: _most([sum(1 for _, g, _ in items if g == genre) for items in released]) for genre in GENRES}
+    patriot = {market: _most([sum(1 for _, _, m in items if m == market) for items in released]) for market in BOARD_MARKETS}
+    trendsetter = _most(list(statues))
+    breakdown: list[Breakdown] = []
     for seat, items in enumerate(released):
-        if {m for _, _, m in items} >= set(BOARD_MARKETS):
-            breakdown[seat]["king_of_the_world"] = KING_PP
-        if {g for _, g, _ in items} >= set(GENRES):
-            breakdown[seat]["jack_of_all_trades"] = JACK_PP
-    for seat, holds in enumerate(_most(list(statues))):
-        if holds:
-            breakdown[seat]["trendsetter"] = TRENDSETTER_PP
-    for item in breakdown:
+        item: Breakdown = {
+            "premieres": pp[seat],
+            "sympathy": table.sympathy[sympathy[seat]].end_pp,
+            "money": money[seat] // MONEY_PER_PP,
+            "dossier": DOSSIER_PP if dossier[seat] else 0,
+            "hardworking": HARDWORKING_PP if hardworking[seat] else 0,
+            "exploitation_action": EXPLOITATION_PP if exploitation["A"][seat] else 0,
+            "exploitation_comedy": EXPLOITATION_PP if exploitation["C"][seat] else 0,
+            "exploitation_drama": EXPLOITATION_PP if exploitation["D"][seat] else 0,
+            "patriot_USA": PATRIOT_PP if patriot["USA"][seat] else 0,
+            "patriot_EUR": PATRIOT_PP if patriot["EUR"][seat] else 0,
+            "patriot_CHN": PATRIOT_PP if patriot["CHN"][seat] else 0,
+            "king_of_the_world": KING_PP if {m for _, _, m in items} >= set(BOARD_MARKETS) else 0,
+            "jack_of_all_trades": JACK_PP if {g for _, g, _ in items} >= set(GENRES) else 0,
+            "trendsetter": TRENDSETTER_PP if trendsetter[seat] else 0,
+            "released": movies[seat],
+            "statues": statues[seat],
+            "awards": 0,
+            "total": 0,
+        }
         awards = sum(item[key] for key in AWARD_KEYS)
         item["awards"] = awards
         item["total"] = item["premieres"] + item["sympathy"] + item["money"] + item["dossier"] + awards
+        breakdown.append(item)
     return breakdown
 
 
-def rank(breakdown: list[dict[str, Any]]) -> Outcome:
+def rank(breakdown: list[Breakdown]) -> Outcome:
     """Highest total wins; ties: most released movies, then most statues, then shared (§5 step 4)."""
     scores = [item["total"] for item in breakdown]
     keys = [(item["total"], item["released"], item["statues"]) for item in breakdown]
     return outcome_from_keys(scores, keys, breakdown)
 
 
-def outcome(state: MovieEmpireState) -> Outcome:
-    """Final scores of a finished game (lines and hand cards score nothing, §5 step 1)."""
+def final_breakdowns(state: MovieEmpireState) -> list[Breakdown]:
+    """Each seat's final scoring (§5 steps 1-3) of a finished game (lines and hand cards score nothing, §5 step 1)."""
     dossier = [taken != NO_SEAT and not state.clean for taken in state.dossier]
-    return rank(final_breakdown(state.table, state.pp, state.sympathy, state.money, dossier, state.released, state.statues))
+    return final_breakdown(state.table, state.pp, state.sympathy, state.money, dossier, state.released, state.statues)
+
+
+def outcome(state: MovieEmpireState) -> Outcome:
+    """Final scores of a finished game."""
+    return rank(final_breakdowns(state))

@@ -22,10 +22,12 @@ this game's own card tables for each card's kind.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from greenlight.core.match import Match
 from greenlight.games.movie_empire.cards import BOARD_MARKETS, GENRES, load_tables
+from greenlight.games.movie_empire.events import CardTaken, DossierSpent, DossierTaken, Laid, LineShut, LineStarted, Premiered, Swapped
+from greenlight.games.movie_empire.observation import MovieEmpireObservation
 
 #: Premieres on the Internet count for genres but use no board market (R45).
 NET = "NET"
@@ -33,11 +35,11 @@ NET = "NET"
 
 def statistics(match: Match) -> dict[str, Any]:
     """Per-game, per-seat and per-card statistics of ``match`` (see the module docstring)."""
-    view = match.observe(None)
+    view = cast(MovieEmpireObservation, match.observe(None))
     n = match.num_players
     data_dir = view["options"].get("data")
     table = load_tables(str(data_dir) if data_dir else None)
-    seats: list[dict[str, Any]] = [
+    seats: list[dict[str, int]] = [
         {
             "movies_released": 0,
             **{f"genre_{genre}": 0 for genre in GENRES},
@@ -56,31 +58,35 @@ def statistics(match: Match) -> dict[str, Any]:
     ]
     cards: list[tuple[int, str, str, str]] = []
     # The observation lists only the last round's premieres, so every premiere is read from its event.
-    premieres: list[dict[str, Any]] = []
+    premieres: list[Premiered] = []
     for event in match.events:
-        data = event.data
         kind = event.kind
         if kind == "card_taken":
-            seats[data["seat"]]["cards_taken"] += 1
-            cards.append((data["seat"], data["card"], table.kind_of(data["card"]), "taken"))
+            taken = cast(CardTaken, event.data)
+            seats[taken["seat"]]["cards_taken"] += 1
+            cards.append((taken["seat"], taken["card"], table.kind_of(taken["card"]), "taken"))
         elif kind == "swapped":
-            cards.append((data["seat"], data["taken"], table.kind_of(data["taken"]), "taken"))
+            swapped = cast(Swapped, event.data)
+            cards.append((swapped["seat"], swapped["taken"], table.kind_of(swapped["taken"]), "taken"))
         elif kind == "laid":
-            card = str(data["action"]).split()[1]  # "lay PB01 right", "stack PB01*", "star ST03"
-            seats[data["seat"]]["cards_laid"] += 1
-            cards.append((data["seat"], card, table.kind_of(card), "laid"))
+            laid = cast(Laid, event.data)
+            card = laid["action"].split()[1]  # "lay PB01 right", "stack PB01*", "star ST03"
+            seats[laid["seat"]]["cards_laid"] += 1
+            cards.append((laid["seat"], card, table.kind_of(card), "laid"))
         elif kind == "line_started":
-            seats[data["seat"]]["lines_started"] += 1
-            cards.append((data["seat"], data["script"], "script", "started"))
+            started = cast(LineStarted, event.data)
+            seats[started["seat"]]["lines_started"] += 1
+            cards.append((started["seat"], started["script"], "script", "started"))
         elif kind == "line_shut":
-            seats[data["seat"]]["lines_shut"] += 1
+            seats[cast(LineShut, event.data)["seat"]]["lines_shut"] += 1
         elif kind == "dossier_taken":
-            seats[data["seat"]]["dossiers_taken"] += 1
+            seats[cast(DossierTaken, event.data)["seat"]]["dossiers_taken"] += 1
         elif kind == "dossier_spent":
-            seats[data["seat"]]["dossiers_used"] += 1
-            cards.append((data["seat"], str(data["use"]), "dossier", "used"))
+            spent = cast(DossierSpent, event.data)
+            seats[spent["seat"]]["dossiers_used"] += 1
+            cards.append((spent["seat"], spent["use"], "dossier", "used"))
         elif kind == "premiere":
-            premieres.append(dict(data))
+            premieres.append(cast(Premiered, event.data))
     for premiere in premieres:
         seat = premiere["seat"]
         item = seats[seat]

@@ -6,14 +6,13 @@ the terminal player types codes; every other text is the same as the web's.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
 
 from rich.markup import escape
 
-from greenlight.core.game import Observation
 from greenlight.core.words import seat_name
 from greenlight.games.movie_empire.cards import STAGES, Tables, load_tables
+from greenlight.games.movie_empire.observation import LineWithPreview, MovieEmpireObservation, PlayerView
 from greenlight.games.movie_empire.words import (
     MARKET_IN,
     PHASE_WORDS,
@@ -33,6 +32,8 @@ _MARKUP = {"G": "green", "B": "blue", "Y": "yellow", "R": "red"}
 _TREND_WHEN = ("in two rounds", "next round", "active this round")
 #: The trend row is stored left to right (the active trend last); it is shown active first.
 _TREND_ORDER = (2, 1, 0)
+#: A seat's name in the board's markup ("nobody" for None).
+_Who = Callable[[int | None], str]
 
 
 def _title(table: Tables, card: str) -> str:
@@ -50,7 +51,7 @@ def _card(table: Tables, card: str) -> str:
     return f"{_title(table, card)}: {escape(card_short(table, card))}"
 
 
-def _line(table: Tables, line: dict[str, Any], names: Sequence[str] | None) -> list[str]:
+def _line(table: Tables, line: LineWithPreview, names: Sequence[str] | None) -> list[str]:
     script = table.scripts[line["script"]]
     flags = []
     if line["shut"]:
@@ -76,7 +77,7 @@ def _line(table: Tables, line: dict[str, Any], names: Sequence[str] | None) -> l
     return out
 
 
-def render_text(observation: Observation, names: Sequence[str] | None = None) -> str:
+def render_text(observation: MovieEmpireObservation, names: Sequence[str] | None = None) -> str:
     """A readable terminal board: plan, trends, the board, every studio, your hand, premieres and final scores."""
     obs = observation
     data_dir = obs["options"].get("data")
@@ -118,8 +119,9 @@ def render_text(observation: Observation, names: Sequence[str] | None = None) ->
         if obs.get("drawn"):
             out.append("[bold]Your Sabotage draw[/bold] (keep 2):")
             out.extend(f"  {_card(table, card)}" for card in obs["drawn"])
-        if obs.get("my_commitment"):
-            out.append(f"Your secret choice: {', '.join(_title(table, card) for card in obs['my_commitment'])}.")
+        commitment = obs.get("my_commitment")
+        if commitment:
+            out.append(f"Your secret choice: {', '.join(_title(table, card) for card in commitment)}.")
     if obs["premieres"]:
         out.append("[bold]Premieres this round[/bold]")
         for item in obs["premieres"]:
@@ -136,7 +138,7 @@ def render_text(observation: Observation, names: Sequence[str] | None = None) ->
     return "\n".join(out)
 
 
-def _board(table: Tables, obs: Observation, who: Any) -> str:
+def _board(table: Tables, obs: MovieEmpireObservation, who: _Who) -> str:
     groups: dict[str, list[str]] = {"production": [], "script": [], "star": [], "other": []}
     for space in obs["spaces"]:
         info = table.space_by_id[space["id"]]
@@ -174,7 +176,7 @@ def _board(table: Tables, obs: Observation, who: Any) -> str:
     return "\n".join(parts)
 
 
-def _player(table: Tables, obs: Observation, player: dict[str, Any], who: Any, names: Sequence[str] | None) -> list[str]:
+def _player(table: Tables, obs: MovieEmpireObservation, player: PlayerView, who: _Who, names: Sequence[str] | None) -> list[str]:
     seat = player["seat"]
     flags = []
     if seat == obs["viewer"]:

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
-from greenlight.core.game import Observation
 from greenlight.core.views import observation_header
 from greenlight.games.movie_empire import determinization, rules
 from greenlight.games.movie_empire.cards import STAGE_WORDS, STAGES, T_PRODUCTION, T_SCRIPT, T_STAR, Tables
 from greenlight.games.movie_empire.effects import level, usable_dossier
 from greenlight.games.movie_empire.lines import Line, metrics
+from greenlight.games.movie_empire.observation import HandCounts, LineView, LineWithPreview, MovieEmpireObservation, PlayerView, SpaceView
 from greenlight.games.movie_empire.premiere import premiere_json
+from greenlight.games.movie_empire.scoring import final_breakdowns, rank
 from greenlight.games.movie_empire.state import NO_SEAT, OVER, WORKING, MovieEmpireState
 from greenlight.games.movie_empire.words import PHASE_WORDS, final_rows, line_preview, premiere_summary
 from greenlight.games.movie_empire.working import in_use
@@ -19,7 +19,7 @@ from greenlight.games.movie_empire.working import in_use
 # -- observations ----------------------------------------------------------------------------------
 
 
-def line_json(table: Tables, index: int, line: Line | None) -> dict[str, Any] | None:
+def line_json(table: Tables, index: int, line: Line | None) -> LineView | None:
     """Public JSON form of a production line (shut lines keep their known script, §8)."""
     if line is None:
         return None
@@ -41,10 +41,10 @@ def line_json(table: Tables, index: int, line: Line | None) -> dict[str, Any] | 
     }
 
 
-def _space_json(state: MovieEmpireState, space_index: int) -> dict[str, Any]:
+def _space_json(state: MovieEmpireState, space_index: int) -> SpaceView:
     table = state.table
     space = table.spaces[space_index]
-    item: dict[str, Any] = {
+    item: SpaceView = {
         "id": space.id,
         "task": space.task_name,
         "money": space.money,
@@ -70,15 +70,15 @@ def _seat_or_none(seat: int) -> int | None:
     return None if seat == NO_SEAT else seat
 
 
-def _hand_counts(state: MovieEmpireState, seat: int) -> dict[str, int]:
+def _hand_counts(state: MovieEmpireState, seat: int) -> HandCounts:
     """The kinds of card in a hand are public: the three decks have different backs."""
-    counts = {"production": 0, "star": 0, "script": 0}
+    counts: HandCounts = {"production": 0, "star": 0, "script": 0}
     for card in state.hands[seat]:
         counts[state.table.kind_of(card)] += 1
     return counts
 
 
-def _player_json(state: MovieEmpireState, seat: int) -> dict[str, Any]:
+def _player_json(state: MovieEmpireState, seat: int) -> PlayerView:
     bar = level(state, seat)
     return {
         "seat": seat,
@@ -104,19 +104,19 @@ def _player_json(state: MovieEmpireState, seat: int) -> dict[str, Any]:
     }
 
 
-def _line_with_preview(state: MovieEmpireState, seat: int, index: int, line: Line | None) -> dict[str, Any] | None:
+def _line_with_preview(state: MovieEmpireState, seat: int, index: int, line: Line | None) -> LineWithPreview | None:
     """A line's public form with its premiere preview (what it would score now, what it meets or misses)."""
     item = line_json(state.table, index, line)
-    if item is not None:
-        item["preview"] = line_preview(state, seat, index) if state.phase != OVER else None
-    return item
+    if item is None:
+        return None
+    return {**item, "preview": line_preview(state, seat, index) if state.phase != OVER else None}
 
 
-def observe(state: MovieEmpireState, viewer: int | None) -> Observation:
+def observe(state: MovieEmpireState, viewer: int | None) -> MovieEmpireObservation:
     """The JSON-ready view of ``viewer`` (None = spectator), built only from what that seat may see (§8)."""
     table = state.table
     decision = rules.decision(state)
-    view: dict[str, Any] = {
+    view: MovieEmpireObservation = {
         **observation_header("movie-empire", viewer, state.num_players, state.options),
         "round": state.round,
         "last_round": state.last_round,
@@ -169,17 +169,16 @@ def observe(state: MovieEmpireState, viewer: int | None) -> Observation:
         view["my_commitment"] = list(commitment) if commitment is not None else None
         view["gifted"] = list(state.gifted[viewer])
     if state.phase == OVER:
-        result = rules_outcome(state)
-        view["final"] = result.to_json()
-        view["final_rows"] = final_rows(result.breakdown)
+        breakdowns = final_breakdowns(state)
+        result = rank(breakdowns)
+        view["final"] = {
+            "scores": list(result.scores),
+            "ranks": list(result.ranks),
+            "winners": list(result.winners),
+            "breakdown": breakdowns,
+        }
+        view["final_rows"] = final_rows(breakdowns)
     return view
-
-
-def rules_outcome(state: MovieEmpireState) -> Any:
-    """The final outcome (imported late: scoring depends on nothing here)."""
-    from greenlight.games.movie_empire.scoring import outcome
-
-    return outcome(state)
 
 
 def _fixed_cards(state: MovieEmpireState, viewer: int | None, seat: int) -> list[str]:

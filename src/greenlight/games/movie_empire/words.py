@@ -22,11 +22,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeVar, cast
 
 from greenlight.core.actions import Action
 from greenlight.core.events import Event
-from greenlight.core.game import Observation
 from greenlight.core.words import Component, seat_name
 from greenlight.games.movie_empire import rules
 from greenlight.games.movie_empire.actions import (
@@ -96,7 +95,56 @@ from greenlight.games.movie_empire.cards import (
     load_tables,
 )
 from greenlight.games.movie_empire.effects import HAND_LIMIT, level
-from greenlight.games.movie_empire.lines import Line, apply_lay, holds, metrics, production_pp
+from greenlight.games.movie_empire.events import (
+    Blocked,
+    Budget,
+    CardTaken,
+    Committed,
+    CutSaid,
+    Discarded,
+    DossierSpent,
+    DossierTaken,
+    Drew,
+    DrewCount,
+    Exemption,
+    GameOver,
+    Gift,
+    GiftCount,
+    InternetSkipped,
+    Laid,
+    LineReopened,
+    LineShut,
+    LineStarted,
+    Passed,
+    Placed,
+    PlanMoney,
+    Premiered,
+    PremierePhase,
+    ProduceDone,
+    ProduceStarted,
+    Purged,
+    ReleaseDesignated,
+    RoundStarted,
+    SabotageDiscarded,
+    SetupDone,
+    Swapped,
+    Sympathy,
+    UpkeepDone,
+    WorkingStarted,
+)
+from greenlight.games.movie_empire.lines import Line, Metrics, apply_lay, holds, metrics, production_pp
+from greenlight.games.movie_empire.observation import (
+    Breakdown,
+    BreakdownKey,
+    FinalRow,
+    MarketPreview,
+    MovieEmpireObservation,
+    Preview,
+    PreviewFigures,
+    PreviewWord,
+    StarPreview,
+    TrendPreview,
+)
 from greenlight.games.movie_empire.premiere import CHN_DRAW, NET_COST, USA_MONEY, free_markets, pending_release, premiere_score
 from greenlight.games.movie_empire.rounds import EXEMPTION_COST
 from greenlight.games.movie_empire.scoring import (
@@ -314,7 +362,7 @@ def missing_for_script(table: Tables, line: Line) -> str:
     )
 
 
-def failing(requirement: Requirement, line_metrics: Any) -> list[Clause]:
+def failing(requirement: Requirement, line_metrics: Metrics) -> list[Clause]:
     """The clauses of ``requirement`` that do not hold for the line."""
     return [clause for clause in requirement if not holds((clause,), line_metrics)]
 
@@ -538,7 +586,7 @@ def preview_markets(state: MovieEmpireState) -> list[str]:
     return [*markets, "NET"] if state.num_players >= 3 else markets
 
 
-def line_preview(state: MovieEmpireState, seat: int, index: int) -> dict[str, Any] | None:
+def line_preview(state: MovieEmpireState, seat: int, index: int) -> Preview | None:
     """What line ``index`` of ``seat`` would score if it premiered now, and what it meets or misses (public facts only)."""
     line = state.lines[seat][index]
     if line is None:
@@ -546,7 +594,7 @@ def line_preview(state: MovieEmpireState, seat: int, index: int) -> dict[str, An
     table = state.table
     m = metrics(table, line)
     trend_id = state.trend_row[2]
-    markets: dict[str, dict[str, Any]] = {}
+    markets: dict[str, MarketPreview] = {}
     scores = {}
     for market in preview_markets(state):
         score = premiere_score(table, line, market, trend_id, m)
@@ -557,7 +605,7 @@ def line_preview(state: MovieEmpireState, seat: int, index: int) -> dict[str, An
     best = max(board, key=lambda market: (markets[market]["points"], markets[market]["money"])) if board else None
     script = table.scripts[line.script]
     missing = missing_for_script(table, line)
-    stars = []
+    stars: list[StarPreview] = []
     for star_id in line.stars:
         star = table.stars[star_id]
         lacking = failing(star.requirement, m)
@@ -565,10 +613,10 @@ def line_preview(state: MovieEmpireState, seat: int, index: int) -> dict[str, An
             {"card": star_id, "met": not lacking, "points": 0 if lacking else star.pp, "missing": requirement_clauses(lacking) or None}
         )
     trend = table.trends[trend_id] if trend_id is not None else None
-    trend_info = None
+    trend_info: TrendPreview | None = None
     if trend is not None:
         trend_info = {"card": trend.id, "hit": holds(trend.requirement, m), "statue": not state.trend_hit}
-    preview: dict[str, Any] = {
+    figures: PreviewFigures = {
         "market": best,
         "points": markets[best]["points"] if best else 0,
         "markets": markets,
@@ -579,8 +627,7 @@ def line_preview(state: MovieEmpireState, seat: int, index: int) -> dict[str, An
         "long_production": m.period >= 6,
         "release": release_block(state, seat, line),
     }
-    preview["words"] = preview_words(table, line, preview)
-    return preview
+    return {**figures, "words": preview_words(table, line, figures)}
 
 
 def release_block(state: MovieEmpireState, seat: int, line: Line) -> str | None:
@@ -596,7 +643,7 @@ def release_block(state: MovieEmpireState, seat: int, line: Line) -> str | None:
     return None
 
 
-def market_points(markets: dict[str, dict[str, Any]], market: str) -> str:
+def market_points(markets: Mapping[str, MarketPreview], market: str) -> str:
     """``22 in the USA (and 3 money)``."""
     item = markets[market]
     extra = ""
@@ -609,10 +656,10 @@ def market_points(markets: dict[str, dict[str, Any]], market: str) -> str:
     return f"{item['points']} {MARKET_IN[market]}{extra}"
 
 
-def preview_words(table: Tables, line: Line, preview: dict[str, Any]) -> list[dict[str, str]]:
+def preview_words(table: Tables, line: Line, preview: PreviewFigures) -> list[PreviewWord]:
     """The preview of a line as sentences, the summary first; each marked ``met``, ``missing`` or ``""`` (neither)."""
-    markets: dict[str, dict[str, Any]] = preview["markets"]
-    words: list[dict[str, str]] = []
+    markets = preview["markets"]
+    words: list[PreviewWord] = []
 
     def say(text: str, mark: str = "") -> None:
         words.append({"text": text, "mark": mark})
@@ -681,7 +728,7 @@ def why_illegal(state: MovieEmpireState, seat: int, action: Action) -> str:
     return with_names(rules.why_illegal(state, seat, action), state.table)
 
 
-def render_text(observation: Observation, names: Sequence[str] | None = None) -> str:
+def render_text(observation: MovieEmpireObservation, names: Sequence[str] | None = None) -> str:
     """The terminal board in words (drawn by ``text``, which builds on these words)."""
     from greenlight.games.movie_empire.text import render_text as draw
 
@@ -1015,29 +1062,41 @@ def event_text(event: Event, table: Tables | None = None, seat_names: Sequence[s
     words = _EVENT_WORDS.get(event.kind)
     if words is None:
         return event.kind.replace("_", " ").capitalize() + "."
-    return words(_Told(table or load_tables(), event.data, seat_names))
+    return words(event.data, _Told(table or load_tables(), seat_names))
 
 
 @dataclass(frozen=True, slots=True)
 class _Told:
-    """An event being put into words: its data, the card tables that name its cards, and the seats' names."""
+    """How an event is put into words: the card tables that name its cards and spaces, and the seats' names."""
 
     table: Tables
-    data: Mapping[str, Any]
     seat_names: Sequence[str] | None
 
-    def who(self, key: str = "seat") -> str:
-        return seat_name(self.seat_names, int(self.data[key]))
+    def who(self, seat: int) -> str:
+        return seat_name(self.seat_names, seat)
 
-    def space(self, key: str = "space") -> str:
-        found = self.table.space_by_id.get(str(self.data[key]))
+    def space(self, space_id: str) -> str:
+        found = self.table.space_by_id.get(space_id)
         return space_name(self.table, found) if found is not None else "a space"
 
-    def card(self, key: str) -> str:
-        return self.table.card_name(self.data[key])
+    def card(self, card: str) -> str:
+        return self.table.card_name(card)
 
-    def cards(self, key: str = "cards") -> str:
-        return names(self.table, self.data[key])
+    def cards(self, cards: Sequence[str]) -> str:
+        return names(self.table, cards)
+
+
+_Data = TypeVar("_Data")
+_Words = Callable[[Mapping[str, object], _Told], str]
+
+
+def _on(declared: type[_Data], words: Callable[[_Data, _Told], str]) -> _Words:
+    """The words of one event kind, whose data is ``declared`` (its type in ``events.EVENT_TYPES``)."""
+
+    def told(data: Mapping[str, object], told: _Told) -> str:
+        return words(cast(_Data, data), told)
+
+    return told
 
 
 _EXEMPTION_WORDS = {
@@ -1048,23 +1107,55 @@ _EXEMPTION_WORDS = {
 }
 
 
-def _round_started(told: _Told) -> str:
-    plan = f" Annual plan: “{told.card('plan')}”." if told.data["plan"] else ""
-    return f"Round {told.data['round']} begins; {told.who('first_player')} is first player.{plan}"
+def _silent(data: Mapping[str, object], told: _Told) -> str:
+    """An event that deserves no line of its own."""
+    return ""
 
 
-def _plan_money(told: _Told) -> str:
-    change = int(told.data["change"])
-    return f"{told.who()} {'gains' if change >= 0 else 'loses'} {abs(change)} money (annual plan)."
+def _premiere(data: Premiered, told: _Told) -> str:
+    return f"{told.who(data['seat'])} premieres {premiere_summary(told.table, data)}."
 
 
-def _gift_count(told: _Told) -> str:
-    count = int(told.data["count"])
-    return f"{told.who()} gives {plural(count, 'card') if count else 'nothing'} to {told.who('to')}."
+def _round_started(data: RoundStarted, told: _Told) -> str:
+    plan = data["plan"]
+    annual = f" Annual plan: “{told.card(plan)}”." if plan else ""
+    return f"Round {data['round']} begins; {told.who(data['first_player'])} is first player.{annual}"
 
 
-def _placed(told: _Told) -> str:
-    money, fee = int(told.data["money"]), int(told.data["fee"])
+def _budget(data: Budget, told: _Told) -> str:
+    return f"{told.who(data['seat'])} receives a budget of {data['money']} money."
+
+
+def _exemption(data: Exemption, told: _Told) -> str:
+    return told.who(data["seat"]) + _EXEMPTION_WORDS[data["way"]]
+
+
+def _plan_money(data: PlanMoney, told: _Told) -> str:
+    change = data["change"]
+    return f"{told.who(data['seat'])} {'gains' if change >= 0 else 'loses'} {abs(change)} money (annual plan)."
+
+
+def _gift(data: Gift, told: _Told) -> str:
+    if not data["cards"]:
+        return ""
+    return f"{told.who(data['seat'])} gives {told.cards(data['cards'])} to {told.who(data['to'])}."
+
+
+def _gift_count(data: GiftCount, told: _Told) -> str:
+    count = data["count"]
+    return f"{told.who(data['seat'])} gives {plural(count, 'card') if count else 'nothing'} to {told.who(data['to'])}."
+
+
+def _setup_done(data: SetupDone, told: _Told) -> str:
+    return f"Everyone has kept their scripts; {told.who(data['first_player'])} starts."
+
+
+def _working_started(data: WorkingStarted, told: _Told) -> str:
+    return f"The working phase of round {data['round']} begins." if "round" in data else "The working phase begins."
+
+
+def _placed(data: Placed, told: _Told) -> str:
+    money, fee = data["money"], data["fee"]
     parts = []
     if fee:
         parts.append(f"hiring it for {fee} money")
@@ -1072,95 +1163,59 @@ def _placed(told: _Told) -> str:
         parts.append(f"receiving {money} money")
     elif money < 0:
         parts.append(f"paying {-money} money")
-    dossier = " with a black dossier" if told.data["dossier"] else ""
+    dossier = " with a black dossier" if data["dossier"] else ""
     tail = f", {join(parts)}" if parts else ""
-    return f"{told.who()} places an assistant on {told.space()}{dossier}{tail}."
+    return f"{told.who(data['seat'])} places an assistant on {told.space(data['space'])}{dossier}{tail}."
 
 
-def _card_taken(told: _Told) -> str:
-    card = str(told.data["card"])
-    price = int(told.data["price"])
-    cost = f" for {price} money" if price else ", free"
+def _card_taken(data: CardTaken, told: _Told) -> str:
+    card = data["card"]
+    who, name, space = told.who(data["seat"]), told.card(card), told.space(data["space"])
+    cost = f" for {data['price']} money" if data["price"] else ", free"
     if card in told.table.scripts:
-        return f"{told.who()} takes the script {told.card('card')} from {told.space()}{cost}."
+        return f"{who} takes the script {name} from {space}{cost}."
     if card in told.table.stars:
-        return f"{told.who()} casts {told.card('card')} from {told.space()}{cost}."
-    return f"{told.who()} takes {told.card('card')} from {told.space()}{cost}."
+        return f"{who} casts {name} from {space}{cost}."
+    return f"{who} takes {name} from {space}{cost}."
 
 
-def _source(told: _Told) -> str:
-    return DRAW_SOURCES.get(str(told.data["source"]), str(told.data["source"]))
+def _source(source: str) -> str:
+    return DRAW_SOURCES.get(source, source)
 
 
-def _sympathy(told: _Told) -> str:
-    change, now = int(told.data["change"]), int(told.data["level"])
-    cause = SYMPATHY_CAUSES.get(str(told.data["cause"]), str(told.data["cause"]))
-    if not change:
-        return f"{told.who()}'s sympathy stays at {signed(now)} ({cause})."
-    return f"{told.who()} {'gains' if change > 0 else 'loses'} {abs(change)} sympathy ({cause}): now {signed(now)}."
+def _drew(data: Drew, told: _Told) -> str:
+    return f"{told.who(data['seat'])} draws {told.cards(data['cards'])} ({_source(data['source'])})."
 
 
-def _game_over(told: _Told) -> str:
-    winners = [seat_name(told.seat_names, int(seat)) for seat in told.data["winners"]]
-    if not winners:
-        return "The game is over."
-    return f"The game is over: {join(winners)} {'wins' if len(winners) == 1 else 'share the victory'}."
+def _drew_count(data: DrewCount, told: _Told) -> str:
+    return f"{told.who(data['seat'])} draws {plural(data['count'], 'production card')} face down ({_source(data['source'])})."
 
 
-#: The words of each event kind ("" for events that deserve no line of their own).
-_EVENT_WORDS: dict[str, Callable[[_Told], str]] = {
-    "committed": lambda told: "",
-    "produce": lambda told: "",
-    "produce_done": lambda told: "",
-    "premiere": lambda told: _premiere_words(told.table, told.data, told.who()),
-    "round_started": _round_started,
-    "budget": lambda told: f"{told.who()} receives a budget of {told.data['money']} money.",
-    "exemption": lambda told: told.who() + _EXEMPTION_WORDS[str(told.data["way"])],
-    "plan_money": _plan_money,
-    "gift": lambda told: f"{told.who()} gives {told.cards()} to {told.who('to')}." if told.data["cards"] else "",
-    "gift_count": _gift_count,
-    "setup_done": lambda told: f"Everyone has kept their scripts; {told.who('first_player')} starts.",
-    "working_started": lambda told: (
-        f"The working phase of round {told.data['round']} begins." if "round" in told.data else "The working phase begins."
-    ),
-    "placed": _placed,
-    "card_taken": _card_taken,
-    "drew": lambda told: f"{told.who()} draws {told.cards()} ({_source(told)}).",
-    "drew_count": lambda told: f"{told.who()} draws {plural(int(told.data['count']), 'production card')} face down ({_source(told)}).",
-    "sabotage_discarded": lambda told: f"{told.who()} discards {told.cards()} from the Sabotage draw." if told.data["cards"] else "",
-    "swapped": lambda told: f"{told.who()} puts {told.card('given')} on {told.space()} and takes {told.card('taken')} (Sabotage swap).",
-    "release_designated": lambda told: (
-        f"{told.who()} will release line {told.data['line']}"
-        + (f", {told.card('script')}," if "script" in told.data else "")
-        + f" from {told.space()}."
-    ),
-    "line_started": lambda told: f"{told.who()} starts line {told.data['line']} with the script {told.card('script')}.",
-    "laid": lambda told: _laid_words(told.table, told.data, told.who()),
-    "passed": lambda told: f"{told.who()} passes for the rest of the round.",
-    "sympathy": _sympathy,
-    "line_shut": lambda told: (
-        f"{told.who()} shuts down line {told.data['line']}, {told.card('script')} (too many open lines for the sympathy)."
-    ),
-    "line_reopened": lambda told: f"{told.who()}'s line {told.data['line']} opens again.",
-    # The line of what the dossier did says so (placement, exemption, purge, block, Cut!).
-    "dossier_spent": lambda told: "",
-    "dossier_taken": lambda told: f"{told.who()} takes a black dossier (usable from round {int(told.data['round']) + 1}).",
-    "purged": lambda told: f"{told.who()} purges the production board with a black dossier, discarding {told.cards('discarded')}.",
-    "blocked": lambda told: f"{told.who()} blocks {told.space()} with a black dossier for the rest of the round.",
-    "cut": lambda told: (
-        f"{told.who()} says Cut! with a black dossier on {told.who('victim')}'s release at {told.space()}: "
-        "it will not premiere in a market this round."
-    ),
-    "discarded": lambda told: f"{told.who()} discards {told.card('card')}.",
-    "premiere_phase": lambda told: f"Premieres of round {told.data['round']}.",
-    "internet_skipped": lambda told: f"{told.who()} does not premiere on the Internet.",
-    "upkeep_done": lambda told: f"Round {told.data['round']} is over; {told.who('first_player')} will be first player.",
-    "game_over": _game_over,
-}
+def _sabotage_discarded(data: SabotageDiscarded, told: _Told) -> str:
+    if not data["cards"]:
+        return ""
+    return f"{told.who(data['seat'])} discards {told.cards(data['cards'])} from the Sabotage draw."
 
 
-def _laid_words(table: Tables, data: Any, who: str) -> str:
-    verb, *tokens = str(data["action"]).split()
+def _swapped(data: Swapped, told: _Told) -> str:
+    return (
+        f"{told.who(data['seat'])} puts {told.card(data['given'])} on {told.space(data['space'])} "
+        f"and takes {told.card(data['taken'])} (Sabotage swap)."
+    )
+
+
+def _release_designated(data: ReleaseDesignated, told: _Told) -> str:
+    script = f", {told.card(data['script'])}," if "script" in data else ""
+    return f"{told.who(data['seat'])} will release line {data['line']}{script} from {told.space(data['space'])}."
+
+
+def _line_started(data: LineStarted, told: _Told) -> str:
+    return f"{told.who(data['seat'])} starts line {data['line']} with the script {told.card(data['script'])}."
+
+
+def _laid(data: Laid, told: _Told) -> str:
+    table, who = told.table, told.who(data["seat"])
+    verb, *tokens = data["action"].split()
     action: Lay | Stack | Star = Star(tokens[0]) if verb == "star" else Stack(tokens[0]) if verb == "stack" else Lay.from_tokens(tokens)
     where = f"line {data['line']}"
     if isinstance(action, Star):
@@ -1174,11 +1229,110 @@ def _laid_words(table: Tables, data: Any, who: str) -> str:
     return f"{who} lays {card.name} at the {action.end} end of {where}, as {STAGE_WORDS[stage]}."
 
 
-def _premiere_words(table: Tables, data: Any, who: str) -> str:
-    return f"{who} premieres {premiere_summary(table, data)}."
+def _passed(data: Passed, told: _Told) -> str:
+    return f"{told.who(data['seat'])} passes for the rest of the round."
 
 
-def premiere_summary(table: Tables, data: Any) -> str:
+def _sympathy(data: Sympathy, told: _Told) -> str:
+    who, change, now = told.who(data["seat"]), data["change"], data["level"]
+    cause = SYMPATHY_CAUSES.get(data["cause"], data["cause"])
+    if not change:
+        return f"{who}'s sympathy stays at {signed(now)} ({cause})."
+    return f"{who} {'gains' if change > 0 else 'loses'} {abs(change)} sympathy ({cause}): now {signed(now)}."
+
+
+def _line_shut(data: LineShut, told: _Told) -> str:
+    return f"{told.who(data['seat'])} shuts down line {data['line']}, {told.card(data['script'])} (too many open lines for the sympathy)."
+
+
+def _line_reopened(data: LineReopened, told: _Told) -> str:
+    return f"{told.who(data['seat'])}'s line {data['line']} opens again."
+
+
+def _dossier_taken(data: DossierTaken, told: _Told) -> str:
+    return f"{told.who(data['seat'])} takes a black dossier (usable from round {data['round'] + 1})."
+
+
+def _purged(data: Purged, told: _Told) -> str:
+    return f"{told.who(data['seat'])} purges the production board with a black dossier, discarding {told.cards(data['discarded'])}."
+
+
+def _blocked(data: Blocked, told: _Told) -> str:
+    return f"{told.who(data['seat'])} blocks {told.space(data['space'])} with a black dossier for the rest of the round."
+
+
+def _cut(data: CutSaid, told: _Told) -> str:
+    return (
+        f"{told.who(data['seat'])} says Cut! with a black dossier on {told.who(data['victim'])}'s release at "
+        f"{told.space(data['space'])}: it will not premiere in a market this round."
+    )
+
+
+def _discarded(data: Discarded, told: _Told) -> str:
+    return f"{told.who(data['seat'])} discards {told.card(data['card'])}."
+
+
+def _premiere_phase(data: PremierePhase, told: _Told) -> str:
+    return f"Premieres of round {data['round']}."
+
+
+def _internet_skipped(data: InternetSkipped, told: _Told) -> str:
+    return f"{told.who(data['seat'])} does not premiere on the Internet."
+
+
+def _upkeep_done(data: UpkeepDone, told: _Told) -> str:
+    return f"Round {data['round']} is over; {told.who(data['first_player'])} will be first player."
+
+
+def _game_over(data: GameOver, told: _Told) -> str:
+    winners = [told.who(seat) for seat in data["winners"]]
+    if not winners:
+        return "The game is over."
+    return f"The game is over: {join(winners)} {'wins' if len(winners) == 1 else 'share the victory'}."
+
+
+#: The words of each event kind ("" for events that deserve no line of their own).
+_EVENT_WORDS: dict[str, _Words] = {
+    "committed": _on(Committed, _silent),
+    "produce": _on(ProduceStarted, _silent),
+    "produce_done": _on(ProduceDone, _silent),
+    "premiere": _on(Premiered, _premiere),
+    "round_started": _on(RoundStarted, _round_started),
+    "budget": _on(Budget, _budget),
+    "exemption": _on(Exemption, _exemption),
+    "plan_money": _on(PlanMoney, _plan_money),
+    "gift": _on(Gift, _gift),
+    "gift_count": _on(GiftCount, _gift_count),
+    "setup_done": _on(SetupDone, _setup_done),
+    "working_started": _on(WorkingStarted, _working_started),
+    "placed": _on(Placed, _placed),
+    "card_taken": _on(CardTaken, _card_taken),
+    "drew": _on(Drew, _drew),
+    "drew_count": _on(DrewCount, _drew_count),
+    "sabotage_discarded": _on(SabotageDiscarded, _sabotage_discarded),
+    "swapped": _on(Swapped, _swapped),
+    "release_designated": _on(ReleaseDesignated, _release_designated),
+    "line_started": _on(LineStarted, _line_started),
+    "laid": _on(Laid, _laid),
+    "passed": _on(Passed, _passed),
+    "sympathy": _on(Sympathy, _sympathy),
+    "line_shut": _on(LineShut, _line_shut),
+    "line_reopened": _on(LineReopened, _line_reopened),
+    # The line of what the dossier did says so (placement, exemption, purge, block, Cut!).
+    "dossier_spent": _on(DossierSpent, _silent),
+    "dossier_taken": _on(DossierTaken, _dossier_taken),
+    "purged": _on(Purged, _purged),
+    "blocked": _on(Blocked, _blocked),
+    "cut": _on(CutSaid, _cut),
+    "discarded": _on(Discarded, _discarded),
+    "premiere_phase": _on(PremierePhase, _premiere_phase),
+    "internet_skipped": _on(InternetSkipped, _internet_skipped),
+    "upkeep_done": _on(UpkeepDone, _upkeep_done),
+    "game_over": _on(GameOver, _game_over),
+}
+
+
+def premiere_summary(table: Tables, data: Premiered) -> str:
     """A premiere's result after "premieres": ``Alien Huntress in Europe and hits Popcorn Action: 26 points (...); a golden statue``."""
     parts = ", ".join(f"{SOURCE_WORDS[name]} {data['parts'][name]}" for name in SOURCE_WORDS if data["parts"][name])
     title = table.card_name(data["script"])
@@ -1198,12 +1352,12 @@ def premiere_summary(table: Tables, data: Any) -> str:
 # -- the final scores in words -----------------------------------------------------------------------------------
 
 
-def final_rows(breakdown: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def final_rows(breakdown: Sequence[Breakdown]) -> list[FinalRow]:
     """The final breakdown as rows a player reads: ``{"label", "values"}``, one value per seat, the total last."""
     rows: list[tuple[str, list[int]]] = []
 
-    def row(label: str, key: str) -> None:
-        rows.append((label, [int(item[key]) for item in breakdown]))
+    def row(label: str, key: BreakdownKey) -> None:
+        rows.append((label, [item[key] for item in breakdown]))
 
     row("Points from premieres", "premieres")
     row("Sympathy at the end", "sympathy")
@@ -1275,7 +1429,7 @@ STEP_HELP = {
 }
 
 
-def help_text(observation: dict[str, Any]) -> str:
+def help_text(observation: MovieEmpireObservation) -> str:
     """The legend and the rules of the step ``observation`` is at, in short paragraphs."""
     kind = observation["decision"]["kind"]
     keep = 2 if observation["options"].get("shoot_a_short") else 1

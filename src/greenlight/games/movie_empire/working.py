@@ -58,6 +58,21 @@ from greenlight.games.movie_empire.effects import (
     spend_dossier,
     usable_dossier,
 )
+from greenlight.games.movie_empire.events import (
+    Blocked,
+    CutSaid,
+    Discarded,
+    DossierTaken,
+    Drew,
+    DrewCount,
+    Laid,
+    LineStarted,
+    Placed,
+    Purged,
+    ReleaseDesignated,
+    SabotageDiscarded,
+    Swapped,
+)
 from greenlight.games.movie_empire.lines import Line, apply_lay, holds, lay_actions, metrics
 from greenlight.games.movie_empire.state import (
     NO_SEAT,
@@ -584,7 +599,7 @@ def apply_place(state: MovieEmpireState, seat: int, action: Place, events: list[
     state.placed[seat] += 1
     state.assistant[space.index] = seat
     state.turn_placed = True
-    events.append(Event("placed", {"seat": seat, "space": space.id, "dossier": action.dossier, "fee": fee, "money": space.money}))
+    events.append(Event("placed", Placed(seat=seat, space=space.id, dossier=action.dossier, fee=fee, money=space.money)))
     task = space.task
     if task == T_PRODUCTION:
         card = state.slot_card[space.index]
@@ -609,8 +624,8 @@ def apply_place(state: MovieEmpireState, seat: int, action: Place, events: list[
             spend_dossier(state, seat, "sabotage", events)
             drawn = [card for card in (draw_production(state) for _ in range(SABOTAGE_DRAW)) if card is not None]
             state.drawn[seat] = drawn
-            events.append(Event("drew", {"seat": seat, "cards": list(drawn), "source": "sabotage"}, audience=(seat,)))
-            events.append(Event("drew_count", {"seat": seat, "count": len(drawn), "source": "sabotage"}))
+            events.append(Event("drew", Drew(seat=seat, cards=list(drawn), source="sabotage"), audience=(seat,)))
+            events.append(Event("drew_count", DrewCount(seat=seat, count=len(drawn), source="sabotage")))
             if len(drawn) <= SABOTAGE_KEEP:
                 keep_drawn(state, seat, tuple(drawn), events)
             else:
@@ -629,7 +644,7 @@ def apply_place(state: MovieEmpireState, seat: int, action: Place, events: list[
         queue_checks(state, [seat])
     elif task == T_REVEAL:
         state.dossier[seat] = state.round  # usable from the next round (R51)
-        events.append(Event("dossier_taken", {"seat": seat, "round": state.round}))
+        events.append(Event("dossier_taken", DossierTaken(seat=seat, round=state.round)))
     elif task == T_RELEASE:
         candidates = releasable(state, seat)
         if len(candidates) == 1:
@@ -644,8 +659,8 @@ def apply_place(state: MovieEmpireState, seat: int, action: Place, events: list[
 def draw_blind(state: MovieEmpireState, seat: int, count: int, source: str, events: list[Event]) -> None:
     """Draw production cards blind into the hand (private), then the hand limit (OT1, CHN)."""
     cards = [card for card in (draw_production(state) for _ in range(count)) if card is not None]
-    events.append(Event("drew", {"seat": seat, "cards": list(cards), "source": source}, audience=(seat,)))
-    events.append(Event("drew_count", {"seat": seat, "count": len(cards), "source": source}))
+    events.append(Event("drew", Drew(seat=seat, cards=list(cards), source=source), audience=(seat,)))
+    events.append(Event("drew_count", DrewCount(seat=seat, count=len(cards), source=source)))
     gain_cards(state, seat, cards, public=False)
 
 
@@ -656,7 +671,7 @@ def keep_drawn(state: MovieEmpireState, seat: int, kept: tuple[str, ...], events
         rest.remove(card)
     state.drawn[seat] = []
     state.production_discard.extend(rest)
-    events.append(Event("sabotage_discarded", {"seat": seat, "cards": rest}))
+    events.append(Event("sabotage_discarded", SabotageDiscarded(seat=seat, cards=rest)))
     state.sub = SUB_NONE
     gain_cards(state, seat, list(kept), public=False)
 
@@ -671,7 +686,7 @@ def designate(state: MovieEmpireState, seat: int, space_index: int, line_index: 
     state.release_line[space_index] = line_index
     state.sub = SUB_NONE
     space_id = state.table.spaces[space_index].id
-    events.append(Event("release_designated", {"seat": seat, "space": space_id, "line": line_index + 1, "script": line.script}))
+    events.append(Event("release_designated", ReleaseDesignated(seat=seat, space=space_id, line=line_index + 1, script=line.script)))
 
 
 def apply_swap_take(state: MovieEmpireState, seat: int, slot: str, events: list[Event]) -> None:
@@ -687,7 +702,7 @@ def apply_swap_take(state: MovieEmpireState, seat: int, slot: str, events: list[
     state.known[seat].append(taken)
     state.sub = SUB_NONE
     state.sub_card = None
-    events.append(Event("swapped", {"seat": seat, "space": slot, "given": given, "taken": taken}))
+    events.append(Event("swapped", Swapped(seat=seat, space=slot, given=given, taken=taken)))
 
 
 def apply_lay_action(state: MovieEmpireState, seat: int, action: Lays, events: list[Event]) -> None:
@@ -697,14 +712,14 @@ def apply_lay_action(state: MovieEmpireState, seat: int, action: Lays, events: l
     state.lines[seat][state.target] = apply_lay(state.table, line, action)
     remove_from_hand(state, seat, action.card)
     state.lays += 1
-    events.append(Event("laid", {"seat": seat, "line": state.target + 1, "action": str(action), "script": line.script}))
+    events.append(Event("laid", Laid(seat=seat, line=state.target + 1, action=str(action), script=line.script)))
 
 
 def apply_script(state: MovieEmpireState, seat: int, card: str, events: list[Event]) -> None:
     """Lay the script of a new line (R17)."""
     remove_from_hand(state, seat, card)
     state.lines[seat][state.target] = Line(card)
-    events.append(Event("line_started", {"seat": seat, "line": state.target + 1, "script": card}))
+    events.append(Event("line_started", LineStarted(seat=seat, line=state.target + 1, script=card)))
 
 
 def purge(state: MovieEmpireState, seat: int, events: list[Event]) -> None:
@@ -733,14 +748,14 @@ def purge(state: MovieEmpireState, seat: int, events: list[Event]) -> None:
     for space in slots:
         if free(space):
             cards[space.index] = draw_production(state)
-    events.append(Event("purged", {"seat": seat, "discarded": purged, "slots": {s.id: cards[s.index] for s in slots}}))
+    events.append(Event("purged", Purged(seat=seat, discarded=purged, slots={s.id: cards[s.index] for s in slots})))
 
 
 def apply_block(state: MovieEmpireState, seat: int, space_id: str, events: list[Event]) -> None:
     """Cover a space with the dossier (R54)."""
     spend_dossier(state, seat, "block", events)
     state.blocked[state.table.space_by_id[space_id].index] = seat
-    events.append(Event("blocked", {"seat": seat, "space": space_id}))
+    events.append(Event("blocked", Blocked(seat=seat, space=space_id)))
 
 
 def apply_cut(state: MovieEmpireState, seat: int, space_id: str, events: list[Event]) -> None:
@@ -748,7 +763,7 @@ def apply_cut(state: MovieEmpireState, seat: int, space_id: str, events: list[Ev
     spend_dossier(state, seat, "cut", events)
     index = state.table.space_by_id[space_id].index
     state.cut_by[index] = seat
-    events.append(Event("cut", {"seat": seat, "space": space_id, "victim": state.assistant[index]}))
+    events.append(Event("cut", CutSaid(seat=seat, space=space_id, victim=state.assistant[index])))
     change_sympathy(state, seat, -1, events, "cut")
     queue_checks(state, [seat])
 
@@ -757,4 +772,4 @@ def apply_discard(state: MovieEmpireState, seat: int, card: str, events: list[Ev
     """One hand-limit discard (§4.5)."""
     remove_from_hand(state, seat, card)
     discard_card(state, card)
-    events.append(Event("discarded", {"seat": seat, "card": card}))
+    events.append(Event("discarded", Discarded(seat=seat, card=card)))
