@@ -16,6 +16,7 @@ from greenlight.web.storage import (
     CloseTable,
     MarkBroken,
     MarkJoined,
+    SaveReview,
     SeatRow,
     SqliteStore,
     StorageError,
@@ -105,7 +106,7 @@ def test_a_file_of_another_schema_is_refused(tmp_path: Path) -> None:
     SqliteStore(tmp_path / "t.db").close()
     with sqlite3.connect(tmp_path / "t.db") as db:
         db.execute("UPDATE meta SET value = '99' WHERE key = 'schema'")
-    with pytest.raises(RuntimeError, match="uses storage schema 99; this server reads schema 2"):
+    with pytest.raises(RuntimeError, match="uses storage schema 99; this server reads schema 3"):
         SqliteStore(tmp_path / "t.db")
 
 
@@ -138,7 +139,22 @@ def test_a_file_of_schema_1_is_migrated_and_keeps_every_table(tmp_path: Path) ->
     assert (summary.moves, summary.status) == (2, "open")
     store.append_action("old", 2, 2, "offer C3 10", finished=False)
     with sqlite3.connect(tmp_path / "t.db") as db:
-        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("2",)
+        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("3",)
+    assert store.load_reviews("old") == {} and store.load_table("old").record.start is None  # type: ignore[union-attr]
+
+
+def test_a_start_position_and_reviews_are_kept(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "t.db")
+    table = stored_table("p1")
+    table.record.start = {"game": "cinecitta", "num_players": 3, "round": 7}
+    store.create_table(table)
+    store.write([SaveReview("p1", 1, '{"seat": 1}'), SaveReview("p1", 2, '{"seat": 2}')])
+    store.write([SaveReview("p1", 1, '{"seat": 1, "again": true}')])
+    store.close()
+    reopened = SqliteStore(tmp_path / "t.db")
+    loaded = reopened.load_table("p1")
+    assert loaded is not None and loaded.record.start == {"game": "cinecitta", "num_players": 3, "round": 7}
+    assert reopened.load_reviews("p1") == {1: '{"seat": 1, "again": true}', 2: '{"seat": 2}'}
 
 
 def test_listing_pages_and_filters_by_status_and_game(tmp_path: Path) -> None:

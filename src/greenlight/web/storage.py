@@ -35,7 +35,7 @@ from pathlib import Path
 
 from greenlight.core.record import Record
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 #: Most moves in one INSERT statement (five bound values each, far below SQLite's limit on bound values).
 APPEND_CHUNK = 1000
@@ -61,7 +61,8 @@ CREATE TABLE IF NOT EXISTS tables (
     error TEXT,
     host_hash TEXT,
     rematch_of TEXT,
-    rematch TEXT
+    rematch TEXT,
+    start TEXT
 );
 CREATE INDEX IF NOT EXISTS tables_by_creation ON tables (created_at DESC, id DESC);
 CREATE TABLE IF NOT EXISTS seats (
@@ -93,7 +94,17 @@ CREATE TABLE IF NOT EXISTS actions (
     at REAL NOT NULL,
     PRIMARY KEY (table_id, idx)
 );
+CREATE TABLE IF NOT EXISTS reviews (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    review TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (table_id, seat)
+);
 """
+
+#: Schema 3 keeps the position a table started from (a game set up from a position) and the reviews of finished games.
+MIGRATE_2_TO_3 = "ALTER TABLE tables ADD COLUMN start TEXT"
 
 #: Schema 1 kept the seed in an INTEGER column (at most 64 bits); schema 2 keeps it as decimal text
 #: (secret seeds have 128 bits) and adds what listing, unloading and expiry need without replaying.
@@ -316,7 +327,17 @@ class LinkRematch:
     rematch_id: str
 
 
-WriteOp = CreateTable | AppendAction | MarkJoined | MarkBroken | CloseTable | UpdateSeat | UpdateHost | AddChat | LinkRematch
+@dataclass(frozen=True, slots=True)
+class SaveReview:
+    """Store (or replace) the review of one seat of a finished table, as ``review.json`` text."""
+
+    table_id: str
+    seat: int
+    review: str
+    at: float = field(default_factory=time.time)
+
+
+WriteOp = CreateTable | AppendAction | MarkJoined | MarkBroken | CloseTable | UpdateSeat | UpdateHost | AddChat | LinkRematch | SaveReview
 
 
 class TableStore(ABC):
@@ -353,6 +374,10 @@ class TableStore(ABC):
     @abstractmethod
     def chat_length(self, table_id: str) -> int:
         """How many chat lines a table has (the next line's index)."""
+
+    @abstractmethod
+    def load_reviews(self, table_id: str) -> dict[int, str]:
+        """The stored reviews of a table (``review.json`` text) by seat."""
 
     def count(self) -> int:
         """How many tables are stored."""
@@ -409,6 +434,12 @@ class SqliteStore(TableStore):
         found = int(row[0]) if row is not None else SCHEMA_VERSION
         if found == 1:
             self._migrate_from_1()
+            found = 2
+        if found == 2:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute(MIGRATE_2_TO_3)
+            self._db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
+            self._db.execute("COMMIT")
         elif found != SCHEMA_VERSION:
             raise RuntimeError(f"{self.path} uses storage schema {found}; this server reads schema {SCHEMA_VERSION}")
         self._db.executescript(SCHEMA)
@@ -422,7 +453,7 @@ class SqliteStore(TableStore):
                 for statement in MIGRATE_1_TO_2.split(";"):
                     if statement.strip():
                         self._db.execute(statement)
-                self._db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
+                self._db.execute("UPDATE meta SET value = '2' WHERE key = 'schema'")
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
@@ -486,10 +517,16 @@ class SqliteStore(TableStore):
         if finished:
             self._db.executemany("UPDATE tables SET finished_at = ? WHERE id = ?", finished)
 
-    def _apply(self, op: CreateTable | MarkJoined | MarkBroken | CloseTable | UpdateSeat | UpdateHost | AddChat | LinkRematch) -> None:
+    def _apply(
+        self, op: CreateTable | MarkJoined | MarkBroken | CloseTable | UpdateSeat | UpdateHost | AddChat | LinkRematch | SaveReview
+    ) -> None:
         db = self._db
         if isinstance(op, CreateTable):
             self._insert_table(op.table)
+        elif isinstance(op, SaveReview):
+            db.execute(
+                "INSERT OR REPLACE INTO reviews (table_id, seat, review, at) VALUES (?, ?, ?, ?)", (op.table_id, op.seat, op.review, op.at)
+            )
         elif isinstance(op, UpdateSeat):
             row = op.seat
             db.execute(
@@ -527,7 +564,7 @@ class SqliteStore(TableStore):
         now = time.time()
         self._db.execute(
             "INSERT INTO tables (id, game, version, num_players, seed, seed_chosen, options, created_at, finished_at, creator,"
-            " host_hash, rematch_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " host_hash, rematch_of, start) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 table.id,
                 record.game,
@@ -541,6 +578,7 @@ class SqliteStore(TableStore):
                 table.creator,
                 table.host_hash,
                 table.rematch_of,
+                json.dumps(record.start) if record.start is not None else None,
             ),
         )
         self._db.executemany(
@@ -645,7 +683,7 @@ class SqliteStore(TableStore):
         with self._read_lock:
             rows = self._read_db.execute(
                 "SELECT t.id, t.game, t.version, t.num_players, t.seed, t.options, t.created_at, t.finished_at, t.seed_chosen, t.creator,"
-                f" {LAST_ACTIVE_SQL}, t.closed_at, t.closed_reason, t.error, t.host_hash, t.rematch_of, t.rematch"
+                f" {LAST_ACTIVE_SQL}, t.closed_at, t.closed_reason, t.error, t.host_hash, t.rematch_of, t.rematch, t.start"
                 f" FROM tables t {where} ORDER BY t.created_at, t.id",
                 params,
             ).fetchall()
@@ -676,8 +714,11 @@ class SqliteStore(TableStore):
             host_hash,
             rematch_of,
             rematch,
+            start,
         ) in rows:
-            record = Record(game, version, num_players, int(seed), json.loads(options), actions[table_id])
+            record = Record(
+                game, version, num_players, int(seed), json.loads(options), actions[table_id], start=json.loads(start) if start else None
+            )
             tables.append(
                 StoredTable(
                     table_id,
@@ -711,6 +752,12 @@ class SqliteStore(TableStore):
         with self._read_lock:
             row = self._read_db.execute("SELECT COALESCE(MAX(idx) + 1, 0) FROM chat WHERE table_id = ?", (table_id,)).fetchone()
         return int(row[0])
+
+    def load_reviews(self, table_id: str) -> dict[int, str]:
+        """The stored reviews of a table by seat."""
+        with self._read_lock:
+            rows = self._read_db.execute("SELECT seat, review FROM reviews WHERE table_id = ? ORDER BY seat", (table_id,)).fetchall()
+        return {int(seat): str(review) for seat, review in rows}
 
     def close(self) -> None:
         """Close the connections."""
