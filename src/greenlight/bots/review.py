@@ -22,14 +22,16 @@ label          estimated loss
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import Any
 
 from greenlight.bots.analysis import MoveEstimate, analyse
+from greenlight.core.actions import Action
 from greenlight.core.errors import RecordError
 from greenlight.core.game import Game
 from greenlight.core.record import Record, start_state
+from greenlight.core.state import GameState
 
 #: Estimated loss (in win share) from which a move is an inaccuracy, a mistake, a blunder.
 THRESHOLDS = (("blunder", 0.20), ("mistake", 0.10), ("inaccuracy", 0.05))
@@ -112,19 +114,30 @@ class Review:
         }
 
 
-def review_game(
-    game: Game[Any],
-    record: Record,
-    seat: int,
-    *,
-    seconds: float = 1.0,
-    iterations: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
-) -> Review:
-    """Review every decision of ``seat`` in ``record`` (a real choice: forced moves are skipped).
+@dataclass(frozen=True, slots=True)
+class AnalysisRequest:
+    """One search a review needs: ``analyse(game, state, seat, **budget, seed=seed, among=among)``.
 
-    ``seconds`` (or ``iterations``, for a reproducible review) is the search budget per decision; ``progress`` is
-    called with (decisions done, decisions in all) after each one.
+    ``done`` of ``total`` decisions are reviewed before this one (for a progress bar).
+    """
+
+    state: GameState
+    seat: int
+    seed: int
+    among: frozenset[Action] | None
+    budget: dict[str, Any]
+    done: int
+    total: int
+
+
+ReviewSteps = Generator[AnalysisRequest, list[MoveEstimate], Review]
+
+
+def review_steps(game: Game[Any], record: Record, seat: int, *, seconds: float = 1.0, iterations: int | None = None) -> ReviewSteps:
+    """The review of ``seat`` in ``record`` as a generator: it yields each search it needs and is sent the result.
+
+    The caller runs the searches where it likes (here, or in the web server's worker processes, one at a time
+    between other work); :func:`review_game` is the plain loop. The generator's return value is the Review.
     """
     if not 0 <= seat < record.num_players:
         raise RecordError(f"seat must be 0 to {record.num_players - 1} in a {record.num_players}-player game")
@@ -141,22 +154,55 @@ def review_game(
     for index, (mover, text) in enumerate(record.actions):
         action = game.parse_action(text)
         if index in todo:
-            estimates = analyse(game, state, seat, seed=index, **budget)
+            done = len(review.decisions)
+            estimates = yield AnalysisRequest(state.clone(), seat, index, None, budget, done, len(todo))
             played = next(move for move in estimates if move.action == action)
             best = estimates[0]
             if played.action != best.action and played.visits < max(MIN_VISITS, best.visits // 4):
                 # Too few tries to judge the move played: compare it with the best move, the two alone, on the same budget.
-                pair = {move.action: move for move in analyse(game, state, seat, seed=index, among={action, best.action}, **budget)}
-                played, best = pair[action], pair[best.action]
+                pair = yield AnalysisRequest(state.clone(), seat, index, frozenset({action, best.action}), budget, done, len(todo))
+                by_action = {move.action: move for move in pair}
+                played, best = by_action[action], by_action[best.action]
             if played.win_share >= best.win_share:
                 best = played  # judged at least as good as the search's favourite: it is the best move found
-            prompt = game.decision(state).prompt
-            review.decisions.append(ReviewedMove(index + 1, prompt, played, best, len(estimates)))
-            if progress is not None:
-                progress(len(review.decisions), len(todo))
+            review.decisions.append(ReviewedMove(index + 1, game.decision(state).prompt, played, best, len(estimates)))
         game.apply(state, mover, action)
     if game.is_terminal(state):
         outcome = game.outcome(state)
         place = outcome.ranks[seat]
         review.result = f"{names[seat]} {'won' if seat in outcome.winners else f'finished in place {place}'} with {outcome.scores[seat]:g}"
     return review
+
+
+def run_request(game: Game[Any], request: AnalysisRequest) -> list[MoveEstimate]:
+    """The search ``request`` asks for."""
+    return analyse(game, request.state, request.seat, seed=request.seed, among=request.among, **request.budget)
+
+
+def review_game(
+    game: Game[Any],
+    record: Record,
+    seat: int,
+    *,
+    seconds: float = 1.0,
+    iterations: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Review:
+    """Review every decision of ``seat`` in ``record`` (a real choice: forced moves are skipped).
+
+    ``seconds`` (or ``iterations``, for a reproducible review) is the search budget per decision; ``progress`` is
+    called with (decisions done, decisions in all) after each one.
+    """
+    steps = review_steps(game, record, seat, seconds=seconds, iterations=iterations)
+    try:
+        request = next(steps)
+        while True:
+            result = run_request(game, request)
+            if progress is not None and request.among is None and request.done:
+                progress(request.done, request.total)
+            request = steps.send(result)
+    except StopIteration as finished:
+        review: Review = finished.value
+        if progress is not None and review.decisions:
+            progress(len(review.decisions), len(review.decisions))
+        return review

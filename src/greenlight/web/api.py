@@ -44,6 +44,10 @@ class TableIn(BaseModel):
     seed: int | None = Field(
         default=None, ge=0, le=MAX_SEED, description="leave out for a secret deal; whoever chooses a seed can know every hidden card"
     )
+    position: dict[str, Any] | None = Field(
+        default=None,
+        description="start from this position (docs/positions.md) instead of a deal; its creator knows every hidden card in it",
+    )
 
 
 class ActionIn(BaseModel):
@@ -172,7 +176,7 @@ async def create_table(body: TableIn, request: Request, hub: Hub, client: Client
     limiters: Limiters = request.app.state.limiters
     limiters.take(limiters.create, client, "new tables")
     seats = [SeatRequest(seat.kind, seat.bot, seat.name, seat.open) for seat in body.seats]
-    created = await hub.create(body.game, seats, dict(body.options), body.seed, creator=client_pseudonym(client))
+    created = await hub.create(body.game, seats, dict(body.options), body.seed, creator=client_pseudonym(client), position=body.position)
     table = created.table
     base = hub.settings.public_url.rstrip("/")
     seat_links = []

@@ -21,7 +21,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 import greenlight
-from greenlight.web import api, life, pages, sockets
+from greenlight.web import api, coach, life, pages, sockets
 from greenlight.web.guard import BodyGuard
 from greenlight.web.limits import ServerSettings, retry_after
 from greenlight.web.storage import SqliteStore, TableStore
@@ -79,6 +79,7 @@ def create_app(
     app.add_middleware(BodyGuard, settings=settings)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.include_router(api.router)
+    app.include_router(coach.router)
     app.include_router(life.router)
     app.include_router(pages.router)
     app.include_router(sockets.router)

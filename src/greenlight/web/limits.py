@@ -69,6 +69,10 @@ class ServerSettings:
     max_chat_chars: int = 300
     #: Presence changes (joins and leaves) within this many seconds go out as one message.
     presence_delay_seconds: float = 0.25
+    #: Seconds of search for a hint, and for each decision of a review; reviews running at once on the server.
+    hint_seconds: float = 2.0
+    review_seconds: float = 1.0
+    max_reviews: int = 2
 
 
 class RateLimiter:

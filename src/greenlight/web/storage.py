@@ -62,7 +62,8 @@ CREATE TABLE IF NOT EXISTS tables (
     host_hash TEXT,
     rematch_of TEXT,
     rematch TEXT,
-    start TEXT
+    start TEXT,
+    hints INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS tables_by_creation ON tables (created_at DESC, id DESC);
 CREATE TABLE IF NOT EXISTS seats (
@@ -103,8 +104,9 @@ CREATE TABLE IF NOT EXISTS reviews (
 );
 """
 
-#: Schema 3 keeps the position a table started from (a game set up from a position) and the reviews of finished games.
-MIGRATE_2_TO_3 = "ALTER TABLE tables ADD COLUMN start TEXT"
+#: Schema 3 keeps the position a table started from (a game set up from a position), whether its host allows hints for
+#: everyone, and the reviews of finished games (the reviews table is made by SCHEMA).
+MIGRATE_2_TO_3 = ("ALTER TABLE tables ADD COLUMN start TEXT", "ALTER TABLE tables ADD COLUMN hints INTEGER NOT NULL DEFAULT 0")
 
 #: Schema 1 kept the seed in an INTEGER column (at most 64 bits); schema 2 keeps it as decimal text
 #: (secret seeds have 128 bits) and adds what listing, unloading and expiry need without replaying.
@@ -217,6 +219,8 @@ class StoredTable:
     #: The table this one is a rematch of, and the rematch of this one.
     rematch_of: str | None = None
     rematch: str | None = None
+    #: Whether the host allows hints for everyone (without it, only a seat whose every opponent is a bot may ask).
+    hints: bool = False
 
 
 @dataclass(slots=True)
@@ -328,6 +332,14 @@ class LinkRematch:
 
 
 @dataclass(frozen=True, slots=True)
+class UpdateHints:
+    """The host allows (or stops) hints for every seat."""
+
+    table_id: str
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
 class SaveReview:
     """Store (or replace) the review of one seat of a finished table, as ``review.json`` text."""
 
@@ -337,7 +349,19 @@ class SaveReview:
     at: float = field(default_factory=time.time)
 
 
-WriteOp = CreateTable | AppendAction | MarkJoined | MarkBroken | CloseTable | UpdateSeat | UpdateHost | AddChat | LinkRematch | SaveReview
+WriteOp = (
+    CreateTable
+    | AppendAction
+    | MarkJoined
+    | MarkBroken
+    | CloseTable
+    | UpdateSeat
+    | UpdateHost
+    | AddChat
+    | LinkRematch
+    | SaveReview
+    | UpdateHints
+)
 
 
 class TableStore(ABC):
@@ -437,7 +461,8 @@ class SqliteStore(TableStore):
             found = 2
         if found == 2:
             self._db.execute("BEGIN IMMEDIATE")
-            self._db.execute(MIGRATE_2_TO_3)
+            for statement in MIGRATE_2_TO_3:
+                self._db.execute(statement)
             self._db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
             self._db.execute("COMMIT")
         elif found != SCHEMA_VERSION:
@@ -517,12 +542,12 @@ class SqliteStore(TableStore):
         if finished:
             self._db.executemany("UPDATE tables SET finished_at = ? WHERE id = ?", finished)
 
-    def _apply(
-        self, op: CreateTable | MarkJoined | MarkBroken | CloseTable | UpdateSeat | UpdateHost | AddChat | LinkRematch | SaveReview
-    ) -> None:
+    def _apply(self, op: WriteOp) -> None:
         db = self._db
         if isinstance(op, CreateTable):
             self._insert_table(op.table)
+        elif isinstance(op, UpdateHints):
+            db.execute("UPDATE tables SET hints = ? WHERE id = ?", (int(op.on), op.table_id))
         elif isinstance(op, SaveReview):
             db.execute(
                 "INSERT OR REPLACE INTO reviews (table_id, seat, review, at) VALUES (?, ?, ?, ?)", (op.table_id, op.seat, op.review, op.at)
@@ -553,11 +578,13 @@ class SqliteStore(TableStore):
             )
         elif isinstance(op, MarkBroken):
             db.execute("UPDATE tables SET error = ? WHERE id = ?", (op.error, op.table_id))
-        else:
+        elif isinstance(op, CloseTable):
             db.execute(
                 "UPDATE tables SET closed_at = ?, closed_reason = ? WHERE id = ? AND closed_at IS NULL AND finished_at IS NULL",
                 (op.at, op.reason, op.table_id),
             )
+        else:
+            raise TypeError(f"{type(op).__name__} is written in runs, not one by one")
 
     def _insert_table(self, table: StoredTable) -> None:
         record = table.record
@@ -683,7 +710,7 @@ class SqliteStore(TableStore):
         with self._read_lock:
             rows = self._read_db.execute(
                 "SELECT t.id, t.game, t.version, t.num_players, t.seed, t.options, t.created_at, t.finished_at, t.seed_chosen, t.creator,"
-                f" {LAST_ACTIVE_SQL}, t.closed_at, t.closed_reason, t.error, t.host_hash, t.rematch_of, t.rematch, t.start"
+                f" {LAST_ACTIVE_SQL}, t.closed_at, t.closed_reason, t.error, t.host_hash, t.rematch_of, t.rematch, t.start, t.hints"
                 f" FROM tables t {where} ORDER BY t.created_at, t.id",
                 params,
             ).fetchall()
@@ -715,6 +742,7 @@ class SqliteStore(TableStore):
             rematch_of,
             rematch,
             start,
+            hints,
         ) in rows:
             record = Record(
                 game, version, num_players, int(seed), json.loads(options), actions[table_id], start=json.loads(start) if start else None
@@ -735,6 +763,7 @@ class SqliteStore(TableStore):
                     host_hash,
                     rematch_of,
                     rematch,
+                    bool(hints),
                 )
             )
         return tables

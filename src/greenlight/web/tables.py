@@ -259,6 +259,8 @@ class LiveTable:
         spectators = sum(1 for client in self.clients if client.seat is None)
         info = table_info(stored, status=self.status(), version=self.version, connected=connected, spectators=spectators)
         info["thinking"] = self.thinking
+        info["from_position"] = stored.record.start is not None
+        info["hints"] = stored.hints
         return info
 
     def log_for(self, seat: int | None) -> list[str]:
@@ -464,29 +466,35 @@ class TableHub:
         *,
         creator: str = "",
         rematch_of: str | None = None,
+        position: dict[str, Any] | None = None,
     ) -> CreatedTable:
         """Validate and store a new table; return it with the tokens of its human seats.
 
         Without ``seed`` the server draws a secret one of :data:`SEED_BITS` bits;
         a chosen seed is marked in the table's public facts (its creator may know the deal).
+        A ``position`` (``Game.from_position``) sets the game up instead: its creator knows everything in it, which
+        the table's public facts say.
         """
         try:
             game = get_game(game_name)
         except OptionError as error:
             raise TableError(404, str(error)) from None
         num_players = len(seats)
+        if position is not None:
+            match = self._match_from_position(game, position, num_players, options)
         allowed = {spec.name for spec in lobby_options(game)}
         for name in options:
             if name not in allowed:
                 known = ", ".join(sorted(allowed)) or "none"
                 raise TableError(400, f"{game.spec.title} has no option {name!r} that can be set here (options: {known})")
-        seed_chosen = seed is not None
+        seed_chosen = seed is not None or position is not None
         if seed is None:
             seed = secrets.randbits(SEED_BITS)
-        try:
-            match = Match.start(game, num_players, seed, options)
-        except GreenlightError as error:
-            raise TableError(400, str(error)) from None
+        if position is None:
+            try:
+                match = Match.start(game, num_players, seed, options)
+            except GreenlightError as error:
+                raise TableError(400, str(error)) from None
         rows = self._seat_rows(game, seats)
         tokens: dict[int, str] = {}
         for row in rows:
@@ -513,6 +521,24 @@ class TableHub:
         self.tables[table_id] = table
         self._start_bots(table)
         return CreatedTable(table, tokens, host_token)
+
+    @staticmethod
+    def _match_from_position(game: Game[Any], position: dict[str, Any], num_players: int, options: dict[str, Any]) -> Match:
+        """The match a table set up from ``position`` starts; 400 naming the field if the position cannot arise."""
+        if options:
+            raise TableError(400, "a table set up from a position takes its options from the position; send no options")
+        for spec in game.spec.options:
+            named = [name for name in (spec.name, *spec.aliases) if (position.get("options") or {}).get(name) is not None]
+            if spec.kind == "path" and named:
+                raise TableError(
+                    400, f"a position with a data file (option {named[0]}) can only be played locally: greenlight play --position"
+                )
+        if position.get("num_players") != num_players:
+            raise TableError(400, f"the position is for {position.get('num_players')} players, but the table has {num_players} seats")
+        try:
+            return Match.from_position(game, position)
+        except GreenlightError as error:
+            raise TableError(400, f"the position cannot be played: {error}") from None
 
     @staticmethod
     def _seat_rows(game: Game[Any], seats: Sequence[SeatRequest]) -> list[SeatRow]:
@@ -804,6 +830,10 @@ class TableHub:
         outcome.exception()  # marks an error retrieved: a caller that went away leaves no "never retrieved" warning
 
     # -- storage ------------------------------------------------------------------------------
+
+    async def store_write(self, op: WriteOp, table_id: str) -> None:
+        """Write ``op`` for ``table_id`` through the write batcher (503 if the store fails)."""
+        await self._store_write(op, table_id)
 
     async def _store_write(self, op: WriteOp, table_id: str) -> None:
         """Write one op or answer 503 (logged with the table id)."""

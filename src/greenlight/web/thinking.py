@@ -24,13 +24,18 @@ import os
 import threading
 import time
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, TypeVar
 
-from greenlight.bots import make_bot
+from greenlight.bots import analyse, make_bot
+from greenlight.bots.analysis import MoveEstimate
+from greenlight.bots.review import AnalysisRequest, run_request
 from greenlight.core.bot import SeatView
 from greenlight.core.registry import get_game
+
+R = TypeVar("R")
 
 #: How often a worker checks that the server that started it still runs.
 PARENT_CHECK_SECONDS = 1.0
@@ -53,6 +58,16 @@ def think(game_id: str, level: str, seed: int, state: Any, seat: int) -> str:
     return str(make_bot(level, game, seed).choose(SeatView(game, state, seat)))
 
 
+def hint(game_id: str, state: Any, seat: int, seconds: float, count: int) -> list[dict[str, Any]]:
+    """The ``count`` best moves of ``seat`` after ``seconds`` of search from its own view, as JSON; runs in a worker."""
+    return [move.to_json() for move in analyse(get_game(game_id), state, seat, seconds=seconds)[:count]]
+
+
+def review_search(game_id: str, request: AnalysisRequest) -> list[MoveEstimate]:
+    """One search a review asks for (``greenlight.bots.review``); runs in a worker."""
+    return run_request(get_game(game_id), request)
+
+
 class BotPool:
     """Worker processes that choose bot moves; started on first use, restarted if a worker dies.
 
@@ -69,13 +84,17 @@ class BotPool:
 
     async def choose(self, game_id: str, level: str, seed: int, state: Any, seat: int, owner: str = "") -> str:
         """Wait for ``owner``'s turn at a worker, think there, and return the chosen action's text."""
+        return await self.run(think, game_id, level, seed, state, seat, owner=owner)
+
+    async def run(self, function: Callable[..., R], *args: Any, owner: str = "") -> R:
+        """Wait for ``owner``'s turn at a worker and run ``function(*args)`` there (a module-level function: it is pickled)."""
         await self._turn(owner)
         try:
             if self.workers == 0:
-                return await asyncio.to_thread(think, game_id, level, seed, state, seat)
+                return await asyncio.to_thread(function, *args)
             loop = asyncio.get_running_loop()
             try:
-                return await loop.run_in_executor(self._pool(), think, game_id, level, seed, state, seat)
+                return await loop.run_in_executor(self._pool(), function, *args)
             except BrokenProcessPool:
                 self._executor = None  # a worker died (killed, out of memory): the next move starts a fresh pool
                 raise

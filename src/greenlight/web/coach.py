@@ -1,0 +1,210 @@
+"""Hints at the table and reviews of finished games, thought out in the bot workers (see docs/api.md).
+
+**Hints.** A seat may ask for the search's best three moves when every other
+seat is a bot; at a table with other people only once the host has allowed
+hints for everyone (a hint would help one person against another). The
+search runs from the asking seat's own view, in the bot worker pool, taking
+its turn like a bot move.
+
+**Reviews.** Anyone may ask for the review of a seat of a finished (or
+closed) game: the game is over, so nothing in it is secret any more. A
+review runs one search per decision of that seat, each as its own job in the
+bot worker pool (bots of running tables keep their turns in between); its
+progress can be polled, and the result is stored with the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Request
+from fastapi.responses import HTMLResponse
+from pydantic import BaseModel
+
+from greenlight.bots.analysis import MoveEstimate
+from greenlight.bots.review import AnalysisRequest, Review, ReviewSteps, review_steps
+from greenlight.bots.review_page import review_html
+from greenlight.core.record import Record
+from greenlight.web.api import ClientAddress, Hub, Limiters, bearer
+from greenlight.web.limits import ServerSettings
+from greenlight.web.storage import SaveReview, UpdateHints
+from greenlight.web.tables import LiveTable, TableError, TableHub
+from greenlight.web.thinking import hint, review_search
+
+router = APIRouter(tags=["hints and reviews"])
+Authorization = Annotated[str | None, Header()]
+#: Moves a hint shows.
+HINT_MOVES = 3
+
+
+class HintsIn(BaseModel):
+    """Whether every seat may ask for hints."""
+
+    on: bool
+
+
+@dataclass(slots=True)
+class ReviewJob:
+    """A review being made: how far it has got, and why it failed if it did."""
+
+    done: int = 0
+    total: int = 0
+    error: str | None = None
+    task: asyncio.Task[None] | None = field(default=None, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """The job's progress as the API reports it."""
+        if self.error is not None:
+            return {"status": "failed", "error": self.error}
+        return {"status": "running", "done": self.done, "total": self.total}
+
+
+def jobs_of(request: Request) -> dict[tuple[str, int], ReviewJob]:
+    """The server's reviews in progress, by (table, seat)."""
+    state = request.app.state
+    if not hasattr(state, "reviews"):
+        state.reviews = {}
+    jobs: dict[tuple[str, int], ReviewJob] = state.reviews
+    return jobs
+
+
+def hints_allowed(table: LiveTable, seat: int) -> bool:
+    """Whether ``seat`` may ask for hints: every other seat is a bot, or the host allows hints for everyone."""
+    return table.stored.hints or all(row.kind == "bot" for row in table.stored.seats if row.seat != seat)
+
+
+@router.post("/api/tables/{table_id}/hint")
+async def ask_hint(table_id: str, request: Request, hub: Hub, client: ClientAddress, authorization: Authorization = None) -> dict[str, Any]:
+    """A seat: the search's three best moves for it now, in words, with their estimated win shares (from its own view)."""
+    limiters: Limiters = request.app.state.limiters
+    limiters.take(limiters.actions, client, "requests")
+    table = await hub.table(table_id)
+    seat = hub.authenticate(table, bearer(authorization))
+    if seat is None:
+        raise TableError(401, "a hint is for a seat: send the header 'Authorization: Bearer <token>' from your seat link")
+    if table.finished or table.closed:
+        raise TableError(409, "the game is over: ask for a review of it instead")
+    if not hints_allowed(table, seat):
+        raise TableError(403, "hints are off at this table: other people play here, and only the host can allow hints for everyone")
+    state = table.match.state.clone()
+    if not table.game.legal_actions(state, seat):
+        raise TableError(409, "you have nothing to decide now; ask again when it is your turn")
+    settings: ServerSettings = hub.settings
+    moves = await hub.bot_pool.run(hint, table.game.spec.id, state, seat, settings.hint_seconds, HINT_MOVES, owner=table.stored.creator)
+    return {"seat": seat, "version": table.version, "seconds": settings.hint_seconds, "moves": moves}
+
+
+@router.post("/api/tables/{table_id}/hints")
+async def allow_hints(
+    table_id: str, body: HintsIn, request: Request, hub: Hub, client: ClientAddress, authorization: Authorization = None
+) -> dict[str, Any]:
+    """Host: allow (or stop) hints for every seat, people included; everyone at the table sees the change."""
+    limiters: Limiters = request.app.state.limiters
+    limiters.take(limiters.actions, client, "requests")
+    table = await hub.table(table_id)
+    hub.host_of(table, bearer(authorization))
+    if table.stored.hints != body.on:
+        await hub.store_write(UpdateHints(table.id, body.on), table.id)
+        table.stored.hints = body.on
+        await hub.say(table, "The host allowed hints for everyone." if body.on else "The host turned hints off for tables with people.")
+        table.broadcast()
+    return {"table": table.info()}
+
+
+@router.post("/api/tables/{table_id}/reviews/{seat}", status_code=202)
+async def start_review(table_id: str, seat: int, request: Request, hub: Hub, client: ClientAddress) -> dict[str, Any]:
+    """Anyone, once the game is over: start the review of ``seat`` (or report it, if it is made or being made)."""
+    table = await hub.table(table_id)
+    check_reviewable(table, seat)
+    jobs = jobs_of(request)
+    key = (table.id, seat)
+    if await stored_review(hub, table, seat) is not None:
+        return {"status": "done"}
+    job = jobs.get(key)
+    if job is not None and job.error is None:
+        return job.to_json()
+    running = sum(1 for item in jobs.values() if item.error is None)
+    if running >= hub.settings.max_reviews:
+        raise TableError(429, f"{running} reviews are being made on this server; try again in a minute", retry_after=60.0)
+    limiters: Limiters = request.app.state.limiters
+    limiters.take(limiters.create, client, "reviews")
+    job = jobs[key] = ReviewJob()
+    job.task = asyncio.create_task(make_review(hub, table, seat, job, jobs, key))
+    return job.to_json()
+
+
+@router.get("/api/tables/{table_id}/reviews/{seat}")
+async def get_review(table_id: str, seat: int, request: Request, hub: Hub) -> dict[str, Any]:
+    """The review of ``seat`` (``status`` done, with ``review``), its progress (running) or why it failed."""
+    table = await hub.table(table_id)
+    check_reviewable(table, seat)
+    stored = await stored_review(hub, table, seat)
+    if stored is not None:
+        return {"status": "done", "review": stored["json"]}
+    job = jobs_of(request).get((table.id, seat))
+    if job is None:
+        raise TableError(404, "this seat has not been reviewed yet; POST to this address to start the review")
+    return job.to_json()
+
+
+@router.get("/tables/{table_id}/reviews/{seat}", response_class=HTMLResponse, include_in_schema=False)
+async def review_page(table_id: str, seat: int, hub: Hub) -> HTMLResponse:
+    """The review of ``seat`` as a page (review.html)."""
+    table = await hub.table(table_id)
+    check_reviewable(table, seat)
+    stored = await stored_review(hub, table, seat)
+    if stored is None:
+        raise TableError(404, "this seat has not been reviewed yet: open the table and choose “Review this game”")
+    return HTMLResponse(stored["html"])
+
+
+def check_reviewable(table: LiveTable, seat: int) -> None:
+    """404 for a seat the table does not have; 409 while the game is still being played (it would reveal secrets)."""
+    if not 0 <= seat < table.stored.record.num_players:
+        raise TableError(404, f"this table has seats 0 to {table.stored.record.num_players - 1}")
+    if not (table.finished or table.closed):
+        raise TableError(409, "a game can be reviewed once it is over (a review sees every move, secret ones included)")
+
+
+async def stored_review(hub: TableHub, table: LiveTable, seat: int) -> dict[str, Any] | None:
+    """The stored review of ``seat`` (``json`` and ``html``), if it has been made."""
+    reviews: dict[int, str] = await asyncio.to_thread(hub.store.load_reviews, table.id)
+    text = reviews.get(seat)
+    if text is None:
+        return None
+    stored: dict[str, Any] = json.loads(text)
+    return stored
+
+
+async def make_review(
+    hub: TableHub, table: LiveTable, seat: int, job: ReviewJob, jobs: dict[tuple[str, int], ReviewJob], key: tuple[str, int]
+) -> None:
+    """Run the review's searches one by one in the bot workers, then store it with the table."""
+    record = Record.from_json(table.stored.record.to_json())
+    record.players = [row.name if row.kind == "human" else f"bot:{row.bot}" for row in table.stored.seats]
+    game = table.game
+    try:
+        steps = review_steps(game, record, seat, seconds=hub.settings.review_seconds)
+        request, review = await asyncio.to_thread(advance, steps, None)
+        while request is not None:
+            job.done, job.total = request.done, request.total
+            result = await hub.bot_pool.run(review_search, game.spec.id, request, owner=table.stored.creator)
+            request, review = await asyncio.to_thread(advance, steps, result)
+        assert review is not None
+        job.done = job.total = len(review.decisions)
+        text = json.dumps({"json": review.to_json(), "html": review_html(review)})
+        await hub.store_write(SaveReview(table.id, seat, text), table.id)
+        jobs.pop(key, None)
+    except Exception as error:
+        job.error = f"the review could not be made: {error}"
+
+
+def advance(steps: ReviewSteps, result: list[MoveEstimate] | None) -> tuple[AnalysisRequest | None, Review | None]:
+    """The review's next search, or the finished review (a StopIteration cannot cross into an asyncio future)."""
+    try:
+        return (next(steps) if result is None else steps.send(result)), None
+    except StopIteration as finished:
+        return None, finished.value
