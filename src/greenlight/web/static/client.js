@@ -73,6 +73,12 @@
   let sending = null;
   let refused = false;
   let confirming = null;
+  // The last hint (for the move number it was asked at) and whether one is being thought out.
+  let hint = null;
+  let hintPending = false;
+  // Each seat's review once asked about: {status: "done" | "running" | "failed", ...}.
+  const reviews = {};
+  let reviewsChecked = false;
   let chatLines = [];
   let unread = 0;
   let announcedLog = 0;
@@ -299,7 +305,9 @@
       }
     }
     const notices = [];
-    if (view.table.seed_chosen) {
+    if (view.table.from_position) {
+      notices.push(el("p", { class: "notice", text: "This table was set up from a position: its creator knows every hidden card in it." }));
+    } else if (view.table.seed_chosen) {
       notices.push(el("p", { class: "notice", text: "The creator of this table chose its seed, so they can know every hidden card." }));
     }
     if (view.table.closed) {
@@ -473,7 +481,51 @@
     }
     root.append(choices);
     if (sending) root.append(el("p", { class: "muted", text: `Sending: ${wordsFor(sending)}…` }));
+    if (hintsAllowed()) root.append(hintBox());
     root.append(typedActionForm());
+  }
+
+  /** Hints: for a seat whose every opponent is a bot, or at any table once the host allows them for everyone. */
+  function hintsAllowed() {
+    if (view.seat === null || view.outcome) return false;
+    return view.table.hints || view.table.seats.every((row) => row.seat === view.seat || row.kind === "bot");
+  }
+
+  function hintBox() {
+    const box = el("div", { class: "hint-box" });
+    const shown = hint && hint.version === view.version ? hint : null;
+    const button = el("button", { type: "button", class: "hint-button", disabled: hintPending, onclick: askHint }, hintPending ? "Thinking…" : "Hint");
+    box.append(button, el("span", { class: "muted", text: " the search's three best moves, from what you can see" }));
+    if (shown) {
+      box.append(
+        el(
+          "ol",
+          { class: "hint-moves", "aria-label": "suggested moves" },
+          shown.moves.map((move) =>
+            el(
+              "li",
+              {},
+              el("span", { class: "hint-share", title: `${move.visits} tries of the search`, text: `wins about ${Math.round(move.win_share * 100)}%` }),
+              el("button", { type: "button", class: "choice hint-move", dataset: { action: move.action }, onclick: () => choose(move.action) }, move.words)
+            )
+          )
+        )
+      );
+    }
+    return box;
+  }
+
+  async function askHint() {
+    hintPending = true;
+    drawControls();
+    try {
+      hint = await G.api("POST", `/api/tables/${encodeURIComponent(tableId)}/hint`, undefined, token);
+    } catch (error) {
+      showRefusal(error.message);
+    } finally {
+      hintPending = false;
+      drawControls();
+    }
   }
 
   function labelText(prefix, step) {
@@ -544,7 +596,70 @@
     if (token || hostToken) {
       actions.append(" · ", el("button", { type: "button", class: "primary", onclick: rematch }, view.table.rematch ? "Go to the rematch" : "Play again (rematch)"));
     }
-    root.append(G.outcomeChart(view.outcome, view.table), actions);
+    root.append(G.outcomeChart(view.outcome, view.table), actions, reviewBox());
+  }
+
+  /** "Review this game": each seat's decisions against the best move found, made in the bot workers. */
+  function reviewBox() {
+    if (!reviewsChecked) {
+      reviewsChecked = true;
+      checkReviews();
+    }
+    const box = el("div", { class: "review-box" }, el("h2", { text: "Review this game" }));
+    const list = el("ul", { class: "review-list" });
+    for (const row of view.table.seats) {
+      const state = reviews[row.seat];
+      const item = el("li", { dataset: { seat: String(row.seat) } }, el("span", { class: "seat-label", text: row.name }), " ");
+      if (state && state.status === "done") {
+        item.append(el("a", { href: `/tables/${encodeURIComponent(tableId)}/reviews/${row.seat}`, class: "review-link", text: "open the review" }));
+      } else if (state && state.status === "running") {
+        const total = state.total || 1;
+        item.append(el("progress", { max: String(total), value: String(state.done), "aria-label": `review of ${row.name}` }), el("span", { class: "muted", text: ` decision ${state.done} of ${state.total || "…"}` }));
+      } else {
+        item.append(el("button", { type: "button", class: "review-button", onclick: () => startReview(row.seat) }, "Review"));
+        if (state && state.status === "failed") item.append(el("span", { class: "refusal-text", text: ` ${state.error}` }));
+      }
+      list.append(item);
+    }
+    box.append(el("p", { class: "muted", text: "Each decision of the seat is searched from what that player could see at the time; moves are labelled good, inaccuracy, mistake or blunder." }), list);
+    return box;
+  }
+
+  async function checkReviews() {
+    for (const row of view.table.seats) {
+      try {
+        const answer = await G.api("GET", `/api/tables/${encodeURIComponent(tableId)}/reviews/${row.seat}`);
+        reviews[row.seat] = answer.status === "done" ? { status: "done" } : answer;
+        if (answer.status === "running") pollReview(row.seat);
+      } catch (error) {
+        /* not reviewed yet */
+      }
+    }
+    drawOutcome();
+  }
+
+  async function startReview(seat) {
+    try {
+      reviews[seat] = await G.api("POST", `/api/tables/${encodeURIComponent(tableId)}/reviews/${seat}`);
+    } catch (error) {
+      showRefusal(error.message);
+      return;
+    }
+    drawOutcome();
+    pollReview(seat);
+  }
+
+  async function pollReview(seat) {
+    while (reviews[seat] && reviews[seat].status === "running") {
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      try {
+        const answer = await G.api("GET", `/api/tables/${encodeURIComponent(tableId)}/reviews/${seat}`);
+        reviews[seat] = answer.status === "done" ? { status: "done" } : answer;
+      } catch (error) {
+        reviews[seat] = { status: "failed", error: error.message };
+      }
+      drawOutcome();
+    }
   }
 
   async function rematch() {
@@ -676,6 +791,10 @@
       root.append(line);
     }
     root.append(el("div", { id: "host-new-link" }, hostNewLink ? linkBox(hostNewLink.label, hostNewLink.link) : null));
+    if (!over) {
+      const allow = el("input", { type: "checkbox", class: "host-hints", checked: view.table.hints, onchange: () => host("hints", { on: allow.checked }) });
+      root.append(el("p", {}, el("label", {}, allow, " Allow hints for everyone (a hint shows a seat the search's best moves; without this, only a seat playing against bots alone may ask)")));
+    }
     if (!over) root.append(el("p", {}, el("button", { type: "button", class: "danger host-close", onclick: closeTable }, "Close the table")));
   }
 

@@ -13,6 +13,10 @@
   const createError = document.getElementById("create-error");
   const created = document.getElementById("created");
   let game = games[0] || null;
+  // A position read from a file (docs/positions.md): it fixes the game, the number of players and the options.
+  let position = null;
+  const positionFile = document.getElementById("position-file");
+  const positionNote = document.getElementById("position-note");
 
   // -- the form -------------------------------------------------------------------------------------
 
@@ -126,6 +130,47 @@
 
   playerCount.addEventListener("change", drawSeats);
 
+  positionFile.addEventListener("change", async () => {
+    position = null;
+    positionNote.hidden = true;
+    const file = positionFile.files[0];
+    if (!file) return drawPositionChoice();
+    let data;
+    try {
+      data = JSON.parse(await file.text());
+    } catch (error) {
+      positionFile.value = "";
+      return showPositionNote(`${file.name} is not a position: it is not JSON (${error.message}).`);
+    }
+    const named = games.find((item) => item.id === data.game) || (data.game === undefined ? game : null);
+    if (!named || typeof data !== "object" || Array.isArray(data)) {
+      positionFile.value = "";
+      return showPositionNote(`${file.name} is not a position of a game this server offers.`);
+    }
+    position = data;
+    if (named !== game) selectGame(named);
+    drawGames();
+    if (Number.isInteger(data.num_players)) {
+      playerCount.value = String(data.num_players);
+      drawSeats();
+    }
+    drawPositionChoice();
+    showPositionNote(`${named.title} from the position in ${file.name}, ${data.num_players} players. You know every hidden card in it; the table will say so.`);
+  });
+
+  function showPositionNote(text) {
+    positionNote.hidden = false;
+    positionNote.textContent = text;
+  }
+
+  /** With a position, the game, the number of players and the options come from it. */
+  function drawPositionChoice() {
+    const fixed = position !== null;
+    playerCount.disabled = fixed;
+    for (const input of gameChoices.querySelectorAll("input")) input.disabled = fixed && input.value !== game.id;
+    document.getElementById("option-fieldset").disabled = fixed;
+  }
+
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     createError.hidden = true;
@@ -133,7 +178,8 @@
     const button = document.getElementById("create-button");
     button.disabled = true;
     try {
-      const answer = await G.api("POST", "/api/tables", { game: game.id, seats, options: readOptions() });
+      const body = position ? { game: game.id, seats, position } : { game: game.id, seats, options: readOptions() };
+      const answer = await G.api("POST", "/api/tables", body);
       showCreated(answer);
       refreshTables();
     } catch (error) {
@@ -170,7 +216,7 @@
           el("span", { class: "muted", text: "Keep this one: it can give an absent person's seat to a bot, make a new link for a seat, or close the table." })
         )
       ),
-      el("p", { class: "muted", text: "No seed was chosen, so nobody, you included, can know the deal before the end." })
+      el("p", { class: "muted", text: table.from_position ? "This table starts from your position: you know every hidden card in it, and the table says so." : "No seed was chosen, so nobody, you included, can know the deal before the end." })
     );
     G.rememberSeat({ link: answer.host_link, table: table.id, title: table.title, seat: null, name: "host" });
     drawMySeats();
