@@ -2,13 +2,35 @@
 
 from __future__ import annotations
 
-from greenlight.core.spec import GameSpec, OptionSpec
+from collections.abc import Mapping
+
+from greenlight.core.spec import GameSpec, OptionSpec, OptionValue
+from greenlight.games.maybe_movies.cards import NUM_BLOCKBUSTERS, NUM_MOVIES, NUM_VOTES, load_catalogue
 
 #: Longest possible game, in actions. A seat casts at most 12 final votes (10 dealt + 2 CHANGE replacements,
 #: R25), so a game has at most 12 turns. Per turn: at most 6 adds + finish, 6 votes, one cost and one profit
 #: choice per text card (a row holds at most 6 + 2N = 18 cards), one pick: 50. Over the game at most 2N = 12
 #: CHANGE rounds, each with 6 re-votes and 3 edit steps. 12 * 50 + 12 * 9 = 708, rounded up.
 MAX_GAME_LENGTH = 1000
+
+#: G3 draws one to three icons for each movie card; G4 gives a blockbuster at most one icon, its X.
+MAX_ICONS_PER_MOVIE = 3
+
+
+def score_bounds(num_players: int, options: Mapping[str, OptionValue]) -> tuple[float, float]:
+    """A score is the sum, over a seat's won vote cards, of how often their icon appears on Movies Made (§5.2).
+
+    So it is at least 0, and at most every vote card of the catalogue won by one seat, each counting every
+    printed icon of every movie card: votes x printed icons, read from the data file, or for a generated
+    catalogue from its composition (60 votes, 44 movies of at most 3 icons, 16 blockbusters of at most 1).
+    """
+    data = options.get("data")
+    if not data:
+        return 0.0, float(NUM_VOTES * (MAX_ICONS_PER_MOVIE * NUM_MOVIES + NUM_BLOCKBUSTERS))
+    catalogue = load_catalogue(str(data))
+    icons = sum(len(card.printed_icons) for card in (*catalogue.movies, *catalogue.blockbusters))
+    return 0.0, float(len(catalogue.votes) * icons)
+
 
 SPEC = GameSpec(
     id="maybe-movies",
@@ -50,4 +72,5 @@ SPEC = GameSpec(
         ),
     ),
     max_game_length=MAX_GAME_LENGTH,
+    score_bounds=score_bounds,
 )

@@ -2,7 +2,21 @@
 
 from __future__ import annotations
 
-from greenlight.core.spec import GameSpec, OptionSpec
+import math
+from collections.abc import Mapping
+
+from greenlight.core.spec import GameSpec, OptionSpec, OptionValue
+from greenlight.games.movie_empire.cards import load_tables
+
+
+def score_bounds(num_players: int, options: Mapping[str, OptionValue]) -> tuple[float, float]:
+    """The lowest final score is the sympathy bar's lowest end-of-game PP: premieres only add PP, money is never
+    negative, and the dossier and the awards add or give nothing (§4.9, §5). No simple upper bound holds (money
+    gains depend on the whole game), so the high end is unbounded."""
+    data = options.get("data")
+    tables = load_tables(str(data) if data else None)
+    return float(min(level.end_pp for level in tables.sympathy.values())), math.inf
+
 
 SPEC = GameSpec(
     id="movie-empire",
@@ -38,4 +52,5 @@ SPEC = GameSpec(
     ),
     # 10 rounds x 4 seats x 4 turns, each turn at most ~25 small decisions, plus interrupts.
     max_game_length=10 * 4 * 4 * 40,
+    score_bounds=score_bounds,
 )
