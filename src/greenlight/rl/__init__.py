@@ -5,6 +5,7 @@ importing ``greenlight.rl`` itself does not: each name below is imported from
 its layer on first use (PEP 562).
 
 * :func:`pettingzoo_env` — every seat an agent (``cinecitta_v0``, ...), see :mod:`greenlight.rl.multi_agent`.
+* :func:`pettingzoo_parallel_env` — the same agents, every committing seat at once, see :mod:`greenlight.rl.parallel`.
 * :func:`gym_env` — one learning seat against bots, action mask in ``info``, see :mod:`greenlight.rl.single_agent`.
 * :func:`register_openspiel_games`, :func:`openspiel_game` — ``greenlight_<id>`` OpenSpiel Python games,
   see :mod:`greenlight.rl.openspiel`.
@@ -21,12 +22,14 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from greenlight.rl.multi_agent import pettingzoo_env
     from greenlight.rl.openspiel import openspiel_game, register_openspiel_games
+    from greenlight.rl.parallel import pettingzoo_parallel_env
     from greenlight.rl.single_agent import gym_env
 
-__all__ = ["gym_env", "openspiel_game", "pettingzoo_env", "register_openspiel_games"]
+__all__ = ["gym_env", "openspiel_game", "pettingzoo_env", "pettingzoo_parallel_env", "register_openspiel_games"]
 
 _LAYER = {
     "pettingzoo_env": "greenlight.rl.multi_agent",
+    "pettingzoo_parallel_env": "greenlight.rl.parallel",
     "gym_env": "greenlight.rl.single_agent",
     "openspiel_game": "greenlight.rl.openspiel",
     "register_openspiel_games": "greenlight.rl.openspiel",

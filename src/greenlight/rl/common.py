@@ -1,7 +1,7 @@
 """Pieces the PettingZoo, Gymnasium and OpenSpiel layers share: game lookup, env ids, masks, shaping, text.
 
-Nothing here imports PettingZoo, Gymnasium or OpenSpiel; numpy is the only
-third-party dependency.
+Nothing here imports PettingZoo or OpenSpiel; numpy and Gymnasium's spaces are
+the only third-party dependencies.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from gymnasium import spaces
 
 from greenlight.core.game import Game, Observation
 from greenlight.core.registry import all_games, get_game
@@ -52,6 +53,18 @@ def action_mask(game: Game[Any], state: Any, seat: int) -> npt.NDArray[np.int8]:
     if codes:
         mask[codes] = 1
     return mask
+
+
+def agent_observation_space(encoding: ObservationEncoding, game: Game[Any], num_players: int, options: Mapping[str, Any]) -> spaces.Dict:
+    """``Dict(observation=Box(float32, [0, 1]), action_mask=Box(int8, {0, 1}))``, the space every agent observes."""
+
+    size = encoding.size(num_players, options)
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(0.0, 1.0, shape=(size,), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, shape=(game.num_distinct_actions,), dtype=np.int8),
+        }
+    )
 
 
 def shaping_weights(encoding: ObservationEncoding, shaping: Shaping) -> dict[str, float]:

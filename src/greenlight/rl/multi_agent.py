@@ -34,7 +34,16 @@ from greenlight.core.game import Game
 from greenlight.core.record import Record
 from greenlight.core.spec import Options
 from greenlight.core.state import GameState
-from greenlight.rl.common import Shaping, action_mask, env_id, plain_text, potential, resolve_game, shaping_weights
+from greenlight.rl.common import (
+    Shaping,
+    action_mask,
+    agent_observation_space,
+    env_id,
+    plain_text,
+    potential,
+    resolve_game,
+    shaping_weights,
+)
 from greenlight.rl.encoding import encoding_for
 
 AgentObservation = dict[str, npt.NDArray[Any]]
@@ -66,18 +75,10 @@ class GreenlightAECEnv(AECEnv):  # type: ignore[misc]
         self.weights = shaping_weights(self.encoding, shaping)
         self.possible_agents = [f"player_{seat}" for seat in range(num_players)]
         self.agent_name_mapping = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        size = self.encoding.size(num_players, self.options)
-        count = self.game.num_distinct_actions
         self.observation_spaces = {
-            agent: spaces.Dict(
-                {
-                    "observation": spaces.Box(0.0, 1.0, shape=(size,), dtype=np.float32),
-                    "action_mask": spaces.Box(0, 1, shape=(count,), dtype=np.int8),
-                }
-            )
-            for agent in self.possible_agents
+            agent: agent_observation_space(self.encoding, self.game, num_players, self.options) for agent in self.possible_agents
         }
-        self.action_spaces = {agent: spaces.Discrete(count) for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(self.game.num_distinct_actions) for agent in self.possible_agents}
         self._seeds = np.random.default_rng(seed)
         self.state: GameState | None = None
         self.game_seed = -1
