@@ -57,6 +57,72 @@ def measure(game: Game[Any], num_players: int, options: Options | None = None, s
     }
 
 
+#: The reference engine of ``compare_openspiel``: OpenSpiel's pure-Python tic-tac-toe.
+REFERENCE_GAME = "python_tic_tac_toe"
+
+
+def playout_rate(playout: Any, seconds: float) -> float:
+    """Actions per second of ``playout()`` (which plays one game and returns its length), run for about ``seconds``."""
+    actions = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds or games == 0:
+        actions += playout()
+        games += 1
+    return actions / (time.perf_counter() - start)
+
+
+def openspiel_playout(rng: random.Random) -> Any:
+    """A random-playout function of OpenSpiel's ``python_tic_tac_toe`` (needs the ``rl`` extra)."""
+    import open_spiel.python.games  # noqa: F401 - registers OpenSpiel's Python games
+    import pyspiel
+
+    reference = pyspiel.load_game(REFERENCE_GAME)
+
+    def play() -> int:
+        state = reference.new_initial_state()
+        steps = 0
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+            steps += 1
+        return steps
+
+    return play
+
+
+def compare_openspiel(
+    game: Game[Any], num_players: int, options: Options | None = None, seconds: float = 5.0, seed: int = 0, rounds: int = 3
+) -> dict[str, Any]:
+    """Random playouts of ``game`` against OpenSpiel's ``python_tic_tac_toe`` in this process, interleaved in ``rounds``.
+
+    Each round times both for ``seconds / (2 * rounds)``; the ratio is the median of the rounds' ratios, so a
+    change of the machine's load during the run moves both sides alike.
+    """
+    rng = random.Random(seed)
+    reference = openspiel_playout(random.Random(seed))
+    games = [seed]
+
+    def ours() -> int:
+        games[0] += 1
+        return random_playout(game, num_players, games[0], options, rng)
+
+    share = seconds / (2 * rounds)
+    rows = []
+    for _ in range(rounds):
+        theirs = playout_rate(reference, share)
+        mine = playout_rate(ours, share)
+        rows.append((mine, theirs))
+    ratios = sorted(mine / theirs for mine, theirs in rows)
+    return {
+        "game": game.spec.id,
+        "players": num_players,
+        "options": dict(options or {}),
+        "reference": f"open_spiel {REFERENCE_GAME}",
+        "actions_per_s": [round(mine, 1) for mine, _ in rows],
+        "reference_actions_per_s": [round(theirs, 1) for _, theirs in rows],
+        "ratio": round(ratios[len(ratios) // 2], 3),
+    }
+
+
 def _sample_states(game: Game[Any], num_players: int, options: Options | None, rng: random.Random, count: int) -> list[Any]:
     samples: list[Any] = []
     seed = 10_000

@@ -9,6 +9,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
+
 from greenlight.core.record import Record, replay
 from greenlight.core.registry import get_game
 
@@ -133,6 +135,16 @@ def test_bench_prints_one_json_line() -> None:
     result = greenlight("bench", "cinecitta", "--seconds", "0.5")
     row = json.loads(result.stdout)
     assert row["game"] == "cinecitta" and row["actions_per_s"] > 0 and row["clone_us"] > 0 and row["apply_us"] > 0
+
+
+def test_bench_compares_with_openspiels_python_tic_tac_toe_in_the_same_run() -> None:
+    pytest.importorskip("pyspiel")
+    result = greenlight("bench", "cinecitta", "-n", "3", "--seconds", "0.6", "--compare-openspiel")
+    assert result.returncode == 0, result.stderr
+    row = json.loads(result.stdout)
+    assert row["reference"] == "open_spiel python_tic_tac_toe" and len(row["actions_per_s"]) == len(row["reference_actions_per_s"]) == 3
+    ratios = sorted(mine / theirs for mine, theirs in zip(row["actions_per_s"], row["reference_actions_per_s"], strict=True))
+    assert row["ratio"] == pytest.approx(ratios[1], abs=0.01)
 
 
 def test_bad_input_gets_a_clear_error() -> None:
