@@ -65,7 +65,11 @@ def test_a_person_uploads_a_position_asks_a_hint_plays_it_and_reviews_the_game(b
             continue
         button.click()
         page.wait_for_timeout(150)
-        if page.query_selector(".hint-button") and not page.query_selector(".hint-moves") and page.get_attribute("body", "data-over") != "yes":
+        if (
+            page.query_selector(".hint-button")
+            and not page.query_selector(".hint-moves")
+            and page.get_attribute("body", "data-over") != "yes"
+        ):
             page.click(".hint-button")
             page.wait_for_selector(".hint-moves li, body[data-over='yes']")
     wait_until(lambda: page.get_attribute("body", "data-over") == "yes", timeout=60, what="the end of the game")
@@ -80,3 +84,28 @@ def test_a_person_uploads_a_position_asks_a_hint_plays_it_and_reviews_the_game(b
     table_id = page.url.split("/tables/")[1].split("/")[0]
     stored = httpx.get(f"{coach_server.url}/api/tables/{table_id}/reviews/0").json()
     assert stored["status"] == "done" and stored["review"]["seat_name"] == "Player 1"
+
+
+EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "docs" / "positions").glob("*.json"))
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[path.stem for path in EXAMPLES])
+def test_each_documented_example_position_is_drawn_at_the_table_and_plays_to_the_end(
+    browser: Any, coach_server: Server, example: Path
+) -> None:
+    import json
+
+    data = json.loads(example.read_text())
+    seats = [{"kind": "human", "name": "Ann"}] + [{"kind": "bot", "bot": "random"}] * (data["num_players"] - 1)
+    created = httpx.post(f"{coach_server.url}/api/tables", json={"game": data["game"], "seats": seats, "position": data}).json()
+    page = new_page(browser)
+    page.goto(created["seats"][0]["link"])
+    page.wait_for_selector("#board *")
+    assert "set up from a position" in page.inner_text("#status")
+    screenshot(page, f"position-{example.stem}", full_page=False)
+    assert not page.errors
+    table_id = created["table"]["id"]
+    host = httpx.Client(base_url=coach_server.url)
+    host.post(f"/api/tables/{table_id}/seats/0/bot", json={"bot": "random"}, headers={"Authorization": f"Bearer {created['host_token']}"})
+    # The person's seat goes to a bot: the game from the position plays to its end.
+    wait_until(lambda: host.get(f"/api/tables/{table_id}").json()["status"] == "finished", timeout=60, what="the bots to finish")
