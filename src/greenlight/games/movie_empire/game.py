@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from greenlight.core.game import Game
-from greenlight.games.movie_empire import rules, view, words
+from greenlight.games.movie_empire import positions, rules, view, words
 from greenlight.games.movie_empire.actions import ACTION_TYPES
 from greenlight.games.movie_empire.codes import LAYOUT
 from greenlight.games.movie_empire.events import EVENT_TYPES
@@ -22,6 +22,7 @@ class MovieEmpireGame(Game[MovieEmpireState]):
     rules = rules
     view = view
     words = words
+    positions = positions
     observation_type = MovieEmpireObservation
     event_types = EVENT_TYPES
 

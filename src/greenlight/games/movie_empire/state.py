@@ -125,6 +125,96 @@ class MovieEmpireState(GameState):
         "turn_produced",
         "turn_seat",
     )
+    # The slots' types are the position format (``greenlight.core.positions``); ``table`` and ``last_round``
+    # follow from the options.
+    table: Tables
+    num_players: int
+    options: dict[str, OptionValue]
+    #: The seed of the deal (a position's header ``seed``).
+    seed: int
+    #: The last round: 10, or 7 in Shoot a Short.
+    last_round: int
+    #: The state's random stream: each shuffle draws from ``random.Random`` seeded by (seed, uses so far).
+    #: Two ints clone for free, where a ``random.Random`` copies 625 words.
+    rng_seed: int
+    rng_uses: int
+    round: int
+    phase: str
+    #: The working turn's step (``flow.TURN_ACTIVE``/``TURN_OVER``) or the Upkeep step (``UP_DOSSIERS``/``UP_BOARD``).
+    step: int
+    first_player: int
+    # -- board
+    production_pile: list[str]
+    production_discard: list[str]
+    star_pile: list[str]
+    star_discard: list[str]
+    script_pile: list[str]
+    script_discard: list[str]
+    trend_pile: list[str]
+    trend_removed: list[str]
+    #: TS1, TS2, TS3 (TS3 holds the active trend).
+    trend_row: list[str | None]
+    trend_hit: bool
+    plan_pile: list[str]
+    plans_done: list[str]
+    #: The plan in force this round (None in round 1 and in Shoot a Short).
+    plan: str | None
+    #: Per space (``Space.index``): the card on a card slot, the seat of the assistant, of the blocking dossier,
+    #: of the Cut! dossier, and the line a release space designates (-1 for none).
+    slot_card: list[str | None]
+    assistant: list[int]
+    blocked: list[int]
+    cut_by: list[int]
+    release_line: list[int]
+    # -- players
+    money: list[int]
+    pp: list[int]
+    sympathy: list[int]
+    hands: list[list[str]]
+    lines: list[list[Line | None]]
+    placed: list[int]
+    passed: list[bool]
+    #: Round in which the dossier on the tableau was taken, or -1 (§4.0).
+    dossier: list[int]
+    #: Dossiers spent this round (for the Upkeep penalty).
+    spent: list[int]
+    exempt: list[bool]
+    statues: list[int]
+    #: Released movies: (script, genre, market).
+    released: list[list[tuple[str, str, str]]]
+    #: Hand cards everyone knows about (taken face up from a slot).
+    known: list[list[str]]
+    #: Cards a seat gave under AP12 that are still in its left neighbour's hand (known to the giver only).
+    gifted: list[list[str]]
+    #: Cards drawn by the Sabotage dossier option, waiting for the keep choice (private).
+    drawn: list[list[str]]
+    #: Scripts dealt at setup, waiting for the keep choice (private).
+    dealt: list[list[str]]
+    #: Secret commitments of a simultaneous step (setup keep, AP12 gifts).
+    commit: list[tuple[str, ...] | None]
+    # -- sequencing
+    exempt_pos: int
+    turn_seat: int
+    turn_placed: bool
+    turn_produced: bool
+    turn_acted: bool
+    sub: int
+    sub_card: str | None
+    sub_space: int
+    #: Line slot of the produce step in progress (-1 for none) and cards laid in it.
+    target: int
+    lays: int
+    #: Interrupts in order: (``Q_DISCARD``/``Q_CHECK``/``Q_SHUT``, seat).
+    queue: list[tuple[int, int]]
+    prem_pos: int
+    markets_used: list[str]
+    #: The Internet step's items: (seat, release space index or -1 for a last-round premiere without a release).
+    net_items: list[tuple[int, int]]
+    net_pos: int
+    #: This round's premieres, in order (public; the event log keeps the whole game).
+    premieres: list[Premiere]
+
+    derived = ("table", "last_round")
     #: What clone() copies (every other slot holds immutable values and is shared).
     copied = {
         "options": DICT,
@@ -175,8 +265,6 @@ class MovieEmpireState(GameState):
         self.seed = seed
         self.options = options
         self.last_round = 7 if options.get("shoot_a_short") else 10
-        #: The state's random stream: each shuffle draws from ``random.Random`` seeded by (seed, uses so far).
-        #: Two ints clone for free, where a ``random.Random`` copies 625 words.
         self.rng_seed = seed
         self.rng_uses = 0
         self.round = 1
@@ -184,52 +272,42 @@ class MovieEmpireState(GameState):
         self.step = 0
         self.first_player = 0
         # -- board
-        self.production_pile: list[str] = []
-        self.production_discard: list[str] = []
-        self.star_pile: list[str] = []
-        self.star_discard: list[str] = []
-        self.script_pile: list[str] = []
-        self.script_discard: list[str] = []
-        self.trend_pile: list[str] = []
-        self.trend_removed: list[str] = []
-        #: TS1, TS2, TS3 (TS3 holds the active trend).
-        self.trend_row: list[str | None] = [None, None, None]
+        self.production_pile = []
+        self.production_discard = []
+        self.star_pile = []
+        self.star_discard = []
+        self.script_pile = []
+        self.script_discard = []
+        self.trend_pile = []
+        self.trend_removed = []
+        self.trend_row = [None, None, None]
         self.trend_hit = False
-        self.plan_pile: list[str] = []
-        self.plans_done: list[str] = []
-        #: The plan in force this round (None in round 1 and in Shoot a Short).
-        self.plan: str | None = None
-        self.slot_card: list[str | None] = [None] * spaces
-        self.assistant: list[int] = [NO_SEAT] * spaces
-        self.blocked: list[int] = [NO_SEAT] * spaces
-        self.cut_by: list[int] = [NO_SEAT] * spaces
-        self.release_line: list[int] = [NO_SEAT] * spaces
+        self.plan_pile = []
+        self.plans_done = []
+        self.plan = None
+        self.slot_card = [None] * spaces
+        self.assistant = [NO_SEAT] * spaces
+        self.blocked = [NO_SEAT] * spaces
+        self.cut_by = [NO_SEAT] * spaces
+        self.release_line = [NO_SEAT] * spaces
         # -- players
         self.money = [0] * n
         self.pp = [0] * n
         self.sympathy = [0] * n
-        self.hands: list[list[str]] = [[] for _ in range(n)]
-        self.lines: list[list[Line | None]] = [[None, None] for _ in range(n)]
+        self.hands = [[] for _ in range(n)]
+        self.lines = [[None, None] for _ in range(n)]
         self.placed = [0] * n
         self.passed = [False] * n
-        #: Round in which the dossier on the tableau was taken, or -1 (§4.0).
         self.dossier = [NO_SEAT] * n
-        #: Dossiers spent this round (for the Upkeep penalty).
         self.spent = [0] * n
         self.exempt = [False] * n
         self.statues = [0] * n
-        #: Released movies: (script, genre, market).
-        self.released: list[list[tuple[str, str, str]]] = [[] for _ in range(n)]
-        #: Hand cards everyone knows about (taken face up from a slot).
-        self.known: list[list[str]] = [[] for _ in range(n)]
-        #: Cards a seat gave under AP12 that are still in its left neighbour's hand (known to the giver only).
-        self.gifted: list[list[str]] = [[] for _ in range(n)]
-        #: Cards drawn by the Sabotage dossier option, waiting for the keep choice (private).
-        self.drawn: list[list[str]] = [[] for _ in range(n)]
-        #: Scripts dealt at setup, waiting for the keep choice (private).
-        self.dealt: list[list[str]] = [[] for _ in range(n)]
-        #: Secret commitments of a simultaneous step (setup keep, AP12 gifts).
-        self.commit: list[tuple[str, ...] | None] = [None] * n
+        self.released = [[] for _ in range(n)]
+        self.known = [[] for _ in range(n)]
+        self.gifted = [[] for _ in range(n)]
+        self.drawn = [[] for _ in range(n)]
+        self.dealt = [[] for _ in range(n)]
+        self.commit = [None] * n
         # -- sequencing
         self.exempt_pos = 0
         self.turn_seat = NO_SEAT
@@ -237,18 +315,16 @@ class MovieEmpireState(GameState):
         self.turn_produced = False
         self.turn_acted = False
         self.sub = SUB_NONE
-        self.sub_card: str | None = None
+        self.sub_card = None
         self.sub_space = NO_SEAT
-        #: Line slot of the produce step in progress (-1 for none) and cards laid in it.
         self.target = NO_SEAT
         self.lays = 0
-        self.queue: list[tuple[int, int]] = []
+        self.queue = []
         self.prem_pos = 0
-        self.markets_used: list[str] = []
-        self.net_items: list[tuple[int, int]] = []
+        self.markets_used = []
+        self.net_items = []
         self.net_pos = 0
-        #: This round's premieres, in order (public; the event log keeps the whole game).
-        self.premieres: list[Premiere] = []
+        self.premieres = []
 
     # -- small derived facts (no rules) ---------------------------------------------------
 
