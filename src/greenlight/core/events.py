@@ -11,9 +11,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Event:
-    """Something that happened in a game.
+    """Something that happened in a game; treat it as immutable.
+
+    (Not a frozen dataclass: games make one or two events per action, and a
+    frozen dataclass takes 2.5 times as long to build, measured 430 against
+    172 ns, a few percent of a random playout.)
 
     >>> Event("card_drawn", {"card": "D6"}, audience=(2,)).visible_to(1)
     False
