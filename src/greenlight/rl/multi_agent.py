@@ -23,33 +23,23 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
 import numpy.typing as npt
-from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from greenlight.core.actions import Action
 from greenlight.core.game import Game
-from greenlight.core.record import Record
 from greenlight.core.spec import Options
-from greenlight.core.state import GameState
 from greenlight.rl.common import (
     Shaping,
     action_mask,
-    agent_observation_space,
-    env_id,
-    plain_text,
     potential,
-    resolve_game,
-    shaping_weights,
 )
-from greenlight.rl.encoding import encoding_for
+from greenlight.rl.seats import SeatAgents
 
 AgentObservation = dict[str, npt.NDArray[Any]]
 
 
-class GreenlightAECEnv(AECEnv):  # type: ignore[misc]
+class GreenlightAECEnv(SeatAgents, AECEnv):  # type: ignore[misc]
     """A PettingZoo AEC environment over one Greenlight game and player count."""
 
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "name": "greenlight_v0", "is_parallelizable": False}
@@ -64,54 +54,19 @@ class GreenlightAECEnv(AECEnv):  # type: ignore[misc]
         shaping: Shaping = False,
     ) -> None:
         super().__init__()
-        self.game = resolve_game(game)
-        self.num_players = num_players
-        self.options = self.game.spec.resolve_options(num_players, options)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
-        self.render_mode = render_mode
-        self.metadata = {**self.metadata, "name": env_id(self.game)}
-        self.encoding = encoding_for(self.game)
-        self.weights = shaping_weights(self.encoding, shaping)
-        self.possible_agents = [f"player_{seat}" for seat in range(num_players)]
-        self.agent_name_mapping = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        self.observation_spaces = {
-            agent: agent_observation_space(self.encoding, self.game, num_players, self.options) for agent in self.possible_agents
-        }
-        self.action_spaces = {agent: spaces.Discrete(self.game.num_distinct_actions) for agent in self.possible_agents}
-        self._seeds = np.random.default_rng(seed)
-        self.state: GameState | None = None
-        self.game_seed = -1
-        self._actions: list[tuple[int, Action]] = []
-        self._potentials = [0.0] * num_players
-
-    # -- spaces ------------------------------------------------------------------------
-
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        """The (shared, cached) observation space of ``agent``."""
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        """The (shared, cached) action space of ``agent``."""
-        return self.action_spaces[agent]
+        self._set_up(game, num_players, options, seed, render_mode, shaping)
 
     # -- episode -----------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game. ``seed`` restarts the seed sequence; game options are fixed at construction."""
-        if seed is not None:
-            self._seeds = np.random.default_rng(seed)
-        self.game_seed = int(self._seeds.integers(0, 2**31 - 1))
-        self.state = self.game.new_state(self.num_players, self.game_seed, self.options)
-        self._actions = []
+        self._deal(seed)
         self.agents = list(self.possible_agents)
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        # Potentials start at 0 (before the deal) and end at 0, so shaping sums to exactly 0 over an episode.
-        self._potentials = [0.0] * self.num_players
         self.agent_selection = self._next_agent()
 
     def _next_agent(self) -> str:
@@ -174,29 +129,6 @@ class GreenlightAECEnv(AECEnv):  # type: ignore[misc]
             self._potentials[seat] = 0.0
             self.terminations[agent] = True
             self.infos[agent] = {"score": outcome.scores[seat], "rank": outcome.ranks[seat], "win_share": returns[seat]}
-
-    # -- records and text ------------------------------------------------------------------
-
-    def record(self) -> Record:
-        """The Greenlight record of the current episode (replay it with ``greenlight replay``)."""
-        actions = [(seat, str(action)) for seat, action in self._actions]
-        return Record(self.game.spec.id, self.game.spec.version, self.num_players, self.game_seed, dict(self.options), actions)
-
-    def render(self) -> str | None:
-        """The spectator's view as plain text (``ansi`` returns it, ``human`` prints it)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode; pass render_mode='ansi' or 'human'")
-            return None
-        if self.state is None:
-            return None
-        text = plain_text(self.game, self.game.observe(self.state, None))
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        """Nothing to release."""
 
 
 def pettingzoo_env(

@@ -21,33 +21,23 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
 import numpy.typing as npt
-from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from greenlight.core.actions import Action
 from greenlight.core.game import Game
-from greenlight.core.record import Record
 from greenlight.core.spec import Options
-from greenlight.core.state import GameState
 from greenlight.rl.common import (
     Shaping,
     action_mask,
-    agent_observation_space,
-    env_id,
-    plain_text,
     potential,
-    resolve_game,
-    shaping_weights,
 )
-from greenlight.rl.encoding import encoding_for
+from greenlight.rl.seats import SeatAgents
 
 AgentObservation = dict[str, npt.NDArray[Any]]
 
 
-class GreenlightParallelEnv(ParallelEnv):  # type: ignore[misc]
+class GreenlightParallelEnv(SeatAgents, ParallelEnv):  # type: ignore[misc]
     """A PettingZoo Parallel environment over one Greenlight game and player count."""
 
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "name": "greenlight_v0"}
@@ -61,35 +51,9 @@ class GreenlightParallelEnv(ParallelEnv):  # type: ignore[misc]
         render_mode: str | None = None,
         shaping: Shaping = False,
     ) -> None:
-        self.game = resolve_game(game)
-        self.num_players = num_players
-        self.options = self.game.spec.resolve_options(num_players, options)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
-        self.render_mode = render_mode
-        self.metadata = {**self.metadata, "name": env_id(self.game)}
-        self.encoding = encoding_for(self.game)
-        self.weights = shaping_weights(self.encoding, shaping)
-        self.possible_agents = [f"player_{seat}" for seat in range(num_players)]
+        self._set_up(game, num_players, options, seed, render_mode, shaping)
         self.agents: list[str] = []
-        self.observation_spaces = {
-            agent: agent_observation_space(self.encoding, self.game, num_players, self.options) for agent in self.possible_agents
-        }
-        self.action_spaces = {agent: spaces.Discrete(self.game.num_distinct_actions) for agent in self.possible_agents}
-        self._seeds = np.random.default_rng(seed)
         self._no_action = np.zeros(self.game.num_distinct_actions, dtype=np.int8)
-        self.state: GameState | None = None
-        self.game_seed = -1
-        self._actions: list[tuple[int, Action]] = []
-        self._potentials = [0.0] * num_players
-
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        """The (shared, cached) observation space of ``agent``."""
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        """The (shared, cached) action space of ``agent``."""
-        return self.action_spaces[agent]
 
     def acting(self) -> list[str]:
         """The agents that act in the next ``step``: every committing seat of a simultaneous step, else the seat to act."""
@@ -100,12 +64,7 @@ class GreenlightParallelEnv(ParallelEnv):  # type: ignore[misc]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, AgentObservation], dict[str, Any]]:
         """Start a new game: every agent's observation and an empty info each. Game options are fixed at construction."""
-        if seed is not None:
-            self._seeds = np.random.default_rng(seed)
-        self.game_seed = int(self._seeds.integers(0, 2**31 - 1))
-        self.state = self.game.new_state(self.num_players, self.game_seed, self.options)
-        self._actions = []
-        self._potentials = [0.0] * self.num_players
+        self._deal(seed)
         self.agents = list(self.possible_agents)
         return self._observations(), {agent: {} for agent in self.agents}
 
@@ -158,27 +117,6 @@ class GreenlightParallelEnv(ParallelEnv):  # type: ignore[misc]
             mask = action_mask(self.game, self.state, seat) if agent in acting else self._no_action.copy()
             observations[agent] = {"observation": vector, "action_mask": mask}
         return observations
-
-    def record(self) -> Record:
-        """The Greenlight record of the current episode (replay it with ``greenlight replay``)."""
-        actions = [(seat, str(action)) for seat, action in self._actions]
-        return Record(self.game.spec.id, self.game.spec.version, self.num_players, self.game_seed, dict(self.options), actions)
-
-    def render(self) -> str | None:
-        """The spectator's view as plain text (``ansi`` returns it, ``human`` prints it)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode; pass render_mode='ansi' or 'human'")
-            return None
-        if self.state is None:
-            return None
-        text = plain_text(self.game, self.game.observe(self.state, None))
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        """Nothing to release."""
 
 
 def pettingzoo_parallel_env(

@@ -248,12 +248,8 @@ class Breakdown(TypedDict):
     total: int
 
 
-#: A key of :class:`Breakdown`, for readers that take the categories one by one.
-BreakdownKey = Literal[
-    "premieres",
-    "sympathy",
-    "money",
-    "dossier",
+#: The breakdown keys of the awards (§5 step 3), one number each, so tables and averages can read them.
+AwardKey = Literal[
     "hardworking",
     "exploitation_action",
     "exploitation_comedy",
@@ -264,11 +260,9 @@ BreakdownKey = Literal[
     "king_of_the_world",
     "jack_of_all_trades",
     "trendsetter",
-    "released",
-    "statues",
-    "awards",
-    "total",
 ]
+#: A key of :class:`Breakdown`, for readers that take the categories one by one.
+BreakdownKey = Literal["premieres", "sympathy", "money", "dossier", AwardKey, "released", "statues", "awards", "total"]
 
 
 class Final(TypedDict):

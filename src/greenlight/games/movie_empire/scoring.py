@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, get_args
+from typing import get_args
 
 from greenlight.core.outcome import Outcome, outcome_from_keys
 from greenlight.games.movie_empire.cards import BOARD_MARKETS, GENRES, Tables
-from greenlight.games.movie_empire.observation import Breakdown
+from greenlight.games.movie_empire.observation import AwardKey, Breakdown
 from greenlight.games.movie_empire.state import NO_SEAT, MovieEmpireState
 
 MONEY_PER_PP = 3
@@ -18,19 +18,6 @@ PATRIOT_PP = 3
 KING_PP = 5
 JACK_PP = 5
 TRENDSETTER_PP = 7
-#: Breakdown keys of the awards (one number each, so tables and averages can read them).
-AwardKey = Literal[
-    "hardworking",
-    "exploitation_action",
-    "exploitation_comedy",
-    "exploitation_drama",
-    "patriot_USA",
-    "patriot_EUR",
-    "patriot_CHN",
-    "king_of_the_world",
-    "jack_of_all_trades",
-    "trendsetter",
-]
 AWARD_KEYS: tuple[AwardKey, ...] = get_args(AwardKey)
 
 
