@@ -117,7 +117,11 @@ class GamePositions(Protocol[S_in]):
         """Fill in what a hand-written position left out but follows from what it gave (the undealt cards, say)."""
 
     def check(self, state: S_in, /) -> None:
-        """Raise ``PositionError`` naming the field and the rule if ``state`` cannot arise in a game."""
+        """Raise ``PositionError`` naming the field and the rule if ``state`` cannot arise in a game.
+
+        A positions module may also define ``header(state) -> dict``: header keys (such as the ``seed`` a generated
+        deck comes from) that ``to_position`` adds so the position reads back into the same state.
+        """
 
 
 class PlainWords:
@@ -221,6 +225,9 @@ class Game(Generic[S]):
             "num_players": self.num_players(state),
             "options": dict(state.options),  # type: ignore[attr-defined]
         }
+        extra = getattr(self.positions, "header", None)
+        if extra is not None:
+            header.update(extra(state))
         fields = state_fields(type(state))
         return {**header, **{name: encode_position_value(getattr(state, name)) for name in fields}}
 

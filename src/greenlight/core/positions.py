@@ -96,6 +96,8 @@ def encode(value: Any) -> Any:
     """The JSON form of a state value (see the module docstring)."""
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
+    if isinstance(value, tuple) and hasattr(value, "_fields"):  # a NamedTuple: an object with its field names
+        return {name: encode(item) for name, item in zip(value._fields, value, strict=True)}
     if isinstance(value, (list, tuple)):
         return [encode(item) for item in value]
     if isinstance(value, dict):
@@ -104,7 +106,8 @@ def encode(value: Any) -> Any:
         version, internal, gauss = value.getstate()
         return {"stream": [version, list(internal), gauss]}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {spec.name: encode(getattr(value, spec.name)) for spec in dataclasses.fields(value)}
+        # Fields the class computes itself (init=False) follow from the others.
+        return {spec.name: encode(getattr(value, spec.name)) for spec in dataclasses.fields(value) if spec.init}
     if isinstance(value, StaticData):
         raise TypeError("static data is not part of a position; list its slot in the state's `derived`")
     raise TypeError(f"a position cannot hold a {type(value).__name__}")
@@ -182,6 +185,8 @@ def decode(value: Any, declared: Any, path: str) -> Any:
         return result
     if isinstance(declared, type) and issubclass(declared, random.Random):
         return _decode_stream(value, declared, path)
+    if isinstance(declared, type) and issubclass(declared, tuple) and hasattr(declared, "_fields"):
+        return _decode_named_tuple(value, declared, path)
     if isinstance(declared, type) and dataclasses.is_dataclass(declared):
         return _decode_dataclass(value, declared, path)
     raise TypeError(f"{path}: a position cannot hold the declared type {declared!r}")
@@ -191,7 +196,7 @@ def _decode_dataclass(value: Any, declared: type, path: str) -> Any:
     if not isinstance(value, dict):
         raise PositionError(path, f"expected an object with {', '.join(_field_names(declared))}, got {_shown(value)}")
     hints = typing.get_type_hints(declared)
-    specs = {spec.name: spec for spec in dataclasses.fields(declared)}
+    specs = {spec.name: spec for spec in dataclasses.fields(declared) if spec.init}
     unknown = sorted(set(value) - set(specs))
     if unknown:
         raise PositionError(f"{path}.{unknown[0]}", f"is not a field of {declared.__name__} (fields: {', '.join(specs)})")
@@ -200,6 +205,24 @@ def _decode_dataclass(value: Any, declared: type, path: str) -> Any:
         if name in value:
             arguments[name] = decode(value[name], hints[name], f"{path}.{name}")
         elif spec.default is dataclasses.MISSING and spec.default_factory is dataclasses.MISSING:
+            raise PositionError(f"{path}.{name}", "is missing")
+    return declared(**arguments)
+
+
+def _decode_named_tuple(value: Any, declared: Any, path: str) -> Any:
+    names: tuple[str, ...] = declared._fields
+    if not isinstance(value, dict):
+        raise PositionError(path, f"expected an object with {', '.join(names)}, got {_shown(value)}")
+    unknown = sorted(set(value) - set(names))
+    if unknown:
+        raise PositionError(f"{path}.{unknown[0]}", f"is not a field of {declared.__name__} (fields: {', '.join(names)})")
+    hints = typing.get_type_hints(declared)
+    defaults: dict[str, Any] = declared._field_defaults
+    arguments = {}
+    for name in names:
+        if name in value:
+            arguments[name] = decode(value[name], hints[name], f"{path}.{name}")
+        elif name not in defaults:
             raise PositionError(f"{path}.{name}", "is missing")
     return declared(**arguments)
 

@@ -205,6 +205,11 @@ class Catalogue(StaticData):
         self._titles: dict[str, str] | None = dict(titles) if titles is not None else None
         self._flavour_seed = flavour_seed
 
+    @property
+    def generated_from(self) -> int | None:
+        """The seed a generated catalogue was drawn from (None for a catalogue read from a data file)."""
+        return self._flavour_seed
+
     def title(self, card_id: str) -> str:
         """The cosmetic title of a movie card (no rule effect)."""
         if self._titles is None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from greenlight.core.game import Game
-from greenlight.games.maybe_movies import describe, rules, view
+from greenlight.games.maybe_movies import describe, positions, rules, view
 from greenlight.games.maybe_movies.actions import ACTION_TYPES
 from greenlight.games.maybe_movies.codes import LAYOUT
 from greenlight.games.maybe_movies.events import EVENT_TYPES
@@ -22,6 +22,7 @@ class MaybeMoviesGame(Game[MaybeMoviesState]):
     rules = rules
     view = view
     words = describe
+    positions = positions
     observation_type = MaybeMoviesObservation
     event_types = EVENT_TYPES
 

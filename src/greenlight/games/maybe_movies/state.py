@@ -150,6 +150,55 @@ class MaybeMoviesState(GameState):
         "votes",
         "won",
     )
+    # The slots' types are the position format (``greenlight.core.positions``); the catalogue and the
+    # expansion flags follow from the options and the seed (``derived``).
+    table: Catalogue
+    num_players: int
+    options: dict[str, Any]
+    trendsetter: bool
+    breaking: bool
+    blockbuster: bool
+    #: The play stream (§2.6).
+    rng: random.Random
+    hands: list[list[str]]
+    known: list[list[str]]
+    pool: list[str]
+    draw_pile: list[str]
+    discard: list[str]
+    market: list[str]
+    personal: list[list[str]]
+    won: list[list[str]]
+    made: list[Stack]
+    out_of_play: list[str]
+    turn: int
+    active: int
+    phase: str
+    # The current turn.
+    row: list[str]
+    #: Without Blockbuster the pitch adds cards in market order (R16): market cards before this index are out of reach.
+    pitch_from: int
+    pitched: tuple[str, ...]
+    votes: list[str | None]
+    voters: tuple[int, ...]
+    rounds: list[tuple[str | None, ...]]
+    #: CHANGE-voters still to edit, lowest number first: (seat, CHANGE card).
+    change_queue: list[tuple[int, str]]
+    change_records: list[ChangeRecord]
+    edit_step: str
+    edit_removed: str | None
+    edit_added: str | None
+    edit_refills: tuple[str, ...]
+    #: K: edits applied to this pitch during this turn.
+    edits: int
+    cost_choices: list[Any]
+    profit_choices: list[Any]
+    choice_point: ChoicePoint | None
+    evaluation: Evaluation | None
+    result: CheckResult | None
+    settlement: Settlement | None
+    history: list[TurnRecord]
+
+    derived = ("table", "trendsetter", "breaking", "blockbuster")
     #: What clone() copies (every other slot holds immutable values and is shared).
     copied = {
         "options": DICT,
@@ -183,43 +232,39 @@ class MaybeMoviesState(GameState):
         self.blockbuster = bool(options.get("blockbuster_budgets"))
         self.rng = rng
         n = num_players
-        self.hands: list[list[str]] = [[] for _ in range(n)]
-        self.known: list[list[str]] = [[] for _ in range(n)]
-        self.pool: list[str] = []
-        self.draw_pile: list[str] = []
-        self.discard: list[str] = []
-        self.market: list[str] = []
-        self.personal: list[list[str]] = [[] for _ in range(n)]
-        self.won: list[list[str]] = [[] for _ in range(n)]
-        self.made: list[Stack] = []
-        self.out_of_play: list[str] = []
+        self.hands = [[] for _ in range(n)]
+        self.known = [[] for _ in range(n)]
+        self.pool = []
+        self.draw_pile = []
+        self.discard = []
+        self.market = []
+        self.personal = [[] for _ in range(n)]
+        self.won = [[] for _ in range(n)]
+        self.made = []
+        self.out_of_play = []
         self.turn = 1
         self.active = 0
         self.phase = PITCH
-        # The current turn.
-        self.row: list[str] = []
-        #: Without Blockbuster the pitch adds cards in market order (R16): market cards before this index are out of reach.
+        self.row = []
         self.pitch_from = 0
-        self.pitched: tuple[str, ...] = ()
-        self.votes: list[str | None] = [None] * n
-        self.voters: tuple[int, ...] = ()
-        self.rounds: list[tuple[str | None, ...]] = []
-        #: CHANGE-voters still to edit, lowest number first: (seat, CHANGE card).
-        self.change_queue: list[tuple[int, str]] = []
-        self.change_records: list[ChangeRecord] = []
+        self.pitched = ()
+        self.votes = [None] * n
+        self.voters = ()
+        self.rounds = []
+        self.change_queue = []
+        self.change_records = []
         self.edit_step = EDIT_START
-        self.edit_removed: str | None = None
-        self.edit_added: str | None = None
-        self.edit_refills: tuple[str, ...] = ()
-        #: K: edits applied to this pitch during this turn.
+        self.edit_removed = None
+        self.edit_added = None
+        self.edit_refills = ()
         self.edits = 0
-        self.cost_choices: list[Any] = []
-        self.profit_choices: list[Any] = []
-        self.choice_point: ChoicePoint | None = None
-        self.evaluation: Evaluation | None = None
-        self.result: CheckResult | None = None
-        self.settlement: Settlement | None = None
-        self.history: list[TurnRecord] = []
+        self.cost_choices = []
+        self.profit_choices = []
+        self.choice_point = None
+        self.evaluation = None
+        self.result = None
+        self.settlement = None
+        self.history = []
 
     @property
     def editor(self) -> int | None:
