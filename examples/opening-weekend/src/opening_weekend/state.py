@@ -10,6 +10,25 @@ class OpeningWeekendState(GameState):
     """Everything about one game, hidden parts included (views decide who sees what)."""
 
     __slots__ = ("calendar", "hands", "num_players", "options", "played", "releases", "round", "scores", "undealt", "won")
+    # The slots' types: what clone() and Game.to_position / from_position read (docs/positions.md in Greenlight).
+    num_players: int
+    options: dict[str, OptionValue]
+    #: Each seat's buzz cards still in hand (hidden from the others).
+    hands: list[list[str]]
+    #: Buzz cards nobody was dealt (hidden from everyone).
+    undealt: list[str]
+    #: Weekend cards in calendar order; the first ``round`` are revealed (the rest hidden).
+    calendar: list[str]
+    #: Rounds started (1-based); ``ROUNDS + 1`` once the game is over.
+    round: int
+    #: This round's sealed releases, one per seat (None until it commits; hidden from the others).
+    releases: list[str | None]
+    #: Buzz cards each seat has played in earlier rounds, in round order (public).
+    played: list[list[str]]
+    #: Weekend ids each seat has won (public).
+    won: list[list[str]]
+    #: Points so far (public).
+    scores: list[int]
     #: What clone() copies (every other slot holds immutable values and is shared).
     copied = {
         "options": DICT,
@@ -32,19 +51,11 @@ class OpeningWeekendState(GameState):
     ) -> None:
         self.num_players = num_players
         self.options = options
-        #: Each seat's buzz cards still in hand (hidden from the others).
         self.hands = hands
-        #: Buzz cards nobody was dealt (hidden from everyone).
         self.undealt = undealt
-        #: Weekend cards in calendar order; the first ``round`` are revealed (the rest hidden).
         self.calendar = calendar
-        #: Rounds started (1-based); ``ROUNDS + 1`` once the game is over.
         self.round = 1
-        #: This round's sealed releases, one per seat (None until it commits; hidden from the others).
-        self.releases: list[str | None] = [None] * num_players
-        #: Buzz cards each seat has played in earlier rounds, in round order (public).
-        self.played: list[list[str]] = [[] for _ in range(num_players)]
-        #: Weekend ids each seat has won (public).
-        self.won: list[list[str]] = [[] for _ in range(num_players)]
-        #: Points so far (public).
+        self.releases = [None] * num_players
+        self.played = [[] for _ in range(num_players)]
+        self.won = [[] for _ in range(num_players)]
         self.scores = [0] * num_players
