@@ -29,12 +29,22 @@ def as_bots(args: list[str]) -> list[str]:
 PLAYS = [args for args in examples("play") if "--resume" not in args]
 
 
+def played(args: list[str]) -> str:
+    """The game an example plays: its first argument, or the game of the position file it starts from."""
+    if "--position" in args:
+        import json
+
+        return str(json.loads((README.parent / args[args.index("--position") + 1]).read_text())["game"])
+    return args[1]
+
+
 def test_the_readme_shows_examples_of_every_use() -> None:
-    assert len(PLAYS) >= 3 and {args[1] for args in PLAYS} == {"cinecitta", "maybe-movies", "movie-empire"}
+    assert len(PLAYS) >= 3 and {played(args) for args in PLAYS} == {"cinecitta", "maybe-movies", "movie-empire"}
+    assert any("--position" in args for args in PLAYS)
     assert any("--resume" in args for args in examples("play")) and examples("rules")
 
 
-@pytest.mark.parametrize("args", PLAYS, ids=[args[1] for args in PLAYS])
+@pytest.mark.parametrize("args", PLAYS, ids=[f"{played(args)}{'-position' if '--position' in args else ''}" for args in PLAYS])
 def test_each_readme_play_example_plays_to_the_end(args: list[str], tmp_path: Path) -> None:
     result = greenlight(*as_bots(args), "--json", home=tmp_path, timeout=600)
     assert result.returncode == 0, result.stderr + result.stdout[-2000:]

@@ -98,3 +98,26 @@ def test_a_finished_game_is_reviewed_in_the_workers_with_progress_and_the_review
     assert page.status_code == 200 and "<svg" in page.text and "Review of Bot 1 (random)" in page.text
     assert client.post(f"/api/tables/{table_id}/reviews/0").json() == {"status": "done"}
     assert client.get(f"/api/tables/{table_id}/reviews/5").status_code == 404
+
+
+def test_a_whole_position_is_uploaded_where_the_upload_limit_applies(client: httpx.Client) -> None:
+    from greenlight.core.registry import get_game
+
+    game = get_game("maybe-movies")
+    state = game.new_state(6, 5)
+    for _ in range(60):
+        seat = min(game.decision(state).players)
+        game.apply(state, seat, game.legal_actions(state, seat)[0])
+    assert not game.is_terminal(state)
+    body = {"game": "maybe-movies", "seats": [{"kind": "human"}, *BOTS, *BOTS, BOTS[0]], "position": game.to_position(state)}
+    text = json.dumps(body, indent=2)  # as a file written by hand or by a tool may be laid out
+    assert len(text) > 16 * 1024
+    headers = {"Content-Type": "application/json"}
+    small_door = client.post("/api/tables", content=text, headers=headers)
+    assert small_door.status_code == 413 and "16 KB" in small_door.json()["detail"]
+    created = client.post("/api/positions/tables", content=text, headers=headers)
+    assert created.status_code == 201, created.text
+    view = client.get(f"/api/tables/{created.json()['table']['id']}/view", headers=bearer(created.json()["seats"][0]["token"])).json()
+    assert view["observation"]["turn"] == state.turn
+    missing = client.post("/api/positions/tables", json={"game": "cinecitta", "seats": [{"kind": "human"}, *BOTS]})
+    assert missing.status_code == 400 and "send the position" in missing.json()["detail"]

@@ -170,9 +170,20 @@ async def game_rules(game_id: str) -> dict[str, str]:
 # -- tables -----------------------------------------------------------------------------------
 
 
+@router.post("/positions/tables", status_code=201, tags=["tables"])
+async def create_table_from_position(body: TableIn, request: Request, hub: Hub, client: ClientAddress) -> dict[str, Any]:
+    """Create a table set up from ``position`` (a whole position may be large: the upload limit applies here)."""
+    if body.position is None:
+        raise TableError(400, "send the position to set the table up from ('position'), or create a dealt table at /api/tables")
+    return await create_table(body, request, hub, client)
+
+
 @router.post("/tables", status_code=201, tags=["tables"])
 async def create_table(body: TableIn, request: Request, hub: Hub, client: ClientAddress) -> dict[str, Any]:
-    """Create a table. The response holds each human seat's secret token and link (shown only once)."""
+    """Create a table. The response holds each human seat's secret token and link (shown only once).
+
+    A small hand-written ``position`` fits here; a whole one (``greenlight position``) goes to /api/positions/tables.
+    """
     limiters: Limiters = request.app.state.limiters
     limiters.take(limiters.create, client, "new tables")
     seats = [SeatRequest(seat.kind, seat.bot, seat.name, seat.open) for seat in body.seats]

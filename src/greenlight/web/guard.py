@@ -32,7 +32,7 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 #: Paths whose bodies may be as large as an uploaded record.
-UPLOAD_PATHS = ("/api/replay", "/api/tables")  # a record; a table may be set up from a whole position
+UPLOAD_PATHS = ("/api/replay", "/api/positions/tables")  # a record; a table set up from a whole position
 
 
 class BodyGuard:

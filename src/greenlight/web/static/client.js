@@ -73,7 +73,7 @@
   let sending = null;
   let refused = false;
   let confirming = null;
-  // The last hint (for the move number it was asked at) and whether one is being thought out.
+  // The last hint and whether one is being thought out.
   let hint = null;
   let hintPending = false;
   // Each seat's review once asked about: {status: "done" | "running" | "failed", ...}.
@@ -493,7 +493,8 @@
 
   function hintBox() {
     const box = el("div", { class: "hint-box" });
-    const shown = hint && hint.version === view.version ? hint : null;
+    // A hint stands while its moves are still this seat's choices (other seats committing does not change them).
+    const shown = hint && hint.moves.every((move) => view.legal_actions.includes(move.action)) ? hint : null;
     const button = el("button", { type: "button", class: "hint-button", disabled: hintPending, onclick: askHint }, hintPending ? "Thinking…" : "Hint");
     box.append(button, el("span", { class: "muted", text: " the search's three best moves, from what you can see" }));
     if (shown) {

@@ -179,7 +179,7 @@
     button.disabled = true;
     try {
       const body = position ? { game: game.id, seats, position } : { game: game.id, seats, options: readOptions() };
-      const answer = await G.api("POST", "/api/tables", body);
+      const answer = await G.api("POST", position ? "/api/positions/tables" : "/api/tables", body);
       showCreated(answer);
       refreshTables();
     } catch (error) {
