@@ -8,10 +8,10 @@ only through the primitives of :mod:`greenlight.games.maybe_movies.chance`.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from greenlight.core.rng import Stream
 from greenlight.core.state import DICT, LIST, LISTS, STREAM, GameState, StaticData
 from greenlight.games.maybe_movies.budget import CheckResult, ChoicePoint, Evaluation
 from greenlight.games.maybe_movies.cards import Catalogue
@@ -150,29 +150,28 @@ class MaybeMoviesState(GameState):
         "votes",
         "won",
     )
-    # The slots' types are the position format (``greenlight.core.positions``); the catalogue and the
-    # expansion flags follow from the options and the seed (``derived``).
+    # The slots' types are the position format (``greenlight.core.positions``), in the order a position lists
+    # them; the catalogue and the expansion flags follow from the options and the seed (``derived``).
     table: Catalogue
     num_players: int
     options: dict[str, Any]
     trendsetter: bool
     breaking: bool
     blockbuster: bool
-    #: The play stream (§2.6).
-    rng: random.Random
-    hands: list[list[str]]
-    known: list[list[str]]
-    pool: list[str]
-    draw_pile: list[str]
-    discard: list[str]
-    market: list[str]
-    personal: list[list[str]]
-    won: list[list[str]]
-    made: list[Stack]
-    out_of_play: list[str]
+    # The game: whose turn, the decision point, and where every card lies.
     turn: int
     active: int
     phase: str
+    hands: list[list[str]]
+    known: list[list[str]]
+    won: list[list[str]]
+    pool: list[str]
+    market: list[str]
+    personal: list[list[str]]
+    made: list[Stack]
+    draw_pile: list[str]
+    discard: list[str]
+    out_of_play: list[str]
     # The current turn.
     row: list[str]
     #: Without Blockbuster the pitch adds cards in market order (R16): market cards before this index are out of reach.
@@ -190,13 +189,16 @@ class MaybeMoviesState(GameState):
     edit_refills: tuple[str, ...]
     #: K: edits applied to this pitch during this turn.
     edits: int
-    cost_choices: list[Any]
-    profit_choices: list[Any]
+    #: The active player's text-card choices so far: a card id to copy or an icon index (costs), a number (profits).
+    cost_choices: list[str | int]
+    profit_choices: list[int]
     choice_point: ChoicePoint | None
     evaluation: Evaluation | None
     result: CheckResult | None
     settlement: Settlement | None
     history: list[TurnRecord]
+    #: The play stream (§2.6).
+    rng: Stream
 
     derived = ("table", "trendsetter", "breaking", "blockbuster")
     #: What clone() copies (every other slot holds immutable values and is shared).
@@ -223,7 +225,7 @@ class MaybeMoviesState(GameState):
         "history": LIST,
     }
 
-    def __init__(self, table: Catalogue, num_players: int, options: dict[str, Any], rng: random.Random) -> None:
+    def __init__(self, table: Catalogue, num_players: int, options: dict[str, Any], rng: Stream) -> None:
         self.table = table
         self.num_players = num_players
         self.options = options
