@@ -7,12 +7,10 @@ shut-downs) are queued as interrupts (``state.queue``) in turn order (R60, R70).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from greenlight.core.events import Event
 from greenlight.games.movie_empire.cards import SympathyLevel
 from greenlight.games.movie_empire.events import DossierSpent, LineReopened, LineShut, Sympathy
-from greenlight.games.movie_empire.lines import Line
+from greenlight.games.movie_empire.lines import Line, with_flags
 from greenlight.games.movie_empire.state import NO_SEAT, Q_CHECK, Q_DISCARD, Q_SHUT, MovieEmpireState
 
 HAND_LIMIT = 4
@@ -149,7 +147,7 @@ def shut_line(state: MovieEmpireState, seat: int, index: int, events: list[Event
 
 
 def _flip(line: Line, *, shut: bool) -> Line:
-    return replace(line, shut=shut)
+    return with_flags(line, shut=shut)
 
 
 # -- dossiers (§4.4) -------------------------------------------------------------------------

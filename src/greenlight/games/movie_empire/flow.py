@@ -11,8 +11,8 @@ end of the game after the last round's premieres.
 from __future__ import annotations
 
 from greenlight.core.events import Event
-from greenlight.games.movie_empire.actions import DONE, END, PASS
-from greenlight.games.movie_empire.effects import run_check
+from greenlight.games.movie_empire.actions import DONE, PASS
+from greenlight.games.movie_empire.effects import run_check, usable_dossier
 from greenlight.games.movie_empire.events import GameOver, Passed, PremierePhase, ProduceDone
 from greenlight.games.movie_empire.premiere import build_net_items, free_markets, net_lines, pending_release, release_spaces, score_premiere
 from greenlight.games.movie_empire.rounds import (
@@ -39,7 +39,7 @@ from greenlight.games.movie_empire.state import (
     WORKING,
     MovieEmpireState,
 )
-from greenlight.games.movie_empire.working import ASSISTANTS, produce_step_actions, turn_menu
+from greenlight.games.movie_empire.working import ASSISTANTS, can_place, produce_options, produce_step_actions, turn_menu
 
 TURN_ACTIVE, TURN_OVER = 0, 1
 
@@ -135,13 +135,19 @@ def _working(state: MovieEmpireState, events: list[Event]) -> bool:
             events.append(Event("produce_done", ProduceDone(seat=seat)))
             return True
         return False
-    menu = turn_menu(state, seat)
-    if not state.turn_placed and menu == [PASS]:
-        state.passed[seat] = True  # R67: a player who cannot place must pass
-        events.append(Event("passed", Passed(seat=seat)))
-        end_turn(state)
-        return True
-    if state.turn_placed and menu == [END]:
+    # A turn menu of only [pass] or only [end] is no decision; the menu itself is built only when nothing
+    # simpler shows a choice (a placement on offer, or after the placement a dossier or a produce step).
+    if not state.turn_placed:
+        if can_place(state, seat):
+            return False
+        if turn_menu(state, seat) == [PASS]:
+            state.passed[seat] = True  # R67: a player who cannot place must pass
+            events.append(Event("passed", Passed(seat=seat)))
+            end_turn(state)
+            return True
+        return False
+    # After the placement the menu holds a Purge whenever a dossier is usable (R53), else the produce targets and end.
+    if not usable_dossier(state, seat) and (state.turn_produced or not produce_options(state, seat)):
         end_turn(state)
         return True
     return False

@@ -8,7 +8,8 @@ R20) and the upgrade stacked on it, if any (R23).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from functools import cache
 
 from greenlight.games.movie_empire.actions import LEFT, RIGHT, Lay, Stack, Star
 from greenlight.games.movie_empire.cards import (
@@ -22,8 +23,10 @@ from greenlight.games.movie_empire.cards import (
     R_SCRIPT_MET,
     R_STARS_GE,
     R_STARS_ZERO,
+    STAGE_INDEX,
     STAGE_WORDS,
     STAGES,
+    ProductionCard,
     Requirement,
     Tables,
 )
@@ -145,6 +148,35 @@ def allowed_stages(line: Line, end: str) -> tuple[int, ...]:
     return (first,) if first == 0 else (first - 1, first)
 
 
+class _CardLays:
+    """What ``lay_actions`` needs of one production card, with its actions made once."""
+
+    __slots__ = ("carried", "joker", "joker_left", "joker_right", "left", "right", "stack", "stage", "upgrade_of")
+
+    def __init__(self, card: ProductionCard) -> None:
+        self.carried = card.carried_name
+        self.joker = card.kind == "joker"
+        self.stage = card.stage
+        self.upgrade_of = card.upgrade_of
+        self.left, self.right, self.stack = Lay(card.id, LEFT), Lay(card.id, RIGHT), Stack(card.id)
+        #: A joker's lays at each end, by the stage it takes.
+        self.joker_left = tuple(Lay(card.id, LEFT, stage) for stage in STAGES)
+        self.joker_right = tuple(Lay(card.id, RIGHT, stage) for stage in STAGES)
+
+
+@cache
+def _lay_tables(table: Tables) -> tuple[dict[str, _CardLays], dict[str, tuple[frozenset[str], Star]]]:
+    """Production cards and stars (banned genres, action) of ``table`` by id, read once per table."""
+    cards = {card.id: _CardLays(card) for card in table.production.values()}
+    stars = {star.id: (star.banned, Star(star.id)) for star in table.stars.values()}
+    return cards, stars
+
+
+#: ``allowed_stages`` at the right end by the stage of the rightmost position, at the left end by the leftmost's.
+_RIGHT_ALLOWED = tuple((last,) if last == 3 else (last, last + 1) for last in range(4))
+_LEFT_ALLOWED = tuple((first,) if first == 0 else (first - 1, first) for first in range(4))
+
+
 def lay_actions(table: Tables, line: Line, hand: Iterable[str]) -> list[Lay | Stack | Star]:
     """Every legal single lay of a hand card into ``line`` (§4.6 points 3-6), without duplicates.
 
@@ -153,39 +185,44 @@ def lay_actions(table: Tables, line: Line, hand: Iterable[str]) -> list[Lay | St
     stage as p1 (R17, R18); stars come after that card.
     """
     actions: list[Lay | Stack | Star] = []
-    seen: set[str] = set()
-    production = table.production
-    genre = table.scripts[line.script].genre
-    empty = not line.cards
-    for card_id in hand:
-        if card_id in seen:
-            continue
-        seen.add(card_id)
-        card = production.get(card_id)
-        if card is None:
-            star = table.stars.get(card_id)
-            if star is not None and not empty and genre not in star.banned:  # R21: only the genre ban is checked
-                actions.append(Star(card_id))
-            continue
-        if empty:
-            if card.kind == "joker":
-                actions.extend(Lay(card_id, RIGHT, STAGES[stage]) for stage in range(4))  # R18
+    cards, stars = _lay_tables(table)
+    positions = line.cards
+    if not positions:
+        for card_id in dict.fromkeys(hand):
+            card = cards.get(card_id)
+            if card is None:
+                continue  # a star comes after the first production card; a script is no lay
+            if card.joker:
+                actions += card.joker_right  # R18: any stage
             else:
-                actions.append(Lay(card_id, RIGHT))
+                actions.append(card.right)
+        return actions
+    genre = table.scripts[line.script].genre
+    left_allowed, right_allowed = _LEFT_ALLOWED[line.stages[0]], _RIGHT_ALLOWED[line.stages[-1]]
+    carried: set[str] | None = None
+    for card_id in dict.fromkeys(hand):
+        card = cards.get(card_id)
+        if card is None:
+            star = stars.get(card_id)
+            if star is not None and genre not in star[0]:  # R21: only the genre ban is checked
+                actions.append(star[1])
             continue
-        if card.kind == "upgrade":
-            base = card.upgrade_of
-            if any(c == base and s is None for c, s in zip(line.cards, line.stacked, strict=True)):
-                actions.append(Stack(card_id))  # no colour check, no new position (§4.6.4)
-                continue
-        if carries(table, line, card.carried_name):
+        base = card.upgrade_of
+        if base is not None and any(c == base and s is None for c, s in zip(positions, line.stacked, strict=True)):
+            actions.append(card.stack)  # no colour check, no new position (§4.6.4)
+            continue
+        if carried is None:
+            carried = {cards[position].carried for position in positions}
+        if card.carried in carried:
             continue  # name rule (R22, R25)
-        for end in (LEFT, RIGHT):
-            allowed = allowed_stages(line, end)
-            if card.kind == "joker":
-                actions.extend(Lay(card_id, end, STAGES[stage]) for stage in allowed)  # R19
-            elif card.stage in allowed:
-                actions.append(Lay(card_id, end))
+        if card.joker:  # R19
+            actions += [card.joker_left[stage] for stage in left_allowed]
+            actions += [card.joker_right[stage] for stage in right_allowed]
+        else:
+            if card.stage in left_allowed:
+                actions.append(card.left)
+            if card.stage in right_allowed:
+                actions.append(card.right)
     return actions
 
 
@@ -246,19 +283,30 @@ _GENRE_WORDS = {"A": "action", "C": "comedy", "D": "drama"}
 
 def apply_lay(table: Tables, line: Line, action: Lay | Stack | Star) -> Line:
     """The line after a legal lay."""
+    script, cards, stages, stacked, stars = line.script, line.cards, line.stages, line.stacked, line.stars
     if isinstance(action, Star):
-        return replace(line, stars=(*line.stars, action.card))
+        return Line(script, cards, stages, stacked, (*stars, action.card), line.shut, line.locked)
     if isinstance(action, Stack):
         base = table.production[action.card].upgrade_of
-        index = next(i for i, (c, s) in enumerate(zip(line.cards, line.stacked, strict=True)) if c == base and s is None)
-        stacked = list(line.stacked)
-        stacked[index] = action.card
-        return replace(line, stacked=tuple(stacked))
-    card = table.production[action.card]
-    stage = STAGES.index(action.stage) if action.stage is not None else card.stage
+        index = next(i for i, (c, s) in enumerate(zip(cards, stacked, strict=True)) if c == base and s is None)
+        return Line(script, cards, stages, (*stacked[:index], action.card, *stacked[index + 1 :]), stars, line.shut, line.locked)
+    stage = STAGE_INDEX[action.stage] if action.stage is not None else table.production[action.card].stage
     if action.end == LEFT:
-        return replace(line, cards=(action.card, *line.cards), stages=(stage, *line.stages), stacked=(None, *line.stacked))
-    return replace(line, cards=(*line.cards, action.card), stages=(*line.stages, stage), stacked=(*line.stacked, None))
+        return Line(script, (action.card, *cards), (stage, *stages), (None, *stacked), stars, line.shut, line.locked)
+    return Line(script, (*cards, action.card), (*stages, stage), (*stacked, None), stars, line.shut, line.locked)
+
+
+def with_flags(line: Line, *, shut: bool | None = None, locked: bool | None = None) -> Line:
+    """``line`` with its ``shut`` or ``locked`` flag changed (``dataclasses.replace`` without its cost)."""
+    return Line(
+        line.script,
+        line.cards,
+        line.stages,
+        line.stacked,
+        line.stars,
+        line.shut if shut is None else shut,
+        line.locked if locked is None else locked,
+    )
 
 
 def build_line(table: Tables, script: str, cards: Iterable[str], stars: Iterable[str] = (), **flags: bool) -> Line:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from itertools import combinations
 
 from greenlight.core.actions import Action
@@ -42,6 +41,7 @@ from greenlight.games.movie_empire.events import (
     UpkeepDone,
     WorkingStarted,
 )
+from greenlight.games.movie_empire.lines import with_flags
 from greenlight.games.movie_empire.state import (
     GIFT,
     GRUMPY,
@@ -312,7 +312,7 @@ def upkeep_board(state: MovieEmpireState, events: list[Event]) -> None:
     for lines in state.lines:
         for index, line in enumerate(lines):
             if line is not None and line.locked:
-                lines[index] = replace(line, locked=False)
+                lines[index] = with_flags(line, locked=False)
     n = state.num_players
     state.exempt = [False] * n
     state.passed = [False] * n

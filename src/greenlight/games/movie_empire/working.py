@@ -7,6 +7,7 @@ and slot, release line, Sabotage keep) and the lays of a produce step.
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import combinations
 
 from greenlight.core.actions import Action, shared
@@ -45,6 +46,7 @@ from greenlight.games.movie_empire.cards import (
     T_STAR,
     AnnualPlan,
     Space,
+    Tables,
 )
 from greenlight.games.movie_empire.effects import (
     change_sympathy,
@@ -73,7 +75,7 @@ from greenlight.games.movie_empire.events import (
     SabotageDiscarded,
     Swapped,
 )
-from greenlight.games.movie_empire.lines import Line, apply_lay, holds, lay_actions, metrics
+from greenlight.games.movie_empire.lines import Line, apply_lay, holds, lay_actions, metrics, with_flags
 from greenlight.games.movie_empire.state import (
     NO_SEAT,
     SUB_NONE,
@@ -101,6 +103,8 @@ place_action = shared(Place)
 block_action = shared(Block)
 cut_action = shared(Cut)
 take_action = shared(Take)
+script_action = shared(Script)
+swap_action = shared(Swap)
 
 
 # -- plans and releases ----------------------------------------------------------------------
@@ -143,10 +147,70 @@ def releasable(state: MovieEmpireState, seat: int) -> list[int]:
 
 # -- spaces ----------------------------------------------------------------------------------
 
+# How ``available_places`` treats a space (its task, with the tasks that need no check of their own merged).
+K_PLAIN, K_PRODUCTION, K_SCRIPT, K_STAR, K_SABOTAGE, K_NICE, K_NICE_DOSSIER, K_REVEAL, K_RELEASE = range(9)
+_KINDS = {
+    T_PRODUCTION: K_PRODUCTION,
+    T_SCRIPT: K_SCRIPT,
+    T_STAR: K_STAR,
+    T_SABOTAGE: K_SABOTAGE,
+    T_NICE: K_NICE,
+    T_NICE_DOSSIER: K_NICE_DOSSIER,
+    T_REVEAL: K_REVEAL,
+    T_RELEASE: K_RELEASE,
+}
+#: A placement row: space index, kind, task, the space's money, its surcharge, ``place X`` and ``place X dossier``.
+PlaceRow = tuple[int, int, int, int, int, Place, Place]
 
-def production_slots(state: MovieEmpireState) -> list[Space]:
+
+class Board:
+    """The spaces in use at one player count and variant, read once into the forms the per-move loops use.
+
+    Everything here follows from the tables, so one board serves every state
+    of that table, player count and variant (``board_of``).
+    """
+
+    __slots__ = ("block_rows", "cut_rows", "lay_targets", "place_rows", "production", "releases", "spaces")
+
+    def __init__(self, spaces: tuple[Space, ...]) -> None:
+        """Read ``spaces`` (the spaces in use, in board order)."""
+        self.spaces = spaces
+        #: Production slots, PS1 first (R69), and release spaces top to bottom (R36).
+        self.production = tuple(space for space in spaces if space.task == T_PRODUCTION)
+        self.releases = tuple(space for space in spaces if space.task == T_RELEASE)
+        #: The spaces a lay can open (SB1 and the release spaces, see ``lay_targets``).
+        self.lay_targets = tuple(space for space in spaces if space.task in (T_SABOTAGE, T_RELEASE))
+        self.place_rows: tuple[PlaceRow, ...] = tuple(
+            (
+                space.index,
+                _KINDS.get(space.task, K_PLAIN),
+                space.task,
+                space.money,
+                space.surcharge,
+                place_action(space.id, False),
+                place_action(space.id, True),
+            )
+            for space in spaces
+        )
+        self.cut_rows = tuple((space.index, cut_action(space.id)) for space in self.releases)
+        self.block_rows = tuple((space.index, block_action(space.id)) for space in spaces)
+
+
+_boards: dict[tuple[Tables, int, bool], Board] = {}
+
+
+def board_of(state: MovieEmpireState) -> Board:
+    """The board of ``state``'s tables, player count and variant (built on first use, then shared)."""
+    key = (state.table, state.num_players, state.clean)
+    board = _boards.get(key)
+    if board is None:
+        board = _boards[key] = Board(state.table.spaces_in_use(state.num_players, state.clean))
+    return board
+
+
+def production_slots(state: MovieEmpireState) -> tuple[Space, ...]:
     """Production slots in use, PS1 first (R69)."""
-    return [space for space in in_use(state) if space.task == T_PRODUCTION]
+    return board_of(state).production
 
 
 def in_use(state: MovieEmpireState) -> tuple[Space, ...]:
@@ -160,13 +224,32 @@ def may_take(state: MovieEmpireState, seat: int, card: str) -> bool:
     return plan is None or plan.effect != "forbid_take_stage" or state.table.production[card].stage != plan.forbidden_stage
 
 
+def _forbidden_stage(state: MovieEmpireState, seat: int) -> int:
+    """The printed stage AP04 forbids ``seat`` to take from a slot, or ``NO_STAGE_FORBIDDEN``."""
+    plan = plan_for(state, seat)
+    return plan.forbidden_stage if plan is not None and plan.effect == "forbid_take_stage" else NO_STAGE_FORBIDDEN
+
+
 def takeable_slots(state: MovieEmpireState, seat: int) -> list[Space]:
     """Production slots whose card the Sabotage swap may take (§4.3 a)."""
+    forbidden_stage = _forbidden_stage(state, seat)
+    production, cards, blocked = state.table.production, state.slot_card, state.blocked
     return [
         space
-        for space in production_slots(state)
-        if (card := state.slot_card[space.index]) is not None and state.blocked[space.index] == NO_SEAT and may_take(state, seat, card)
+        for space in board_of(state).production
+        if (card := cards[space.index]) is not None and blocked[space.index] == NO_SEAT and production[card].stage != forbidden_stage
     ]
+
+
+def _any_takeable(state: MovieEmpireState, seat: int) -> bool:
+    """Whether ``takeable_slots`` is not empty (without listing them)."""
+    forbidden_stage = _forbidden_stage(state, seat)
+    production, cards, blocked = state.table.production, state.slot_card, state.blocked
+    for space in board_of(state).production:
+        card = cards[space.index]
+        if card is not None and blocked[space.index] == NO_SEAT and production[card].stage != forbidden_stage:
+            return True
+    return False
 
 
 def place_problem(state: MovieEmpireState, seat: int, space: Space, dossier: bool) -> str | None:
@@ -237,65 +320,99 @@ def available_places(state: MovieEmpireState, seat: int, *, skip_hand_dependent:
     This is the fast path of ``place_problem`` (same rules, checked once per call
     where possible); a test checks that the two always agree.
     """
+    return _scan_places(state, seat, skip_hand_dependent, False)[0]
+
+
+def can_place(state: MovieEmpireState, seat: int) -> bool:
+    """Whether any placement is available now (stops at the first)."""
+    return bool(_scan_places(state, seat, False, True)[0])
+
+
+def _scan_places(state: MovieEmpireState, seat: int, skip_hand_dependent: bool, first_only: bool) -> tuple[list[Action], bool]:
+    """The placements of ``available_places`` (only the first one with ``first_only``), and whether one is static.
+
+    A static placement is one no lay can take away: not a release, not the SB1 swap (see ``Reach``).
+    """
     places: list[Action] = []
     placed = state.placed[seat]
     if placed >= ASSISTANTS:
-        return places
+        return places, False
     money = state.money[seat] - HIRE_FEES[placed]
     if money < 0:
-        return places  # the hire fee alone is too much
+        return places, False  # the hire fee alone is too much
     table = state.table
     plan = plan_for(state, seat)
     forbidden_tasks: frozenset[int] = plan.forbidden_tasks if plan is not None and plan.effect == "forbid_task" else frozenset()
     forbidden_stage = plan.forbidden_stage if plan is not None and plan.effect == "forbid_take_stage" else NO_STAGE_FORBIDDEN
     usable = usable_dossier(state, seat)
     assistant, blocked, cards = state.assistant, state.blocked, state.slot_card
-    for space in in_use(state):
-        index = space.index
-        if assistant[index] != NO_SEAT or blocked[index] != NO_SEAT:
+    static = False
+    release_ok: bool | None = None  # whether some line may be released, found at the first free release space
+    for index, kind, task, space_money, surcharge, plain, with_dossier in board_of(state).place_rows:
+        if assistant[index] != NO_SEAT or blocked[index] != NO_SEAT or task in forbidden_tasks:
             continue
-        task = space.task
-        if task in forbidden_tasks:
+        budget = money + space_money  # R10: income cannot pay the hire fee (money >= 0 here), what is left pays the task
+        if budget < 0:
             continue
-        if space.money < 0 and money < -space.money:
-            continue
-        budget = money + space.money
-        if task == T_PRODUCTION:
+        if kind == K_PRODUCTION:
             card_id = cards[index]
             if card_id is None:
                 continue
             card = table.production[card_id]
-            if card.stage == forbidden_stage or budget < card.cost + space.surcharge:
+            if card.stage == forbidden_stage or budget < card.cost + surcharge:
                 continue
-        elif task == T_SCRIPT:
+        elif kind == K_SCRIPT:
             if cards[index] is None:
                 continue
-        elif task == T_STAR:
+        elif kind == K_STAR:
             star_id = cards[index]
             if star_id is None or budget < table.stars[star_id].cost:
                 continue
-        elif task == T_SABOTAGE:
+        elif kind == K_SABOTAGE:
             if not skip_hand_dependent and _swap_possible(state, seat):
-                places.append(place_action(space.id, False))
+                places.append(plain)
+                if first_only:
+                    return places, False
             if usable:
-                places.append(place_action(space.id, True))
+                places.append(with_dossier)
+                static = True
+                if first_only:
+                    return places, static
             continue
-        elif task == T_NICE:
+        elif kind == K_NICE:
             if usable:
-                places.append(place_action(space.id, False))
-                places.append(place_action(space.id, True))
+                places.append(plain)
+                places.append(with_dossier)
+                static = True
+                if first_only:
+                    return places, static
                 continue
-        elif task == T_NICE_DOSSIER:
+        elif kind == K_NICE_DOSSIER:
             if usable:
-                places.append(place_action(space.id, True))
+                places.append(with_dossier)
+                static = True
+                if first_only:
+                    return places, static
             continue
-        elif task == T_REVEAL:
+        elif kind == K_REVEAL:
             if state.dossier[seat] != NO_SEAT:
                 continue
-        elif task == T_RELEASE and (skip_hand_dependent or not releasable(state, seat)):
+        elif kind == K_RELEASE:
+            if skip_hand_dependent:
+                continue
+            if release_ok is None:
+                release_ok = bool(releasable(state, seat))
+            if not release_ok:
+                continue
+            places.append(plain)
+            if first_only:
+                return places, static
             continue
-        places.append(place_action(space.id, False))
-    return places
+        places.append(plain)
+        static = True
+        if first_only:
+            return places, static
+    return places, static
 
 
 NO_STAGE_FORBIDDEN = -2
@@ -303,12 +420,7 @@ NO_STAGE_FORBIDDEN = -2
 
 def _swap_possible(state: MovieEmpireState, seat: int) -> bool:
     production = state.table.production
-    return any(card in production for card in state.hands[seat]) and bool(takeable_slots(state, seat))
-
-
-def can_place(state: MovieEmpireState, seat: int) -> bool:
-    """Whether any placement is available now."""
-    return bool(available_places(state, seat))
+    return any(card in production for card in state.hands[seat]) and _any_takeable(state, seat)
 
 
 def purge_could_open(state: MovieEmpireState, seat: int) -> bool:
@@ -328,12 +440,18 @@ def purge_could_open(state: MovieEmpireState, seat: int) -> bool:
     plan = plan_for(state, seat)
     if plan is not None and plan.effect == "forbid_task" and T_PRODUCTION in plan.forbidden_tasks:
         return False
-    costs = [card.cost for card in state.table.production.values() if may_take(state, seat, card.id)]
-    return bool(costs) and any(
-        money + space.money >= min(costs) + space.surcharge
-        for space in production_slots(state)
+    cheapest = _cheapest_card(state.table, _forbidden_stage(state, seat))
+    return cheapest is not None and any(
+        money + space.money >= cheapest + space.surcharge
+        for space in board_of(state).production
         if state.assistant[space.index] == NO_SEAT and state.blocked[space.index] == NO_SEAT
     )
+
+
+@cache
+def _cheapest_card(table: Tables, forbidden_stage: int) -> int | None:
+    """The lowest cost of a production card whose printed stage is not ``forbidden_stage`` (None if there is none)."""
+    return min((card.cost for card in table.production.values() if card.stage != forbidden_stage), default=None)
 
 
 # -- the produce step (§4.6) -------------------------------------------------------------------
@@ -372,9 +490,9 @@ def lay_targets(state: MovieEmpireState, seat: int) -> tuple[bool, bool]:
     plan = plan_for(state, seat)
     forbidden_tasks: frozenset[int] = plan.forbidden_tasks if plan is not None and plan.effect == "forbid_task" else frozenset()
     swap = release = False
-    for space in in_use(state):
+    for space in board_of(state).lay_targets:
         task = space.task
-        if task not in (T_SABOTAGE, T_RELEASE) or task in forbidden_tasks:
+        if task in forbidden_tasks:
             continue
         index = space.index
         if state.assistant[index] != NO_SEAT or state.blocked[index] != NO_SEAT:
@@ -383,7 +501,7 @@ def lay_targets(state: MovieEmpireState, seat: int) -> tuple[bool, bool]:
             continue
         if task == T_RELEASE:
             release = True
-        elif takeable_slots(state, seat):
+        elif _any_takeable(state, seat):
             swap = True
     return swap, release
 
@@ -444,10 +562,17 @@ class Reach:
         table = self.state.table
         return [lay for lay in lay_actions(table, line, hand) if self.reaches(index, apply_lay(table, line, lay), _without(hand, lay.card))]
 
+    def any_opening_lay(self, index: int, line: Line, hand: list[str]) -> bool:
+        """Whether ``opening_lays`` is not empty (stops at the first)."""
+        if self.hopeless:
+            return False
+        table = self.state.table
+        return any(self.reaches(index, apply_lay(table, line, lay), _without(hand, lay.card)) for lay in lay_actions(table, line, hand))
+
 
 def _needs_lookahead(state: MovieEmpireState, seat: int) -> bool:
     """Before the placement, lays must lead to a placement (R16, R67); usually one is available, whatever is laid."""
-    return not state.turn_placed and not available_places(state, seat, skip_hand_dependent=True)
+    return not state.turn_placed and not _scan_places(state, seat, True, True)[0]
 
 
 def line_lays(state: MovieEmpireState, seat: int, index: int, reach: Reach | None) -> list[Lays]:
@@ -459,15 +584,16 @@ def line_lays(state: MovieEmpireState, seat: int, index: int, reach: Reach | Non
     return lay_actions(state.table, line, state.hands[seat])
 
 
-def new_line_scripts(state: MovieEmpireState, seat: int, index: int, reach: Reach | None) -> list[Action]:
+def new_line_scripts(state: MovieEmpireState, seat: int, index: int, reach: Reach | None, *, first_only: bool = False) -> list[Action]:
     """Scripts that can start a new line in slot ``index`` (some first card must follow, R17).
 
     With ``reach`` (before the placement), only scripts with which some
-    sequence of lays leads to a placement (R67).
+    sequence of lays leads to a placement (R67). ``first_only`` stops at the first.
     """
     hand = state.hands[seat]
     table = state.table
-    if not any(card in table.production for card in hand):
+    production = table.production
+    if not any(card in production for card in hand):
         return []
     if reach is not None and reach.hopeless:
         return []
@@ -475,10 +601,19 @@ def new_line_scripts(state: MovieEmpireState, seat: int, index: int, reach: Reac
     for card in dict.fromkeys(hand):
         if card not in table.scripts:
             continue
-        if reach is not None and not reach.opening_lays(index, Line(card), _without(hand, card)):
+        if reach is not None and not reach.any_opening_lay(index, Line(card), _without(hand, card)):
             continue
-        scripts.append(Script(card))
+        scripts.append(script_action(card))
+        if first_only:
+            break
     return scripts
+
+
+#: ``release 1`` and ``release 2`` by line index.
+RELEASES = (Release(1), Release(2))
+#: ``produce 1``, ``produce 2`` (by line index) and ``produce new``.
+PRODUCE_LINE = (Produce("1"), Produce("2"))
+PRODUCE_NEW = Produce(NEW_LINE)
 
 
 def produce_options(state: MovieEmpireState, seat: int, reach: Reach | None = None) -> list[Action]:
@@ -488,12 +623,16 @@ def produce_options(state: MovieEmpireState, seat: int, reach: Reach | None = No
     that no lay can remove is available, or after the placement).
     """
     options: list[Action] = []
+    hand = state.hands[seat]
+    table = state.table
     for index, line in enumerate(state.lines[seat]):
-        if line is not None and not line.shut and not line.locked and line_lays(state, seat, index, reach):
-            options.append(Produce(str(index + 1)))
+        if line is None or line.shut or line.locked:
+            continue
+        if reach.any_opening_lay(index, line, hand) if reach is not None else lay_actions(table, line, hand):
+            options.append(PRODUCE_LINE[index])
     slot = new_line_slot(state, seat)
-    if slot != NO_SEAT and new_line_scripts(state, seat, slot, reach):
-        options.append(Produce(NEW_LINE))
+    if slot != NO_SEAT and new_line_scripts(state, seat, slot, reach, first_only=True):
+        options.append(PRODUCE_NEW)
     return options
 
 
@@ -532,56 +671,54 @@ def placement_this_turn(state: MovieEmpireState, seat: int) -> bool:
 def turn_menu(state: MovieEmpireState, seat: int) -> list[Action]:
     """Pass, place, produce, dossier free actions and end, as far as each is allowed now."""
     actions: list[Action] = []
+    turn_placed, turn_produced = state.turn_placed, state.turn_produced
     reach: Reach | None = None
     places: list[Action] = []
-    if not state.turn_placed:
-        places = available_places(state, seat)
-        if not any(_static_place(state, place) for place in places):
+    if not turn_placed:
+        places, static = _scan_places(state, seat, False, False)
+        if not static and not turn_produced:  # the lookahead only matters to a produce step still to come
             reach = Reach(state, seat)
-    produce = produce_options(state, seat, reach) if not state.turn_produced else []
-    if not state.turn_placed:
+    produce = produce_options(state, seat, reach) if not turn_produced else []
+    if not turn_placed:
         # R16/R67: once something was done this turn a placement must follow, unless none is possible,
         # not even after a produce step.
-        if not (state.turn_produced or state.turn_acted) or not (places or produce):
+        if not (turn_produced or state.turn_acted) or not (places or produce):
             actions.append(PASS)
-        actions.extend(places)
-    actions.extend(produce)
+        actions += places
+    actions += produce
     if usable_dossier(state, seat):
         # R53: free actions only in a turn with a placement: one made or available, or one a produce step opens (R67).
-        placement = state.turn_placed or bool(places) or bool(produce)
+        placement = turn_placed or bool(places) or bool(produce)
         # Before the placement a Purge may also come first if it could open a space itself (R67).
         if placement or purge_could_open(state, seat):
             actions.append(PURGE)
-        for space in in_use(state) if placement else ():
-            if space.task == T_RELEASE:
-                owner = state.assistant[space.index]
-                if owner != NO_SEAT and owner != seat and state.cut_by[space.index] == NO_SEAT:
-                    actions.append(cut_action(space.id))
-        if state.turn_placed:  # R53: Block comes after the placement
-            for space in in_use(state):
-                if state.assistant[space.index] == NO_SEAT and state.blocked[space.index] == NO_SEAT:
-                    actions.append(block_action(space.id))
-    if state.turn_placed:
+        board = board_of(state)
+        assistant = state.assistant
+        if placement:
+            cut_by = state.cut_by
+            for index, cut in board.cut_rows:
+                owner = assistant[index]
+                if owner != NO_SEAT and owner != seat and cut_by[index] == NO_SEAT:
+                    actions.append(cut)
+        if turn_placed:  # R53: Block comes after the placement
+            blocked = state.blocked
+            for index, block in board.block_rows:
+                if assistant[index] == NO_SEAT and blocked[index] == NO_SEAT:
+                    actions.append(block)
+    if turn_placed:
         actions.append(END)
     return actions
-
-
-def _static_place(state: MovieEmpireState, place: Action) -> bool:
-    """A placement that no lay can take away (not a release, not the SB1 swap)."""
-    assert isinstance(place, Place)
-    task = state.table.space_by_id[place.space].task
-    return not (task == T_RELEASE or (task == T_SABOTAGE and not place.dossier))
 
 
 def sub_actions(state: MovieEmpireState, seat: int) -> list[Action]:
     """The pending sub-decision of a placement."""
     table = state.table
     if state.sub == SUB_SWAP_CARD:
-        return [Swap(card) for card in dict.fromkeys(state.hands[seat]) if card in table.production]
+        return [swap_action(card) for card in dict.fromkeys(state.hands[seat]) if card in table.production]
     if state.sub == SUB_SWAP_SLOT:
         return [take_action(space.id) for space in takeable_slots(state, seat)]
     if state.sub == SUB_RELEASE:
-        return [Release(index + 1) for index in releasable(state, seat)]
+        return [RELEASES[index] for index in releasable(state, seat)]
     assert state.sub == SUB_SABOTAGE_KEEP
     drawn = state.drawn[seat]
     return [Keep(pair) for pair in dict.fromkeys(tuple(sorted(pair)) for pair in combinations(drawn, SABOTAGE_KEEP))]
@@ -678,11 +815,9 @@ def keep_drawn(state: MovieEmpireState, seat: int, kept: tuple[str, ...], events
 
 def designate(state: MovieEmpireState, seat: int, space_index: int, line_index: int, events: list[Event]) -> None:
     """The release space points at the line, which is locked until Upkeep (R32)."""
-    from dataclasses import replace
-
     line = state.lines[seat][line_index]
     assert line is not None
-    state.lines[seat][line_index] = replace(line, locked=True)
+    state.lines[seat][line_index] = with_flags(line, locked=True)
     state.release_line[space_index] = line_index
     state.sub = SUB_NONE
     space_id = state.table.spaces[space_index].id
