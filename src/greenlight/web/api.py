@@ -16,7 +16,7 @@ from greenlight.core.game import Game
 from greenlight.core.record import Record
 from greenlight.core.registry import get_game
 from greenlight.web.inputs import InputError, parse_json
-from greenlight.web.limits import RateLimiter, ServerSettings, client_pseudonym, retry_after
+from greenlight.web.limits import ServerSettings, client_pseudonym, retry_after
 from greenlight.web.messages import MAX_ACTION_LENGTH
 from greenlight.web.replays import replay_json
 from greenlight.web.tables import LiveTable, SeatRequest, TableError, TableHub
@@ -58,15 +58,23 @@ class ActionIn(BaseModel):
 
 
 class Limiters:
-    """The per-client rate limiters of one server."""
+    """The per-client rate limits of the server: ``create`` (tables, reviews) and ``actions`` (moves and table requests).
 
-    def __init__(self, settings: ServerSettings) -> None:
-        self.create = RateLimiter(settings.create_per_minute / 60.0, settings.create_burst)
-        self.actions = RateLimiter(settings.actions_per_second, settings.actions_burst)
+    The buckets are kept by the backend, so with several server processes a
+    client has one budget whichever process it reaches.
+    """
 
-    def take(self, limiter: RateLimiter, client: str, what: str) -> None:
-        """Take one request from ``client``'s budget or refuse with a 429 saying when to try again."""
-        wait = limiter.wait_needed(client)
+    def __init__(self, settings: ServerSettings, hub: TableHub) -> None:
+        self.hub = hub
+        self.rates = {
+            "create": (settings.create_per_minute / 60.0, settings.create_burst),
+            "actions": (settings.actions_per_second, settings.actions_burst),
+        }
+
+    async def take(self, limit: str, client: str, what: str) -> None:
+        """Take one request from ``client``'s budget ``limit`` or refuse with a 429 saying when to try again."""
+        per_second, burst = self.rates[limit]
+        wait = await self.hub.wait_needed(limit, client, per_second, burst)
         if wait > 0:
             raise TableError(429, f"too many {what} from your address; try again in {retry_after(wait)} s", retry_after=wait)
 
@@ -121,10 +129,28 @@ def seat_from_header(hub: TableHub, table: LiveTable, authorization: str | None,
 
 @router.get("/health", tags=["server"])
 async def health(hub: Hub) -> dict[str, Any]:
-    """Whether the server is up, how many tables it stores and holds in memory, and how writes are grouped."""
-    count = await asyncio.to_thread(hub.store.count)
-    writes = {"batches": hub.writer.batches, "ops": hub.writer.ops}
-    return {"ok": True, "tables": count, "live_tables": len(hub.tables), "writes": writes, "loop_lag": hub.loop_lag()}
+    """Liveness: the process answers. Also how many tables it stores and holds in memory, and how writes are grouped."""
+    try:
+        count: int | None = await hub.backend.count()
+    except Exception:
+        count = None  # the database is away: this process is alive all the same (see /api/ready)
+    return {
+        "ok": True,
+        "process": hub.backend.process_id,
+        "tables": count,
+        "live_tables": len(hub.tables),
+        "writes": hub.backend.write_stats(),
+        "loop_lag": hub.loop_lag(),
+    }
+
+
+@router.get("/ready", tags=["server"], responses={503: {"description": "not ready: the reason is in `detail`"}})
+async def ready(hub: Hub) -> dict[str, Any]:
+    """Readiness: whether this process can serve tables now (started, database answering, hearing the other processes)."""
+    problem = await hub.ready()
+    if problem is not None:
+        raise TableError(503, f"not ready: {problem}", retry_after=1)
+    return {"ready": True, "process": hub.backend.process_id, "shared": hub.backend.shared}
 
 
 @router.get("/games", tags=["games"])
@@ -185,7 +211,7 @@ async def create_table(body: TableIn, request: Request, hub: Hub, client: Client
     A small hand-written ``position`` fits here; a whole one (``greenlight position``) goes to /api/positions/tables.
     """
     limiters: Limiters = request.app.state.limiters
-    limiters.take(limiters.create, client, "new tables")
+    await limiters.take("create", client, "new tables")
     seats = [SeatRequest(seat.kind, seat.bot, seat.name, seat.open) for seat in body.seats]
     created = await hub.create(body.game, seats, dict(body.options), body.seed, creator=client_pseudonym(client), position=body.position)
     table = created.table
@@ -282,7 +308,7 @@ async def play_action(table_id: str, body: ActionIn, request: Request, authoriza
     seat = seat_from_header(hub, table, authorization, required=True)
     assert seat is not None
     limiters: Limiters = request.app.state.limiters
-    limiters.take(limiters.actions, client, "actions")
+    await limiters.take("actions", client, "actions")
     await hub.joined(table, seat)
     canonical, index = await hub.act(table, seat, body.action, body.expect_version)
     answer = encode_json({"accepted": True, "action": canonical, "index": index})

@@ -22,6 +22,7 @@ from fastapi.staticfiles import StaticFiles
 
 import greenlight
 from greenlight.web import api, coach, life, pages, sockets
+from greenlight.web.backend import Backend, LocalBackend
 from greenlight.web.guard import BodyGuard
 from greenlight.web.limits import ServerSettings, retry_after
 from greenlight.web.storage import SqliteStore, TableStore
@@ -42,12 +43,13 @@ and `docs/security.md` (limits: 413, 429 and 503 answers).
 def create_app(
     db_path: str | Path | None = None,
     *,
-    store: TableStore | None = None,
+    store: TableStore | Backend | None = None,
     settings: ServerSettings | None = None,
     bot_delay: float | None = None,
     bot_workers: int | None = None,
 ) -> FastAPI:
-    """The web app on the SQLite file ``db_path`` (or an explicit ``store``), with ``settings`` (limits, bots, public URL).
+    """The web app on ``db_path`` (a SQLite file, or a ``postgresql://`` address shared with other server processes)
+    or an explicit ``store``, with ``settings`` (limits, bots, public URL).
 
     ``bot_delay`` and ``bot_workers`` override the settings' values.
     """
@@ -59,9 +61,10 @@ def create_app(
     if store is None:
         if db_path is None:
             raise ValueError("create_app needs a db_path or a store")
-        store = SqliteStore(db_path, busy_timeout=settings.write_timeout)
+        store = open_backend(str(db_path), write_timeout=settings.write_timeout)
+    elif isinstance(store, TableStore):
+        store = LocalBackend(store, write_timeout=settings.write_timeout)  # the app closes it when it stops
     hub = TableHub(store, settings)
-    owned_store = store
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -70,12 +73,11 @@ def create_app(
             yield
         finally:
             await hub.stop()
-            owned_store.close()
 
     app = FastAPI(title="Greenlight", version=greenlight.__version__, description=API_DESCRIPTION, lifespan=lifespan)
     app.state.hub = hub
     app.state.settings = settings
-    app.state.limiters = api.Limiters(settings)
+    app.state.limiters = api.Limiters(settings, hub)
     app.add_middleware(BodyGuard, settings=settings)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.include_router(api.router)
@@ -111,3 +113,17 @@ def _validation_text(error: RequestValidationError) -> str:
 
 def _jsonable_errors(error: RequestValidationError) -> list[dict[str, object]]:
     return [{"loc": [str(part) for part in item.get("loc", ())], "msg": str(item.get("msg", ""))} for item in error.errors()]
+
+
+def is_database_url(db: str) -> bool:
+    """Whether ``--db`` names a PostgreSQL server (``postgresql://...`` or ``postgres://...``) rather than a SQLite file."""
+    return db.startswith(("postgresql://", "postgres://"))
+
+
+def open_backend(db: str, *, write_timeout: float = 3.0) -> Backend:
+    """The backend ``--db`` names: PostgreSQL (shared by several processes) or a SQLite file (this process alone)."""
+    if is_database_url(db):
+        from greenlight.web.postgres import PostgresBackend  # psycopg is needed only here
+
+        return PostgresBackend(db, write_timeout=write_timeout)
+    return LocalBackend(SqliteStore(db, busy_timeout=write_timeout), write_timeout=write_timeout)

@@ -80,7 +80,7 @@ def hints_allowed(table: LiveTable, seat: int) -> bool:
 async def ask_hint(table_id: str, request: Request, hub: Hub, client: ClientAddress, authorization: Authorization = None) -> dict[str, Any]:
     """A seat: the search's three best moves for it now, in words, with their estimated win shares (from its own view)."""
     limiters: Limiters = request.app.state.limiters
-    limiters.take(limiters.actions, client, "requests")
+    await limiters.take("actions", client, "requests")
     table = await hub.table(table_id)
     seat = hub.authenticate(table, bearer(authorization))
     if seat is None:
@@ -103,7 +103,7 @@ async def allow_hints(
 ) -> dict[str, Any]:
     """Host: allow (or stop) hints for every seat, people included; everyone at the table sees the change."""
     limiters: Limiters = request.app.state.limiters
-    limiters.take(limiters.actions, client, "requests")
+    await limiters.take("actions", client, "requests")
     table = await hub.table(table_id)
     hub.host_of(table, bearer(authorization))
     if table.stored.hints != body.on:
@@ -130,7 +130,7 @@ async def start_review(table_id: str, seat: int, request: Request, hub: Hub, cli
     if running >= hub.settings.max_reviews:
         raise TableError(429, f"{running} reviews are being made on this server; try again in a minute", retry_after=60.0)
     limiters: Limiters = request.app.state.limiters
-    limiters.take(limiters.create, client, "reviews")
+    await limiters.take("create", client, "reviews")
     job = jobs[key] = ReviewJob()
     job.task = asyncio.create_task(make_review(hub, table, seat, job, jobs, key))
     return job.to_json()
@@ -171,7 +171,7 @@ def check_reviewable(table: LiveTable, seat: int) -> None:
 
 async def stored_review(hub: TableHub, table: LiveTable, seat: int) -> dict[str, Any] | None:
     """The stored review of ``seat`` (``json`` and ``html``), if it has been made."""
-    reviews: dict[int, str] = await asyncio.to_thread(hub.store.load_reviews, table.id)
+    reviews: dict[int, str] = await hub.backend.load_reviews(table.id)
     text = reviews.get(seat)
     if text is None:
         return None

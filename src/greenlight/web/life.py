@@ -57,10 +57,10 @@ def seat_of(hub: TableHub, table: LiveTable, authorization: str | None) -> int:
     return seat
 
 
-def take_budget(request: Request, client: str) -> None:
+async def take_budget(request: Request, client: str) -> None:
     """Table-life requests share the per-client action budget."""
     limiters: Limiters = request.app.state.limiters
-    limiters.take(limiters.actions, client, "requests")
+    await limiters.take("actions", client, "requests")
 
 
 @router.post("/seats/{seat}/bot")
@@ -74,7 +74,7 @@ async def seat_to_bot(
     authorization: Authorization = None,
 ) -> dict[str, Any]:
     """Host: a bot of the given level takes the seat (for a person who is away); the seat's link stops working."""
-    take_budget(request, client)
+    await take_budget(request, client)
     table = await hub.table(table_id)
     hub.host_of(table, bearer(authorization))
     await hub.seat_to_bot(table, seat, body.bot, "is away")
@@ -92,7 +92,7 @@ async def seat_to_person(
     authorization: Authorization = None,
 ) -> dict[str, Any]:
     """Host: a person takes the seat back from a bot, or the seat gets a fresh link (the old one stops working), or opens to anyone."""
-    take_budget(request, client)
+    await take_budget(request, client)
     table = await hub.table(table_id)
     hub.host_of(table, bearer(authorization))
     token = await hub.seat_to_person(table, seat, body.name, open_seat=body.open)
@@ -104,7 +104,7 @@ async def seat_to_person(
 @router.post("/seats/{seat}/take")
 async def take_seat(table_id: str, seat: int, body: NameIn, request: Request, hub: Hub, client: ClientAddress) -> dict[str, Any]:
     """Anyone: take an open seat (listed in the lobby); the answer holds the seat's link (shown once)."""
-    take_budget(request, client)
+    await take_budget(request, client)
     table = await hub.table(table_id)
     token = await hub.take_seat(table, seat, body.name)
     return seat_answer(hub, table, seat, token)
@@ -115,7 +115,7 @@ async def close_table(
     table_id: str, request: Request, hub: Hub, client: ClientAddress, authorization: Authorization = None
 ) -> dict[str, Any]:
     """Host: end the table before the game is over (no more moves; the record can be downloaded)."""
-    take_budget(request, client)
+    await take_budget(request, client)
     table = await hub.table(table_id)
     hub.host_of(table, bearer(authorization))
     await hub.close_table(table)
@@ -127,7 +127,7 @@ async def resign(
     table_id: str, body: BotIn, request: Request, hub: Hub, client: ClientAddress, authorization: Authorization = None
 ) -> dict[str, Any]:
     """A player gives their seat to a bot of the given level and stops playing (their link now only watches)."""
-    take_budget(request, client)
+    await take_budget(request, client)
     table = await hub.table(table_id)
     seat = seat_of(hub, table, authorization)
     await hub.seat_to_bot(table, seat, body.bot, "resigned")
@@ -137,7 +137,7 @@ async def resign(
 @router.post("/rematch")
 async def rematch(table_id: str, request: Request, hub: Hub, client: ClientAddress, authorization: Authorization = None) -> dict[str, Any]:
     """A player (or the host) of a finished table: the rematch (made by the first to ask) and a link to the same seat in it."""
-    take_budget(request, client)
+    await take_budget(request, client)
     table = await hub.table(table_id)
     token = bearer(authorization)
     is_host = table.is_host(token)

@@ -10,9 +10,11 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from greenlight.web.api import Limiters
+from greenlight.web.backend import SocketRefused
 from greenlight.web.inputs import InputError, parse_json
 from greenlight.web.limits import ServerSettings, retry_after
 from greenlight.web.messages import Act, Chat, Ping, ViewAgain, read_hello, read_message, request_id
+from greenlight.web.storage import StorageError
 from greenlight.web.tables import Client, LiveTable, TableError, TableHub, chat_json
 
 #: Seconds a new socket has to say hello.
@@ -47,22 +49,23 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     except TableError as error:
         await _refuse(websocket, error.status, error.message)
         return
-    if len(table.clients) >= settings.max_sockets_per_table:
-        await _refuse(websocket, 429, f"this table already has {settings.max_sockets_per_table} connections; try again later")
-        return
-    if hub.sockets[address] >= settings.max_sockets_per_client:
-        await _refuse(websocket, 429, f"your address already holds {settings.max_sockets_per_client} connections; close some first")
-        return
-    hub.sockets[address] += 1
     try:
-        await _serve(websocket, hub, settings, table, address)
+        ticket = await hub.backend.open_socket(
+            table.id, address, None, per_table=settings.max_sockets_per_table, per_client=settings.max_sockets_per_client
+        )
+    except SocketRefused as refusal:
+        await _refuse(websocket, 429, str(refusal))
+        return
+    except StorageError as error:
+        await _refuse(websocket, 503, f"the server could not count this connection ({error.message}); try again shortly")
+        return
+    try:
+        await _serve(websocket, hub, settings, table, address, ticket)
     finally:
-        hub.sockets[address] -= 1
-        if hub.sockets[address] <= 0:
-            del hub.sockets[address]
+        await hub.backend.close_socket(ticket)
 
 
-async def _serve(websocket: WebSocket, hub: TableHub, settings: ServerSettings, table: LiveTable, address: str) -> None:
+async def _serve(websocket: WebSocket, hub: TableHub, settings: ServerSettings, table: LiveTable, address: str, ticket: int) -> None:
     hello_text = 'say hello first: {"type": "hello", "token": "<seat token or null>"}'
     try:
         hello = await asyncio.wait_for(_receive(websocket, settings), timeout=HELLO_SECONDS)
@@ -90,6 +93,7 @@ async def _serve(websocket: WebSocket, hub: TableHub, settings: ServerSettings, 
         client.push({"type": "chat_history", "lines": [chat_json(line) for line in await hub.chat_history(table)]})
     table.clients.add(client)
     table.schedule_presence(settings.presence_delay_seconds)
+    await hub.backend.greet_socket(ticket, table.id, seat)
     writer = asyncio.create_task(_pump(websocket, client))
     try:
         while True:
@@ -172,7 +176,7 @@ async def _handle(hub: TableHub, table: LiveTable, client: Client, message: Any,
         )
     elif isinstance(request, Act):
         try:
-            limiters.take(limiters.actions, client.address, "actions")
+            await limiters.take("actions", client.address, "actions")
             canonical, index = await hub.act(table, client.seat, request.action, request.expect_version)
         except TableError as error:
             refuse(error.status, error.message, error.retry_after)

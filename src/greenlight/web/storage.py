@@ -32,6 +32,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from greenlight.core.record import Record
 
@@ -221,6 +222,8 @@ class StoredTable:
     rematch: str | None = None
     #: Whether the host allows hints for everyone (without it, only a seat whose every opponent is a bot may ask).
     hints: bool = False
+    #: How many times the table's row, seats or chat changed other than by a move (kept by shared stores only).
+    revision: int = 0
 
 
 @dataclass(slots=True)
@@ -263,7 +266,13 @@ class CreateTable:
 
 @dataclass(frozen=True, slots=True)
 class AppendAction:
-    """Store action number ``index``; ``finished`` marks the game as over. Refused (conflict) if ``index`` is taken."""
+    """Store action number ``index``; ``finished`` marks the game as over.
+
+    Refused (conflict) if ``index`` is taken, if move ``index - 1`` is not
+    stored, or if it is not ``previous`` (its seat and text), the move this one
+    was checked after: a server process never stores a move computed on a
+    state that another process's move replaced.
+    """
 
     table_id: str
     index: int
@@ -271,6 +280,7 @@ class AppendAction:
     text: str
     finished: bool
     at: float = field(default_factory=time.time)
+    previous: tuple[int, str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -538,88 +548,25 @@ class SqliteStore(TableStore):
         ).fetchall()
         if gaps:
             raise sqlite3.IntegrityError(f"a move does not follow its table's last move (table {', '.join(row[0] for row in gaps)})")
+        checked = [op for op in run if op.previous is not None and op.index > 0]
+        for start in range(0, len(checked), APPEND_CHUNK):
+            chunk = checked[start : start + APPEND_CHUNK]
+            rows = ", ".join(["(?, ?, ?, ?)"] * len(chunk))
+            values = [value for op in chunk for value in (op.table_id, op.index - 1, *op.previous)]  # type: ignore[misc]
+            wrong = self._db.execute(
+                f"WITH expected (table_id, idx, seat, text) AS (VALUES {rows}) SELECT e.table_id FROM expected e"
+                " LEFT JOIN actions a ON a.table_id = e.table_id AND a.idx = e.idx WHERE a.seat IS NOT e.seat OR a.text IS NOT e.text",
+                values,
+            ).fetchall()
+            if wrong:
+                raise sqlite3.IntegrityError(f"a move was checked after a move that is not the one stored (table {wrong[0][0]})")
         finished = [(op.at, op.table_id) for op in run if op.finished]
         if finished:
             self._db.executemany("UPDATE tables SET finished_at = ? WHERE id = ?", finished)
 
     def _apply(self, op: WriteOp) -> None:
-        db = self._db
-        if isinstance(op, CreateTable):
-            self._insert_table(op.table)
-        elif isinstance(op, UpdateHints):
-            db.execute("UPDATE tables SET hints = ? WHERE id = ?", (int(op.on), op.table_id))
-        elif isinstance(op, SaveReview):
-            db.execute(
-                "INSERT OR REPLACE INTO reviews (table_id, seat, review, at) VALUES (?, ?, ?, ?)", (op.table_id, op.seat, op.review, op.at)
-            )
-        elif isinstance(op, UpdateSeat):
-            row = op.seat
-            db.execute(
-                "UPDATE seats SET kind = ?, bot = ?, name = ?, token_hash = ?, open = ?, stands_in_for = ?,"
-                " joined_at = CASE WHEN ? THEN COALESCE(joined_at, ?) ELSE NULL END WHERE table_id = ? AND seat = ?",
-                (
-                    *(row.kind, row.bot, row.name, row.token_hash, int(row.open), row.stands_in_for),
-                    *(row.joined, time.time(), op.table_id, row.seat),
-                ),
-            )
-        elif isinstance(op, AddChat):
-            line = op.line
-            db.execute(
-                "INSERT INTO chat (table_id, idx, seat, name, text, at) VALUES (?, ?, ?, ?, ?, ?)",
-                (op.table_id, line.index, line.seat, line.name, line.text, line.at),
-            )
-        elif isinstance(op, UpdateHost):
-            db.execute("UPDATE tables SET host_hash = ? WHERE id = ?", (op.host_hash, op.table_id))
-        elif isinstance(op, LinkRematch):
-            db.execute("UPDATE tables SET rematch = ? WHERE id = ?", (op.rematch_id, op.table_id))
-        elif isinstance(op, MarkJoined):
-            db.execute(
-                "UPDATE seats SET joined_at = ? WHERE table_id = ? AND seat = ? AND joined_at IS NULL", (op.at, op.table_id, op.seat)
-            )
-        elif isinstance(op, MarkBroken):
-            db.execute("UPDATE tables SET error = ? WHERE id = ?", (op.error, op.table_id))
-        elif isinstance(op, CloseTable):
-            db.execute(
-                "UPDATE tables SET closed_at = ?, closed_reason = ? WHERE id = ? AND closed_at IS NULL AND finished_at IS NULL",
-                (op.at, op.reason, op.table_id),
-            )
-        else:
-            raise TypeError(f"{type(op).__name__} is written in runs, not one by one")
-
-    def _insert_table(self, table: StoredTable) -> None:
-        record = table.record
-        now = time.time()
-        self._db.execute(
-            "INSERT INTO tables (id, game, version, num_players, seed, seed_chosen, options, created_at, finished_at, creator,"
-            " host_hash, rematch_of, start) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                table.id,
-                record.game,
-                record.version,
-                record.num_players,
-                str(record.seed),
-                int(table.seed_chosen),
-                json.dumps(record.options),
-                table.created_at,
-                table.finished_at,
-                table.creator,
-                table.host_hash,
-                table.rematch_of,
-                json.dumps(record.start) if record.start is not None else None,
-            ),
-        )
-        self._db.executemany(
-            "INSERT INTO seats (table_id, seat, kind, bot, name, token_hash, joined_at, open, stands_in_for)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (table.id, s.seat, s.kind, s.bot, s.name, s.token_hash, now if s.joined else None, int(s.open), s.stands_in_for)
-                for s in table.seats
-            ],
-        )
-        self._db.executemany(
-            "INSERT INTO actions (table_id, idx, seat, text, at) VALUES (?, ?, ?, ?, ?)",
-            [(table.id, index, seat, text, now) for index, (seat, text) in enumerate(record.actions)],
-        )
+        for statement, values in op_statements(op):
+            self._db.execute(statement, values)
 
     # -- reads --------------------------------------------------------------------------------
 
@@ -666,54 +613,26 @@ class SqliteStore(TableStore):
         with self._read_lock:
             total = self._read_db.execute(f"SELECT COUNT(*) FROM tables t {clause}", params).fetchone()[0]
             rows = self._read_db.execute(
-                f"SELECT t.id, t.game, t.version, t.num_players, t.options, t.created_at, t.finished_at, {LAST_ACTIVE_SQL}, {MOVES_SQL},"
-                f" {STATUS_SQL}, t.seed_chosen, t.closed_reason, t.error FROM tables t {clause}"
-                " ORDER BY t.created_at DESC, t.id DESC LIMIT ? OFFSET ?",
+                f"SELECT {SUMMARY_COLUMNS} FROM tables t {clause} ORDER BY t.created_at DESC, t.id DESC LIMIT ? OFFSET ?",
                 [*params, limit, offset],
             ).fetchall()
             seats = self._seats([row[0] for row in rows])
-        tables = [
-            TableSummary(
-                row[0],
-                row[1],
-                row[2],
-                row[3],
-                json.loads(row[4]),
-                seats[row[0]],
-                row[5],
-                row[6],
-                row[7],
-                row[8],
-                row[9],
-                bool(row[10]),
-                row[11],
-                row[12],
-            )
-            for row in rows
-        ]
-        return TablePage(tables, int(total))
+        return TablePage([summary_from_row(row, seats[row[0]]) for row in rows], int(total))
 
     def _seats(self, ids: list[str]) -> dict[str, list[SeatRow]]:
         seats: dict[str, list[SeatRow]] = {table_id: [] for table_id in ids}
         for start in range(0, len(ids), 500):
             chunk = ids[start : start + 500]
             marks = ",".join("?" * len(chunk))
-            for table_id, seat, kind, bot, name, token_hash, joined_at, is_open, stands_in_for in self._read_db.execute(
-                f"SELECT table_id, seat, kind, bot, name, token_hash, joined_at, open, stands_in_for FROM seats WHERE table_id IN ({marks})"
-                " ORDER BY table_id, seat",
-                chunk,
+            for row in self._read_db.execute(
+                f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id IN ({marks}) ORDER BY table_id, seat", chunk
             ):
-                seats[table_id].append(SeatRow(seat, kind, bot, name, token_hash, joined_at is not None, bool(is_open), stands_in_for))
+                seats[row[0]].append(seat_from_row(row))
         return seats
 
     def _load(self, where: str, params: tuple[object, ...]) -> list[StoredTable]:
         with self._read_lock:
-            rows = self._read_db.execute(
-                "SELECT t.id, t.game, t.version, t.num_players, t.seed, t.options, t.created_at, t.finished_at, t.seed_chosen, t.creator,"
-                f" {LAST_ACTIVE_SQL}, t.closed_at, t.closed_reason, t.error, t.host_hash, t.rematch_of, t.rematch, t.start, t.hints"
-                f" FROM tables t {where} ORDER BY t.created_at, t.id",
-                params,
-            ).fetchall()
+            rows = self._read_db.execute(f"SELECT {TABLE_COLUMNS} FROM tables t {where} ORDER BY t.created_at, t.id", params).fetchall()
             ids = [row[0] for row in rows]
             seats = self._seats(ids)
             actions: dict[str, list[tuple[int, str]]] = {}
@@ -722,51 +641,7 @@ class SqliteStore(TableStore):
                     (seat, text)
                     for seat, text in self._read_db.execute("SELECT seat, text FROM actions WHERE table_id = ? ORDER BY idx", (table_id,))
                 ]
-        tables = []
-        for (
-            table_id,
-            game,
-            version,
-            num_players,
-            seed,
-            options,
-            created_at,
-            finished_at,
-            chosen,
-            creator,
-            updated,
-            closed,
-            why,
-            error,
-            host_hash,
-            rematch_of,
-            rematch,
-            start,
-            hints,
-        ) in rows:
-            record = Record(
-                game, version, num_players, int(seed), json.loads(options), actions[table_id], start=json.loads(start) if start else None
-            )
-            tables.append(
-                StoredTable(
-                    table_id,
-                    record,
-                    seats[table_id],
-                    created_at,
-                    finished_at,
-                    bool(chosen),
-                    creator,
-                    updated,
-                    closed,
-                    why,
-                    error,
-                    host_hash,
-                    rematch_of,
-                    rematch,
-                    bool(hints),
-                )
-            )
-        return tables
+        return [stored_from_row(row, seats[row[0]], actions[row[0]]) for row in rows]
 
     def load_chat(self, table_id: str, limit: int) -> list[ChatLine]:
         """The last ``limit`` chat lines of a table, oldest first."""
@@ -795,6 +670,147 @@ class SqliteStore(TableStore):
         if self._read_db is not self._db:
             with self._read_lock:
                 self._read_db.close()
+
+
+def op_table(op: WriteOp) -> str:
+    """The id of the table ``op`` writes to."""
+    return op.table.id if isinstance(op, CreateTable) else op.table_id
+
+
+# -- the SQL of each write (standard SQL with ? placeholders: SQLite runs it as is, PostgreSQL with %s) ------------------
+
+
+def op_statements(op: WriteOp) -> list[tuple[str, Sequence[object]]]:
+    """The statements that store ``op`` (every op but :class:`AppendAction`, which stores are free to write in runs)."""
+    if isinstance(op, CreateTable):
+        return _create_statements(op.table)
+    if isinstance(op, UpdateHints):
+        return [("UPDATE tables SET hints = ? WHERE id = ?", (int(op.on), op.table_id))]
+    if isinstance(op, SaveReview):
+        statement = (
+            "INSERT INTO reviews (table_id, seat, review, at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (table_id, seat) DO UPDATE SET review = excluded.review, at = excluded.at"
+        )
+        return [(statement, (op.table_id, op.seat, op.review, op.at))]
+    if isinstance(op, UpdateSeat):
+        row = op.seat
+        statement = (
+            "UPDATE seats SET kind = ?, bot = ?, name = ?, token_hash = ?, open = ?, stands_in_for = ?,"
+            " joined_at = CASE WHEN ? THEN COALESCE(joined_at, ?) ELSE NULL END WHERE table_id = ? AND seat = ?"
+        )
+        values = (row.kind, row.bot, row.name, row.token_hash, int(row.open), row.stands_in_for, int(row.joined), time.time())
+        return [(statement, (*values, op.table_id, row.seat))]
+    if isinstance(op, AddChat):
+        line = op.line
+        statement = "INSERT INTO chat (table_id, idx, seat, name, text, at) VALUES (?, ?, ?, ?, ?, ?)"
+        return [(statement, (op.table_id, line.index, line.seat, line.name, line.text, line.at))]
+    if isinstance(op, UpdateHost):
+        return [("UPDATE tables SET host_hash = ? WHERE id = ?", (op.host_hash, op.table_id))]
+    if isinstance(op, LinkRematch):
+        return [("UPDATE tables SET rematch = ? WHERE id = ?", (op.rematch_id, op.table_id))]
+    if isinstance(op, MarkJoined):
+        return [("UPDATE seats SET joined_at = ? WHERE table_id = ? AND seat = ? AND joined_at IS NULL", (op.at, op.table_id, op.seat))]
+    if isinstance(op, MarkBroken):
+        return [("UPDATE tables SET error = ? WHERE id = ?", (op.error, op.table_id))]
+    if isinstance(op, CloseTable):
+        statement = "UPDATE tables SET closed_at = ?, closed_reason = ? WHERE id = ? AND closed_at IS NULL AND finished_at IS NULL"
+        return [(statement, (op.at, op.reason, op.table_id))]
+    raise TypeError(f"{type(op).__name__} is written in runs, not one by one")
+
+
+def _create_statements(table: StoredTable) -> list[tuple[str, Sequence[object]]]:
+    record = table.record
+    now = time.time()
+    statements: list[tuple[str, Sequence[object]]] = [
+        (
+            "INSERT INTO tables (id, game, version, num_players, seed, seed_chosen, options, created_at, finished_at, creator,"
+            " host_hash, rematch_of, start) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                *(table.id, record.game, record.version, record.num_players, str(record.seed), int(table.seed_chosen)),
+                *(json.dumps(record.options), table.created_at, table.finished_at, table.creator, table.host_hash, table.rematch_of),
+                json.dumps(record.start) if record.start is not None else None,
+            ),
+        )
+    ]
+    statements += [
+        (
+            f"INSERT INTO seats ({SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (table.id, s.seat, s.kind, s.bot, s.name, s.token_hash, now if s.joined else None, int(s.open), s.stands_in_for),
+        )
+        for s in table.seats
+    ]
+    statements += [
+        ("INSERT INTO actions (table_id, idx, seat, text, at) VALUES (?, ?, ?, ?, ?)", (table.id, index, seat, text, now))
+        for index, (seat, text) in enumerate(record.actions)
+    ]
+    return statements
+
+
+# -- rows shared by every SQL store (the same columns in SQLite and PostgreSQL) ---------------------
+
+#: What a loaded table reads of its row (see :func:`stored_from_row`).
+TABLE_COLUMNS = (
+    "t.id, t.game, t.version, t.num_players, t.seed, t.options, t.created_at, t.finished_at, t.seed_chosen, t.creator,"
+    f" {LAST_ACTIVE_SQL}, t.closed_at, t.closed_reason, t.error, t.host_hash, t.rematch_of, t.rematch, t.start, t.hints"
+)
+#: What a listing reads of a table's row (see :func:`summary_from_row`).
+SUMMARY_COLUMNS = (
+    f"t.id, t.game, t.version, t.num_players, t.options, t.created_at, t.finished_at, {LAST_ACTIVE_SQL}, {MOVES_SQL},"
+    f" {STATUS_SQL}, t.seed_chosen, t.closed_reason, t.error"
+)
+#: What a seat reads of its row (see :func:`seat_from_row`).
+SEAT_COLUMNS = "table_id, seat, kind, bot, name, token_hash, joined_at, open, stands_in_for"
+
+
+def seat_from_row(row: Sequence[Any]) -> SeatRow:
+    """A seat from the columns of :data:`SEAT_COLUMNS`."""
+    _, seat, kind, bot, name, token_hash, joined_at, is_open, stands_in_for = row
+    return SeatRow(seat, kind, bot, name, token_hash, joined_at is not None, bool(is_open), stands_in_for)
+
+
+def stored_from_row(row: Sequence[Any], seats: list[SeatRow], actions: list[tuple[int, str]]) -> StoredTable:
+    """A table from the columns of :data:`TABLE_COLUMNS`, its seats and its actions."""
+    table_id, game, version, num_players, seed, options, created_at, finished_at, chosen, creator, updated = row[:11]
+    closed, why, error, host_hash, rematch_of, rematch, start, hints = row[11:19]
+    record = Record(game, version, num_players, int(seed), json.loads(options), actions, start=json.loads(start) if start else None)
+    return StoredTable(
+        table_id,
+        record,
+        seats,
+        created_at,
+        finished_at,
+        bool(chosen),
+        creator,
+        updated,
+        closed,
+        why,
+        error,
+        host_hash,
+        rematch_of,
+        rematch,
+        bool(hints),
+    )
+
+
+def summary_from_row(row: Sequence[Any], seats: list[SeatRow]) -> TableSummary:
+    """A listing's entry from the columns of :data:`SUMMARY_COLUMNS` and the table's seats."""
+    table_id, game, version, num_players, options, created_at, finished_at, updated, moves, status, chosen, why, error = row
+    return TableSummary(
+        table_id,
+        game,
+        version,
+        num_players,
+        json.loads(options),
+        seats,
+        created_at,
+        finished_at,
+        updated,
+        int(moves),
+        status,
+        bool(chosen),
+        why,
+        error,
+    )
 
 
 def _describe(error: sqlite3.Error) -> str:

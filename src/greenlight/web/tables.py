@@ -19,7 +19,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections import Counter, OrderedDict, deque
+from collections import OrderedDict, deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,8 +31,9 @@ from greenlight.core.match import Match, StagedMove
 from greenlight.core.record import Record
 from greenlight.core.registry import get_game
 from greenlight.core.rng import Stream, derive_seed
+from greenlight.web.backend import CHANGED, PRESENCE, THINKING, Backend, LocalBackend, Notice, Presence, TableChanges
 from greenlight.web.inputs import InputError, clean_chat, clean_name
-from greenlight.web.limits import RateLimiter, ServerSettings, retry_after
+from greenlight.web.limits import ServerSettings, retry_after
 from greenlight.web.storage import (
     AddChat,
     AppendAction,
@@ -55,7 +56,6 @@ from greenlight.web.storage import (
 )
 from greenlight.web.thinking import BotPool
 from greenlight.web.views import encode_json, lobby_options, log_lines, seat_view, table_info
-from greenlight.web.writer import WriteQueue
 
 log = logging.getLogger("greenlight.web")
 
@@ -73,6 +73,13 @@ CHAT_KEPT = 100
 LAG_PROBE_SECONDS = 0.05
 #: Longest a view waits for the note that its seat has joined to be stored.
 JOIN_WAIT_SECONDS = 0.5
+#: With several server processes: how often each looks for tables whose bots nobody moves, and how many it takes at once.
+TAKEOVER_SECONDS = 1.0
+TAKEOVER_BATCH = 20
+#: How often a move is tried again after another process stored a move at the same index first.
+ACT_ATTEMPTS = 4
+#: What a client of a seat hears when another server process gave its seat to someone else.
+SEAT_HANDED_OVER = "This seat was handed over at the table; this link now only watches."
 
 
 #: Stands in a view for its log while the view is encoded; no game text holds a NUL character, and names cannot.
@@ -91,6 +98,13 @@ class TableError(Exception):
         self.status = status
         self.message = message
         self.retry_after = retry_after
+
+
+class MovedOn(TableError):
+    """A move was not stored because the table had moved on: another move took its index first (409)."""
+
+    def __init__(self) -> None:
+        super().__init__(409, "the table has moved on; refresh and try again")
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,8 +179,18 @@ class LiveTable:
         self.last_active = time.monotonic()
         self._presence_pending = False
         self._broadcast_pending = False
-        #: The latest chat lines (the store keeps them all).
+        #: The latest chat lines (the store keeps them all), and how many lines the table has (None: not read yet).
         self.chat: list[ChatLine] = []
+        self.chat_length: int | None = None
+        #: With several server processes: the stored revision this copy reflects, who is connected through the
+        #: others, which seat's bot another process is thinking for, and the task bringing this copy up to date.
+        self.revision = stored.revision
+        self.elsewhere = Presence()
+        self.thinking_elsewhere: int | None = None
+        self.refreshing: asyncio.Task[None] | None = None
+        self.refresh_again = False
+        #: Changes from elsewhere arrived while this process's own moves were being stored: look again after them.
+        self.stale = False
         #: Each viewer's log in words so far: (events described, lines).
         self._logs: dict[int | None, tuple[int, list[str], list[str]]] = {}
 
@@ -255,10 +279,10 @@ class LiveTable:
         """Public facts about the table (no tokens, nothing hidden)."""
         stored = self.stored
         stored.error = self.broken
-        connected = {client.seat for client in self.clients if client.seat is not None}
-        spectators = sum(1 for client in self.clients if client.seat is None)
+        connected = {client.seat for client in self.clients if client.seat is not None} | self.elsewhere.seats
+        spectators = sum(1 for client in self.clients if client.seat is None) + self.elsewhere.spectators
         info = table_info(stored, status=self.status(), version=self.version, connected=connected, spectators=spectators)
-        info["thinking"] = self.thinking
+        info["thinking"] = self.thinking if self.thinking is not None else self.thinking_elsewhere
         info["from_position"] = stored.record.start is not None
         info["hints"] = stored.hints
         return info
@@ -340,17 +364,31 @@ def chat_json(line: ChatLine) -> dict[str, Any]:
 
 
 class TableHub:
-    """The tables of the server, the store behind them, the writer and the bot runners."""
+    """The tables of the server, the backend behind them (storage and the other server processes) and the bot runners.
+
+    ``store`` is a :class:`~greenlight.web.backend.Backend`, or a synchronous
+    :class:`~greenlight.web.storage.TableStore` (a SQLite file) that this
+    process alone uses. With a shared backend (PostgreSQL), other processes
+    serve the same tables: each process keeps its copy of a table up to date
+    from the backend's notices and before every request, a move that lost
+    its index to another process's is checked again on the new state and
+    stored at the next index, and exactly one process moves a table's bots.
+    """
 
     def __init__(
-        self, store: TableStore, settings: ServerSettings | None = None, *, bot_delay: float | None = None, bot_workers: int | None = None
+        self,
+        store: TableStore | Backend,
+        settings: ServerSettings | None = None,
+        *,
+        bot_delay: float | None = None,
+        bot_workers: int | None = None,
     ) -> None:
         settings = settings or ServerSettings()
         self.settings = settings
-        self.store = store
+        self.backend = store if isinstance(store, Backend) else LocalBackend(store, write_timeout=settings.write_timeout, owns_store=False)
         self.bot_delay = settings.bot_delay if bot_delay is None else bot_delay
         self.bot_pool = BotPool(settings.bot_workers if bot_workers is None else bot_workers)
-        self.writer = WriteQueue(store, timeout=settings.write_timeout)
+        self.writer = self.backend.writer
         #: Tables in memory, least recently used first.
         self.tables: OrderedDict[str, LiveTable] = OrderedDict()
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
@@ -358,40 +396,56 @@ class TableHub:
         self._lag_watch: asyncio.Task[None] | None = None
         #: How late the event loop ran a short timer, recently (ms): the delay every request suffers on top of its own work.
         self.loop_lags: deque[float] = deque(maxlen=400)
-        #: Open WebSockets by client address.
-        self.sockets: Counter[str] = Counter()
         self._joining: dict[tuple[str, int], asyncio.Future[None]] = {}
-        self.chat_limiter = RateLimiter(settings.chat_per_second, settings.chat_burst)
+        self._takeover: asyncio.Task[None] | None = None
+        #: Whether :meth:`start` has run (the server is ready once it has, and the backend is).
+        self.started = False
 
     # -- life cycle ---------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Rebuild the unfinished tables that have bots (most recently active first) and restart their bots."""
-        for table_id in await asyncio.to_thread(self.store.resumable, max(1, self.settings.max_live_tables // 2)):
-            table = await self._load(table_id)
-            if table is not None and table.broken is None:
-                self._start_bots(table)
+        """Connect the backend; rebuild the unfinished tables that have bots (most recently active first), restart their bots.
+
+        With several processes, a process instead takes the tables whose bots
+        nobody moves, a few at a time, every :data:`TAKEOVER_SECONDS`.
+        """
+        await self.backend.start(self._notice)
+        if self.backend.shared:
+            self._takeover = asyncio.create_task(self._take_over(), name="greenlight-takeover")
+        else:
+            for table_id in await self.backend.resumable(max(1, self.settings.max_live_tables // 2)):
+                table = await self._load(table_id)
+                if table is not None and table.broken is None:
+                    self._start_bots(table)
         if self.settings.housekeeping_seconds > 0:
             self._housekeeping = asyncio.create_task(self._keep_house(), name="greenlight-housekeeping")
         self._lag_watch = asyncio.create_task(self._watch_lag(), name="greenlight-loop-lag")
+        self.started = True
 
     async def stop(self) -> None:
-        """Stop the bot runners and housekeeping, then write what is queued."""
+        """Stop the bot runners and housekeeping, then write what is queued and close the backend."""
         tasks = [table.bot_task for table in self.tables.values() if table.bot_task is not None]
-        if self._housekeeping is not None:
-            tasks.append(self._housekeeping)
-        if self._lag_watch is not None:
-            tasks.append(self._lag_watch)
+        tasks += [task for task in (self._housekeeping, self._lag_watch, self._takeover) if task is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self.bot_pool.close()
-        await asyncio.to_thread(self.writer.close)
+        await self.backend.close()
+
+    async def ready(self) -> str | None:
+        """None when this process can serve tables; else why not, in words (for ``/api/ready``)."""
+        if not self.started:
+            return "the server is starting"
+        return await self.backend.ready()
 
     # -- tables -------------------------------------------------------------------------
 
     async def table(self, table_id: str) -> LiveTable:
-        """The table called ``table_id`` (loaded from the store if it is not in memory) or a 404 TableError."""
+        """The table called ``table_id`` (loaded from the store if it is not in memory) or a 404 TableError.
+
+        With several server processes, a table already in memory is first brought up to date with what the
+        others stored, so a request never reads an older table than one another process has answered from.
+        """
         table = self.tables.get(table_id)
         if table is None:
             table = await self._load(table_id)
@@ -399,6 +453,8 @@ class TableHub:
                 raise TableError(404, f"there is no table {table_id!r}")
             if not table.finished and table.broken is None:
                 self._start_bots(table)
+        elif self.backend.shared:
+            await self.refresh(table)
         self.tables.move_to_end(table_id)
         table.touch()
         return table
@@ -424,7 +480,7 @@ class TableHub:
             del self._loading[table_id]
 
     async def _read(self, table_id: str) -> LiveTable | None:
-        stored = await self._store_call(self.store.load_table, table_id)
+        stored = await self._store_call(self.backend.load_table, table_id)
         if stored is None:
             return None
         if table_id in self.tables:
@@ -453,7 +509,7 @@ class TableHub:
 
     def _unload(self, table: LiveTable) -> None:
         if table.bot_task is not None:
-            table.bot_task.cancel()
+            table.bot_task.cancel()  # the runner gives the table's bot lock back as it ends
             table.bot_task = None
         self.tables.pop(table.id, None)
 
@@ -717,20 +773,43 @@ class TableHub:
         return token
 
     async def say(self, table: LiveTable, text: str, seat: int = -1, name: str = "Table") -> ChatLine:
-        """Add a chat line (``seat`` -1: the table's own notices) and push it to every client."""
-        index = table.chat[-1].index + 1 if table.chat else await self._store_call(self.store.chat_length, table.id)
-        line = ChatLine(index, seat, name, text, time.time())
-        await self._store_write(AddChat(table.id, line), table.id)
-        table.chat.append(line)
+        """Add a chat line (``seat`` -1: the table's own notices) and push it to every client.
+
+        Another server process may take the same line number first; the line is then numbered again after
+        the lines stored meanwhile.
+        """
+        for attempt in range(ACT_ATTEMPTS):
+            if table.chat_length is None:
+                table.chat_length = await self._store_call(self.backend.chat_length, table.id)
+            line = ChatLine(table.chat_length, seat, name, text, time.time())
+            try:
+                await self.writer.write(AddChat(table.id, line))
+            except StorageError as error:
+                if error.conflict and self.backend.shared and attempt + 1 < ACT_ATTEMPTS:
+                    await self.refresh(table)
+                    table.chat_length = None if table.chat_length == line.index else table.chat_length
+                    continue
+                log.error("table %s: chat line not stored: %s", table.id, error, extra={"table": table.id})
+                raise TableError(503, f"the server could not save this ({error.message}); try again shortly", retry_after=2) from None
+            self._heard_chat(table, [line])
+            return line
+        raise TableError(409, "the chat moved on too fast; try again")  # pragma: no cover - bounded by ACT_ATTEMPTS
+
+    def _heard_chat(self, table: LiveTable, lines: list[ChatLine]) -> None:
+        """Keep and push chat lines that are stored (said here or by another process)."""
+        for line in lines:
+            if table.chat_length is not None and line.index < table.chat_length:
+                continue
+            table.chat.append(line)
+            table.chat_length = line.index + 1
+            message = encode_json({"type": "chat", "line": chat_json(line)})
+            for client in table.clients:
+                client.push(message)
         del table.chat[:-CHAT_KEPT]
-        message = encode_json({"type": "chat", "line": chat_json(line)})
-        for client in table.clients:
-            client.push(message)
-        return line
 
     async def chat(self, table: LiveTable, seat: int, text: str, client: str) -> ChatLine:
         """A seat says something at the table (text only, length and rate limited)."""
-        wait = self.chat_limiter.wait_needed(client)
+        wait = await self.wait_needed("chat", client, self.settings.chat_per_second, self.settings.chat_burst)
         if wait > 0:
             raise TableError(429, f"you are chatting too fast; wait {retry_after(wait)} s", retry_after=wait)
         line = " ".join(clean_chat(text).split())
@@ -742,14 +821,48 @@ class TableHub:
 
     async def chat_history(self, table: LiveTable) -> list[ChatLine]:
         """The latest chat lines of a table (loaded from the store the first time)."""
-        if not table.chat:
-            table.chat = await self._store_call(self.store.load_chat, table.id, CHAT_KEPT)
+        if table.chat_length is None:
+            table.chat = await self._store_call(self.backend.load_chat, table.id, CHAT_KEPT)
+            table.chat_length = table.chat[-1].index + 1 if table.chat else 0
         return list(table.chat)
+
+    async def wait_needed(self, limiter: str, client: str, per_second: float, burst: int) -> float:
+        """Take one request from ``client``'s budget ``limiter`` (shared by every server process): 0.0, or seconds to wait."""
+        try:
+            return await self.backend.wait_needed(limiter, client, per_second, burst)
+        except StorageError as error:
+            raise TableError(503, f"the server could not check its limits ({error.message}); try again shortly", retry_after=2) from None
 
     # -- actions --------------------------------------------------------------------------
 
     async def act(self, table: LiveTable, seat: int, text: str, expect_version: int | None = None) -> tuple[str, int]:
         """Check, store, then apply-and-broadcast one action; return its canonical text and its index in the record.
+
+        With several server processes, another process may store a move at the same index first (two seats
+        committing at once, each through its own process). The table is then brought up to date and the move
+        checked again on the new state and stored at the next index, unless the client asked for a version.
+        """
+        attempts = ACT_ATTEMPTS if self.backend.shared and expect_version is None else 1
+        for attempt in range(attempts):
+            try:
+                return await self._act_once(table, seat, text, expect_version)
+            except MovedOn:
+                if attempt + 1 == attempts:
+                    raise
+                await self._catch_up(table)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _catch_up(self, table: LiveTable) -> None:
+        """Let this process's moves in flight at ``table`` land or fail, then read what other processes stored."""
+        while table.pending:
+            outcome = table.pending[-1].outcome
+            if outcome is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(outcome)
+        await self.refresh(table)
+
+    async def _act_once(self, table: LiveTable, seat: int, text: str, expect_version: int | None) -> tuple[str, int]:
+        """One try of :meth:`act`.
 
         A refused action raises TableError (400 unreadable, 409 not legal now,
         503 not stored) and changes nothing. The move is checked against the
@@ -778,9 +891,10 @@ class TableHub:
         move = PendingMove(staged, table.version + waiting, match.game.decision(staged.state).is_terminal)
         move.outcome = asyncio.get_running_loop().create_future()
         table.pending.append(move)
-        self.writer.submit(
-            AppendAction(table.id, move.index, seat, staged.text, move.finished), lambda error: self._stored(table, move, error)
-        )
+        actions = table.stored.record.actions
+        previous = (last.staged.seat, last.staged.text) if last is not None else actions[-1] if actions else None
+        op = AppendAction(table.id, move.index, seat, staged.text, move.finished, previous=previous)
+        self.writer.submit(op, lambda error: self._stored(table, move, error))
         await asyncio.shield(move.outcome)  # a client that goes away changes nothing: the move lands or fails all the same
         return staged.text, move.index
 
@@ -814,13 +928,10 @@ class TableHub:
                 later = table.pending[table.pending.index(move) + 1 :]
                 del table.pending[table.pending.index(move) :]
                 for other in later:
-                    other.doomed = TableError(
-                        503,
-                        "a move before yours at this table could not be saved, so yours was not played either; try again",
-                        retry_after=2,
-                    )
+                    # After a conflict the later moves are tried again on the new state; after a failed write, not.
+                    other.doomed = MovedOn() if error.conflict else TableError(503, EARLIER_MOVE_LOST, retry_after=2)
             if error.conflict:
-                outcome.set_exception(TableError(409, "the table has moved on; refresh and try again"))
+                outcome.set_exception(MovedOn())
             else:
                 outcome.set_exception(
                     TableError(
@@ -828,6 +939,9 @@ class TableHub:
                     )
                 )
         outcome.exception()  # marks an error retrieved: a caller that went away leaves no "never retrieved" warning
+        if table.stale and not table.pending:
+            table.stale = False
+            self._schedule_refresh(table)
 
     # -- storage ------------------------------------------------------------------------------
 
@@ -850,16 +964,16 @@ class TableHub:
             log.error("table %s: %s not stored: %s", table_id, type(op).__name__, error)
 
     async def _store_call(self, function: Any, *args: Any) -> Any:
-        """Run a read off the event loop; a failing read is a 503."""
+        """Read from the backend; a failing read is a 503."""
         try:
-            return await asyncio.to_thread(function, *args)
-        except Exception as error:  # sqlite3.Error and friends: the store is unavailable
+            return await function(*args)
+        except Exception as error:  # StorageError, sqlite3.Error and friends: the store is unavailable
             log.error("reading from the store failed: %s", error)
             raise TableError(503, f"the server could not read its database ({error}); try again shortly", retry_after=2) from None
 
     async def list_page(self, status: str | None, game: str | None, limit: int, offset: int) -> dict[str, Any]:
         """One page of public table facts, newest first (live tables show who is connected)."""
-        page = await self._store_call(self.store.list_tables, status, game, limit, offset)
+        page = await self._store_call(self.backend.list_tables, status, game, limit, offset)
         infos = []
         for summary in page.tables:
             live = self.tables.get(summary.id)
@@ -895,7 +1009,7 @@ class TableHub:
             if table.idle() and now - table.last_active >= self.settings.idle_unload_seconds:
                 self._unload(table)
         if self.settings.expire_after_seconds > 0:
-            for table_id in await self._store_call(self.store.abandoned, time.time() - self.settings.expire_after_seconds):
+            for table_id in await self._store_call(self.backend.abandoned, time.time() - self.settings.expire_after_seconds):
                 op = CloseTable(table_id, "expired")
                 await self._write_quietly(op, table_id)
                 live = self.tables.get(table_id)
@@ -913,6 +1027,17 @@ class TableHub:
         table.bot_wakeup.set()
 
     async def _run_bots(self, table: LiveTable) -> None:
+        """Move the table's bots if this process may (with several processes, only the one holding its bot lock)."""
+        if self.backend.shared and not await self.backend.own_bots(table.id):
+            table.bot_task = None  # another process moves them; tried again if they wait and that process is gone
+            return
+        try:
+            await self._play_bots(table)
+        finally:
+            if self.backend.shared:
+                await asyncio.shield(self.backend.release_bots(table.id))
+
+    async def _play_bots(self, table: LiveTable) -> None:
         """Play the table's bot seats one move at a time, at a pace a person can follow; never give up on a failing store."""
         delay = BOT_RETRY_FIRST_SECONDS
         while not table.finished and not table.closed:
@@ -940,6 +1065,8 @@ class TableHub:
         version = table.version
         level = table.stored.seats[seat].bot or "random"
         table.thinking = seat
+        if self.backend.shared:
+            await self.backend.announce(table.id, THINKING, seat)
         try:
             # A copy, taken now: the real state may move on (another seat commits) while the bot thinks in a worker.
             world = table.match.state.clone()
@@ -963,3 +1090,147 @@ class TableHub:
             log.error("bot %s at table %s seat %d chose %s, refused: %s", level, table.id, seat, text, error.message)
             fallback = Stream(table.id, seat, version).choice(table.match.legal_actions(seat))
             await self.act(table, seat, str(fallback))
+
+    # -- several server processes ---------------------------------------------------------------
+
+    def _notice(self, notice: Notice) -> None:
+        """Another process changed a table (or notices may have been missed: ``table_id`` empty means every table)."""
+        if not notice.table_id:
+            for loaded in list(self.tables.values()):
+                self._schedule_refresh(loaded)
+                self._schedule_presence_check(loaded)
+            return
+        table = self.tables.get(notice.table_id)
+        if table is None:
+            return  # not in memory here: it is read from the store when someone asks
+        if notice.kind == CHANGED:
+            self._schedule_refresh(table)
+        elif notice.kind == PRESENCE:
+            self._schedule_presence_check(table)
+        elif notice.kind == THINKING:
+            table.thinking_elsewhere = notice.seat
+
+    def _schedule_refresh(self, table: LiveTable) -> None:
+        """Bring ``table`` up to date soon (one refresh at a time; a notice during one asks for another)."""
+        if table.refreshing is not None and not table.refreshing.done():
+            table.refresh_again = True
+            return
+        table.refreshing = asyncio.create_task(self._refresh_until_quiet(table), name=f"refresh-{table.id}")
+
+    async def _refresh_until_quiet(self, table: LiveTable) -> None:
+        while True:
+            table.refresh_again = False
+            try:
+                await self.refresh(table)
+            except TableError as error:
+                log.warning("table %s: could not read what other processes stored: %s", table.id, error.message, extra={"table": table.id})
+            if not table.refresh_again:
+                return
+
+    async def refresh(self, table: LiveTable) -> None:
+        """Bring this process's copy of ``table`` up to date with what other processes stored.
+
+        New moves are replayed on the match (they are stored, so they are shown at once), a changed row
+        (seats, host, hints, closing, the end) is read again, new chat lines are pushed; then every client of
+        the table here gets its fresh view. While this process's own moves of the table are being stored, the
+        copy is not touched (the new rows may be those very moves): it is looked at again once they land.
+        """
+        if not self.backend.shared:
+            return
+        version, revision = table.version, table.revision
+        chat_from = table.chat_length if table.chat_length is not None else 2**31 - 1
+        changes = await self._store_call(self.backend.changes, table.id, version, revision, chat_from)
+        if changes is None:
+            return
+        stored = None
+        if changes.revision != revision:
+            stored = await self._store_call(self.backend.load_table, table.id)
+        if table.pending or table.version != version:
+            table.stale = True  # this process's own moves are being stored: the rows may be theirs
+            return
+        self._apply_changes(table, changes, stored)
+
+    def _apply_changes(self, table: LiveTable, changes: TableChanges, stored: StoredTable | None) -> None:
+        changed = False
+        for index, seat, text in changes.actions:
+            if index != table.version:
+                break
+            if table._match is not None and table.broken is None:
+                try:
+                    table._match.play(seat, text)
+                except GreenlightError as error:
+                    table.broken = f"move {index} ({text}) stored by another server process does not replay: {error}"
+                    log.error("table %s: %s", table.id, table.broken, extra={"table": table.id})
+            table.stored.record.actions.append((seat, text))
+            table.thinking_elsewhere = None
+            changed = True
+        if stored is not None:
+            self._take_row(table, stored)
+            table.revision = stored.revision
+            changed = True
+        else:
+            table.revision = changes.revision
+        if changes.chat:
+            self._heard_chat(table, changes.chat)
+        if changed:
+            table.touch()
+            table.broadcast()
+            table.bot_wakeup.set()
+            if table.bot_task is None and table.bot_seats_to_act():
+                self._start_bots(table)
+
+    @staticmethod
+    def _take_row(table: LiveTable, stored: StoredTable) -> None:
+        """Take a table's row and seats as another process stored them; clients of a seat given away lose it."""
+        mine = table.stored
+        for old, new in zip(mine.seats, stored.seats, strict=True):
+            if (old.kind, old.token_hash) != (new.kind, new.token_hash):
+                for client in list(table.clients):
+                    if client.seat == new.seat:
+                        client.seat = None
+                        client.push({"type": "revoked", "seat": new.seat, "message": SEAT_HANDED_OVER})
+        mine.seats = stored.seats
+        mine.finished_at, mine.closed_at, mine.closed_reason = stored.finished_at, stored.closed_at, stored.closed_reason
+        mine.host_hash, mine.hints, mine.rematch = stored.host_hash, stored.hints, stored.rematch
+        if stored.error is not None:
+            table.broken = stored.error
+
+    def _schedule_presence_check(self, table: LiveTable) -> None:
+        async def check() -> None:
+            try:
+                table.elsewhere = await self.backend.presence(table.id)
+            except Exception as error:
+                log.warning("table %s: could not read who is connected elsewhere: %s", table.id, error, extra={"table": table.id})
+                return
+            table.schedule_presence(self.settings.presence_delay_seconds)
+
+        asyncio.get_running_loop().create_task(check(), name=f"presence-{table.id}")
+
+    async def _take_over(self) -> None:
+        """Every :data:`TAKEOVER_SECONDS`: move the bots of tables no process moves (their process died)."""
+        while True:
+            await asyncio.sleep(TAKEOVER_SECONDS)
+            try:
+                await self._take_over_once()
+            except Exception:
+                log.exception("looking for tables whose bots nobody moves failed; trying again")
+
+    async def _take_over_once(self) -> None:
+        if not await self.backend.holds_bot_locks():
+            log.warning("the connection holding this process's bot locks was lost; other processes may move those bots now")
+            for loaded in self.tables.values():
+                if loaded.bot_task is not None:
+                    loaded.bot_task.cancel()
+                    loaded.bot_task = None
+        for table_id in await self.backend.orphaned(TAKEOVER_BATCH):
+            table = self.tables.get(table_id)
+            if table is None:
+                try:
+                    table = await self.table(table_id)
+                except TableError as error:
+                    log.warning("could not take table %s over: %s", table_id, error.message, extra={"table": table_id})
+                    return
+            if table.bot_task is None and not table.finished and table.broken is None:
+                log.info("taking over the bots of table %s", table_id, extra={"table": table_id})
+                await self.refresh(table)
+                self._start_bots(table)

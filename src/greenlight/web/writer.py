@@ -1,4 +1,4 @@
-"""Group commit: one thread writes every change, many tables' moves per transaction.
+"""Group commit: one writer takes every change, many tables' moves per transaction.
 
 A committed SQLite transaction in WAL mode with ``synchronous=FULL`` costs one
 disk sync, and a sync costs milliseconds whatever it carries. Writing each
@@ -6,6 +6,11 @@ move in a transaction of its own caps the server at the disk's sync rate
 (about 300 per second on the development machine). Here, while one batch is
 being synced, new writes queue up; the next batch takes all of them, so the
 rate grows with the load and no write waits for a timer.
+
+:class:`WriteQueue` writes to a synchronous store (SQLite) from a thread of
+its own; :class:`AsyncWriteQueue` writes through an asynchronous commit (the
+PostgreSQL backend) from a task of the event loop. Both share the batching
+rules below.
 
 Each write still completes only when its own batch is committed, so "stored
 before acknowledged" holds. A write that waited longer than ``timeout`` before
@@ -36,7 +41,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from greenlight.web.storage import StorageError, TableStore, WriteOp
@@ -56,18 +61,30 @@ class _Pending:
     on_done: Callable[[StorageError | None], None] | None
 
 
-class WriteQueue:
+class _Counted:
+    """What both writers count: batches committed and ops in them (for the load benchmark and tests)."""
+
+    def __init__(self, timeout: float) -> None:
+        self.timeout = timeout
+        self.batches = 0
+        self.ops = 0
+
+    def _stored(self, batch: list[_Pending]) -> None:
+        self.batches += 1
+        self.ops += len(batch)
+        for item in batch:
+            _settle(item, None)
+
+
+class WriteQueue(_Counted):
     """Writes ops to ``store`` from one thread, grouping those that wait into one transaction."""
 
     def __init__(self, store: TableStore, *, timeout: float = 3.0) -> None:
+        super().__init__(timeout)
         self.store = store
-        self.timeout = timeout
         self._queue: queue.SimpleQueue[_Pending | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="greenlight-writer", daemon=True)
         self._thread.start()
-        #: Batches committed and ops in them (for the load benchmark and tests).
-        self.batches = 0
-        self.ops = 0
 
     def submit(self, op: WriteOp, on_done: Callable[[StorageError | None], None] | None = None) -> asyncio.Future[None]:
         """Queue ``op``; the future is done once its batch is committed (or failed with :class:`StorageError`).
@@ -118,42 +135,120 @@ class WriteQueue:
                 return
 
     def _write(self, batch: list[_Pending]) -> None:
-        now = time.monotonic()
-        late = [item for item in batch if item.deadline < now]
-        for item in late:
-            _settle(item, StorageError(f"the database did not take the write within {self.timeout:g} s; nothing was stored"))
-        batch = [item for item in batch if item.deadline >= now]
+        batch = _drop_late(batch, self.timeout)
         if not batch:
             return
         try:
             self.store.write([item.op for item in batch])
-        except StorageError as error:
-            if error.conflict and len(batch) > 1:
+        except Exception as error:
+            if not _failed(batch, error):
                 for item in batch:  # one row is at fault: let the others land
                     self._write_one(item)
-                return
-            for item in batch:
-                _settle(item, error)
             return
-        except Exception as error:  # a bug in a store: fail the writes, keep the thread
-            log.exception("the store failed on a batch of %d writes", len(batch))
-            for item in batch:
-                _settle(item, StorageError(f"the store failed: {error}"))
-            return
-        self.batches += 1
-        self.ops += len(batch)
-        for item in batch:
-            _settle(item, None)
+        self._stored(batch)
 
     def _write_one(self, item: _Pending) -> None:
         try:
             self.store.write([item.op])
-        except StorageError as error:
-            _settle(item, error)
+        except Exception as error:
+            _failed([item], error)
         else:
-            self.batches += 1
-            self.ops += 1
-            _settle(item, None)
+            self._stored([item])
+
+
+class AsyncWriteQueue(_Counted):
+    """Writes ops through ``commit`` (an async function taking a batch) from one task, grouping those that wait.
+
+    The same rules as :class:`WriteQueue`: a batch is all that waits (up to
+    :data:`MAX_BATCH`), a write that waited past ``timeout`` fails unattempted,
+    a conflict retries the batch one op at a time.
+    """
+
+    def __init__(self, commit: Callable[[list[WriteOp]], Awaitable[None]], *, timeout: float = 3.0) -> None:
+        super().__init__(timeout)
+        self.commit = commit
+        self._queue: asyncio.Queue[_Pending | None] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+
+    def submit(self, op: WriteOp, on_done: Callable[[StorageError | None], None] | None = None) -> asyncio.Future[None]:
+        """Queue ``op`` (see :meth:`WriteQueue.submit`)."""
+        loop = asyncio.get_running_loop()
+        if self._task is None:
+            self._task = loop.create_task(self._run(), name="greenlight-writer")
+        future: asyncio.Future[None] = loop.create_future()
+        self._queue.put_nowait(_Pending(op, future, loop, time.monotonic() + self.timeout, on_done))
+        return future
+
+    async def write(self, op: WriteOp) -> None:
+        """Write ``op`` and wait until it is committed (shielded, as :meth:`WriteQueue.write`)."""
+        await asyncio.shield(self.submit(op))
+
+    async def close(self) -> None:
+        """Write what is queued, then stop the task."""
+        if self._task is None:
+            return
+        self._queue.put_nowait(None)
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+        self._task = None
+
+    async def _run(self) -> None:
+        while True:
+            first = await self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            stop = False
+            while len(batch) < MAX_BATCH and not self._queue.empty():
+                item = self._queue.get_nowait()
+                if item is None:
+                    stop = True
+                    break
+                batch.append(item)
+            await self._write(batch)
+            if stop:
+                return
+
+    async def _write(self, batch: list[_Pending]) -> None:
+        batch = _drop_late(batch, self.timeout)
+        if not batch:
+            return
+        try:
+            await self.commit([item.op for item in batch])
+        except Exception as error:
+            if not _failed(batch, error):
+                for item in batch:
+                    try:
+                        await self.commit([item.op])
+                    except Exception as single:
+                        _failed([item], single)
+                    else:
+                        self._stored([item])
+            return
+        self._stored(batch)
+
+
+def _drop_late(batch: list[_Pending], timeout: float) -> list[_Pending]:
+    """Fail the writes that waited too long (never attempted, so their outcome is certain); return the others."""
+    now = time.monotonic()
+    for item in batch:
+        if item.deadline < now:
+            _settle(item, StorageError(f"the database did not take the write within {timeout:g} s; nothing was stored"))
+    return [item for item in batch if item.deadline >= now]
+
+
+def _failed(batch: list[_Pending], error: Exception) -> bool:
+    """Settle a failed batch; False (nothing settled) when one row's conflict should be retried op by op."""
+    if isinstance(error, StorageError):
+        if error.conflict and len(batch) > 1:
+            return False
+        failure = error
+    else:  # a bug in a store: fail the writes, keep the writer
+        log.error("the store failed on a batch of %d writes", len(batch), exc_info=error)
+        failure = StorageError(f"the store failed: {error}")
+    for item in batch:
+        _settle(item, failure)
+    return True
 
 
 def _settle(item: _Pending, error: StorageError | None) -> None:
@@ -174,4 +269,14 @@ def _settle(item: _Pending, error: StorageError | None) -> None:
 
     # RuntimeError: the event loop is gone (server shutting down), so nobody waits for this answer.
     with contextlib.suppress(RuntimeError):
-        item.loop.call_soon_threadsafe(done)
+        if _in_loop(item.loop):
+            done()  # the asynchronous writer settles in the loop itself, in submission order
+        else:
+            item.loop.call_soon_threadsafe(done)
+
+
+def _in_loop(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
