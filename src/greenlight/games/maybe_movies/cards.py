@@ -17,16 +17,16 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cache, lru_cache
+from operator import attrgetter
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, NamedTuple
 
 from greenlight.core.data import FieldSpec, bundled_path, load_data_file, read_records, require
 from greenlight.core.errors import DataError
 from greenlight.core.state import StaticData
-from greenlight.games.maybe_movies.chance import deck_stream, flavour_stream, int_in, pick, real_in, round_half_up, shuffle
+from greenlight.games.maybe_movies.chance import deck_stream, flavour_stream, real_in, shuffle
 from greenlight.games.maybe_movies.observation import BlockbusterFace, CardFace, ChangeFace, IconName, MovieFace, VoteFace
 
 #: The six icons in icon order (§2.1); every "in icon order" means this order.
@@ -87,9 +87,12 @@ EXAMPLE_CATALOGUE = bundled_path(__file__, "data", "seed0_catalogue.json")
 _ID_PATTERN = re.compile(r"^[A-Za-z0-9_]+$")
 
 
-@dataclass(frozen=True, slots=True)
-class VoteCard:
-    """A card held in hand: a YES or NO vote (icon and value, §2.2) or a CHANGE card (number, §2.3)."""
+class VoteCard(NamedTuple):
+    """A card held in hand: a YES or NO vote (icon and value, §2.2) or a CHANGE card (number, §2.3).
+
+    (A named tuple, not a frozen dataclass: every game generates its own catalogue, and a tuple is built
+    five times as fast, which is a tenth of a random playout's setup.)
+    """
 
     id: str
     kind: VoteKind
@@ -114,9 +117,11 @@ class VoteCard:
         return {"type": self.kind, "icon": ICONS[self.icon], "value": self.value}
 
 
-@dataclass(frozen=True, slots=True)
-class MovieCard:
-    """A movie card: printed cost icons and profit (§2.4), or a blockbuster with a cost and a profit text (§2.5)."""
+class MovieCard(NamedTuple):
+    """A movie card: printed cost icons and profit (§2.4), or a blockbuster with a cost and a profit text (§2.5).
+
+    (A named tuple for the same reason as :class:`VoteCard`.)
+    """
 
     id: str
     cost: tuple[int, ...] = ()
@@ -158,6 +163,15 @@ class MovieCard:
         }
 
 
+_card_id = attrgetter("id")
+
+
+@lru_cache(maxsize=64)
+def _positions(ids: tuple[str, ...]) -> Mapping[str, int]:
+    """The position of each id; shared by every catalogue with these ids (all generated ones), so treat as read-only."""
+    return {card_id: index for index, card_id in enumerate(ids)}
+
+
 class Catalogue(StaticData):
     """The complete card list of one game: 60 votes, 12 CHANGE, 44 movies, 16 blockbusters, in catalogue order."""
 
@@ -194,11 +208,13 @@ class Catalogue(StaticData):
         self.blockbusters = tuple(blockbusters)
         hand_cards = (*self.votes, *self.changes)
         movie_cards = (*self.movies, *self.blockbusters)
-        self._hand_cards = {card.id: card for card in hand_cards}
-        self._movie_cards = {card.id: card for card in movie_cards}
+        hand_ids: tuple[str, ...] = tuple(map(_card_id, hand_cards))
+        movie_ids: tuple[str, ...] = tuple(map(_card_id, movie_cards))
+        self._hand_cards: dict[str, VoteCard] = dict(zip(hand_ids, hand_cards, strict=True))
+        self._movie_cards: dict[str, MovieCard] = dict(zip(movie_ids, movie_cards, strict=True))
         #: Positions used by the integer action codes (votes then CHANGE; movies then blockbusters).
-        self._vote_index = {card.id: index for index, card in enumerate(hand_cards)}
-        self._movie_index = {card.id: index for index, card in enumerate(movie_cards)}
+        self._vote_index = _positions(hand_ids)
+        self._movie_index = _positions(movie_ids)
         self._digest: str | None = None
         self._details: dict[str, CardFace] = {}
         #: Cosmetic titles: given (data file), or drawn from the flavour stream of ``flavour_seed`` when first needed.
@@ -284,23 +300,33 @@ class Catalogue(StaticData):
 # -- generation (§2.6) ------------------------------------------------------------------
 
 
-class BalancedPicker:
-    """``BP(margin)``: draw among the icons whose count is within ``margin`` of the smallest count."""
+def balanced_picks(random: Callable[[], float], margin: int) -> Iterator[int]:
+    """``BP(margin)``: each pick draws among the icons whose count is within ``margin`` of the smallest count.
 
-    __slots__ = ("counts", "margin")
+    Written for speed (every game generates a catalogue): an icon is out of reach only at exactly the
+    limit + 1, and once the smallest count rises every icon is in reach again, so the eligible icons are
+    one of 64 tuples chosen by a bit mask, and a pick is one ``U()`` from ``random`` and a few integer steps.
+    """
+    counts = [0] * NUM_ICONS
+    low, at_low, out_of_reach = 0, NUM_ICONS, 0
+    while True:
+        eligible = _ELIGIBLE[out_of_reach]
+        icon = eligible[int(random() * len(eligible))]  # floor: the product is never negative
+        count = counts[icon]
+        counts[icon] = count + 1
+        if count == low:
+            at_low -= 1
+            if not at_low:
+                low += 1
+                at_low = counts.count(low)
+                out_of_reach = 0
+        elif count == low + margin:
+            out_of_reach |= 1 << icon
+        yield icon
 
-    def __init__(self, margin: int) -> None:
-        self.margin = margin
-        self.counts = [0] * NUM_ICONS
 
-    def draw(self, rng: Any) -> int:
-        """One icon index; its count goes up by 1."""
-        counts = self.counts
-        limit = min(counts) + self.margin
-        eligible = [icon for icon, count in enumerate(counts) if count <= limit]
-        icon = pick(rng, eligible)
-        counts[icon] += 1
-        return icon
+#: The icons, in icon order, that are not in the bit mask of out-of-reach icons.
+_ELIGIBLE = tuple(tuple(icon for icon in range(NUM_ICONS) if not mask >> icon & 1) for mask in range(1 << NUM_ICONS))
 
 
 #: Reference word lists for the cosmetic titles (any lists are allowed, §2.6 Flavour).
@@ -345,41 +371,56 @@ class _Flavour:
 
 @lru_cache(maxsize=32)
 def generate_catalogue(seed: int) -> Catalogue:
-    """G1-G4 on the deck stream of ``seed``, draw for draw as §2.6 prescribes (titles from the flavour stream)."""
+    """G1-G4 on the deck stream of ``seed``, draw for draw as §2.6 prescribes (titles from the flavour stream).
+
+    Every game of a random playout generates its catalogue, so the primitives of ``chance`` (``int_in``,
+    ``pick``, ``real_in``, ``round_half_up``) are written out here: ``floor`` of a number >= 0 is ``int``.
+    """
     rng = deck_stream(seed)
-    # G1 votes: the value is drawn before the icon.
-    picker = BalancedPicker(1)
+    random = rng.random
+    # G1 votes: the value (YES 2-4, NO 1-2: int_in) is drawn before the icon.
+    pick_icon = balanced_picks(random, 1).__next__
     votes: list[VoteCard] = []
     for i in range(NUM_VOTES):
-        if i % 2 == 0:
-            value = int_in(rng, 2, 4)
-            votes.append(VoteCard(f"Y{i // 2 + 1:02d}", YES, value, picker.draw(rng)))
-        else:
-            value = int_in(rng, 1, 2)
-            votes.append(VoteCard(f"N{i // 2 + 1:02d}", NO, value, picker.draw(rng)))
+        value = 2 + int(random() * 3) if i % 2 == 0 else 1 + int(random() * 2)
+        votes.append(_vote_card(i, value, pick_icon()))
     # G2 CHANGE: no randomness.
-    changes = [VoteCard(f"C{n:02d}", CHANGE, number=n) for n in range(1, NUM_CHANGE + 1)]
-    # G3 movies: 46 icon counts (the last two are never used).
+    changes = _CHANGE_CARDS
+    # G3 movies: 46 icon counts (the last two are never used), then per movie its icons and its profit.
     counts = [1] * 27 + [2] * 14 + [3] * 5
     shuffle(rng, counts)
-    picker = BalancedPicker(3)
+    pick_icon = balanced_picks(random, 3).__next__
     movies: list[MovieCard] = []
-    for k in range(1, NUM_MOVIES + 1):
-        n = counts[k - 1]
-        icons = tuple(picker.draw(rng) for _ in range(n))
-        m = real_in(rng, 0.66, 1.75)
-        profit = min(5, max(1, round_half_up(n * m)))
-        movies.append(MovieCard(f"M{k:02d}", icons, profit))
+    for k in range(NUM_MOVIES):
+        n = counts[k]
+        icons = (pick_icon(),) if n == 1 else tuple(pick_icon() for _ in range(n))
+        m = _PROFIT_FACTOR_LOW + _PROFIT_FACTOR_WIDTH * random()  # real_in(0.66, 1.75)
+        profit = min(5, max(1, int(n * m + 0.5)))  # round_half_up
+        movies.append(MovieCard(_MOVIE_IDS[k], icons, profit))
     # G4 blockbusters, in this exact order: cost key, X, N, profit key.
-    picker = BalancedPicker(1)
+    pick_icon = balanced_picks(random, 1).__next__
     blockbusters: list[MovieCard] = []
-    for k in range(1, NUM_BLOCKBUSTERS + 1):
-        cost_key = pick(rng, COST_KEYS)
-        x = picker.draw(rng) if cost_key in X_KEYS else None
-        n_param = int_in(rng, 1, 3) if cost_key in N_KEYS else None
-        profit_key = pick(rng, PROFIT_KEYS)
-        blockbusters.append(MovieCard(f"B{k:02d}", cost_key=cost_key, x=x, n=n_param, profit_key=profit_key))
+    for k in range(NUM_BLOCKBUSTERS):
+        cost_key = COST_KEYS[int(random() * len(COST_KEYS))]
+        x = pick_icon() if cost_key in X_KEYS else None
+        n_param = 1 + int(random() * 3) if cost_key in N_KEYS else None
+        profit_key = PROFIT_KEYS[int(random() * len(PROFIT_KEYS))]
+        blockbusters.append(MovieCard(_BLOCKBUSTER_IDS[k], cost_key=cost_key, x=x, n=n_param, profit_key=profit_key))
     return Catalogue("generated", votes, changes, movies, blockbusters, flavour_seed=seed)
+
+
+_PROFIT_FACTOR_LOW = 0.66
+_PROFIT_FACTOR_WIDTH = 1.75 - 0.66  # real_in computes the width first
+_VOTE_IDS = tuple(f"{'N' if i % 2 else 'Y'}{i // 2 + 1:02d}" for i in range(NUM_VOTES))
+_MOVIE_IDS = tuple(f"M{k:02d}" for k in range(1, NUM_MOVIES + 1))
+_BLOCKBUSTER_IDS = tuple(f"B{k:02d}" for k in range(1, NUM_BLOCKBUSTERS + 1))
+_CHANGE_CARDS = tuple(VoteCard(f"C{n:02d}", CHANGE, number=n) for n in range(1, NUM_CHANGE + 1))
+
+
+@cache
+def _vote_card(i: int, value: int, icon: int) -> VoteCard:
+    """The ``i``-th generated vote (even: YES, odd: NO); at most 900 distinct ones, shared by every catalogue."""
+    return VoteCard(_VOTE_IDS[i], NO if i % 2 else YES, value, icon)
 
 
 # -- fixed catalogue from a data file (§2.7) ----------------------------------------------

@@ -51,7 +51,7 @@ def shuffle(rng: random.Random, seq: MutableSequence[T]) -> None:
     """In place, from the last index down to 1: ``j = floor(U() * (i + 1))``, swap ``seq[i]`` and ``seq[j]``."""
     draw = rng.random
     for i in range(len(seq) - 1, 0, -1):
-        j = math.floor(draw() * (i + 1))
+        j = int(draw() * (i + 1))  # floor: the product is never negative
         seq[i], seq[j] = seq[j], seq[i]
 
 

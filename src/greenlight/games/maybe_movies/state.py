@@ -89,14 +89,16 @@ class TurnRecord(StaticData):
     check: CheckResult
     settlement: Settlement
     movie: str | None
-    key: str = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "key", repr(self))
+    #: The text of the whole content, written when first asked for (a digest needs it; a playout does not).
+    key: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def static_key(self) -> str:
         """The full content as text."""
-        return self.key
+        key = self.key
+        if key is None:
+            key = repr(self)
+            object.__setattr__(self, "key", key)
+        return key
 
 
 class MaybeMoviesState(GameState):
