@@ -12,7 +12,7 @@ from greenlight.games.movie_empire.effects import change_sympathy, queue_checks
 from greenlight.games.movie_empire.events import Premiered
 from greenlight.games.movie_empire.lines import Line, Metrics, holds, metrics, production_pp
 from greenlight.games.movie_empire.state import NO_SEAT, MovieEmpireState, Premiere
-from greenlight.games.movie_empire.working import draw_blind, in_use, plan_blocks_release, release_problem
+from greenlight.games.movie_empire.working import draw_blind, in_use, plan_blocks_release, release_ok
 
 USA_MONEY = 3
 EUR_PP = 2
@@ -203,7 +203,7 @@ def net_lines(state: MovieEmpireState, seat: int, space_index: int) -> list[int]
     if state.money[seat] < NET_COST:
         return []
     if space_index == NO_SEAT:  # case (b): one open line passing release_ok
-        return [index for index in (0, 1) if release_problem(state, seat, index) is None]
+        return [index for index in (0, 1) if release_ok(state, seat, index)]
     line_index = state.release_line[space_index]
     line = state.lines[seat][line_index] if line_index != NO_SEAT else None
     if line is None or line.shut or plan_blocks_release(state, seat, line):  # the cut line, if open (R39)

@@ -53,8 +53,6 @@ from greenlight.games.movie_empire.effects import (
     discard_card,
     draw_production,
     gain_cards,
-    level,
-    open_lines,
     queue_checks,
     remove_from_hand,
     spend_dossier,
@@ -140,9 +138,15 @@ def release_problem(state: MovieEmpireState, seat: int, index: int) -> str | Non
     return None
 
 
+def release_ok(state: MovieEmpireState, seat: int, index: int) -> bool:
+    """Whether line ``index`` may be released (§4.3): ``release_problem`` is None, without wording the problem."""
+    line = state.lines[seat][index] if 0 <= index < 2 else None
+    return line is not None and not line.shut and not line.locked and 1 in line.stages and not plan_blocks_release(state, seat, line)
+
+
 def releasable(state: MovieEmpireState, seat: int) -> list[int]:
     """Line indexes that pass ``release_ok``."""
-    return [index for index in (0, 1) if release_problem(state, seat, index) is None]
+    return [index for index in (0, 1) if release_ok(state, seat, index)]
 
 
 # -- spaces ----------------------------------------------------------------------------------
@@ -159,6 +163,8 @@ _KINDS = {
     T_REVEAL: K_REVEAL,
     T_RELEASE: K_RELEASE,
 }
+#: The order in which ``can_place`` looks at the kinds of space (the order of the placements does not matter there).
+_FIRST_CHECKED = (K_PLAIN, K_SCRIPT, K_NICE, K_REVEAL, K_PRODUCTION, K_STAR, K_NICE_DOSSIER, K_RELEASE, K_SABOTAGE)
 #: A placement row: space index, kind, task, the space's money, its surcharge, ``place X`` and ``place X dossier``.
 PlaceRow = tuple[int, int, int, int, int, Place, Place]
 
@@ -170,7 +176,7 @@ class Board:
     of that table, player count and variant (``board_of``).
     """
 
-    __slots__ = ("block_rows", "cut_rows", "lay_targets", "place_rows", "production", "releases", "spaces")
+    __slots__ = ("block_rows", "cut_rows", "first_rows", "lay_targets", "place_rows", "production", "releases", "spaces")
 
     def __init__(self, spaces: tuple[Space, ...]) -> None:
         """Read ``spaces`` (the spaces in use, in board order)."""
@@ -192,6 +198,8 @@ class Board:
             )
             for space in spaces
         )
+        #: The same rows with the spaces most likely open and quickest to check first, to find whether any is open.
+        self.first_rows = tuple(sorted(self.place_rows, key=lambda row: _FIRST_CHECKED.index(row[1])))
         self.cut_rows = tuple((space.index, cut_action(space.id)) for space in self.releases)
         self.block_rows = tuple((space.index, block_action(space.id)) for space in spaces)
 
@@ -341,14 +349,19 @@ def _scan_places(state: MovieEmpireState, seat: int, skip_hand_dependent: bool, 
     if money < 0:
         return places, False  # the hire fee alone is too much
     table = state.table
-    plan = plan_for(state, seat)
-    forbidden_tasks: frozenset[int] = plan.forbidden_tasks if plan is not None and plan.effect == "forbid_task" else frozenset()
-    forbidden_stage = plan.forbidden_stage if plan is not None and plan.effect == "forbid_take_stage" else NO_STAGE_FORBIDDEN
+    forbidden_tasks, forbidden_stage = _NO_TASKS, NO_STAGE_FORBIDDEN
+    if state.plan is not None and not state.exempt[seat]:  # plan_for, inlined
+        plan = table.plans[state.plan]
+        if plan.effect == "forbid_task":
+            forbidden_tasks = plan.forbidden_tasks
+        elif plan.effect == "forbid_take_stage":
+            forbidden_stage = plan.forbidden_stage
     usable = usable_dossier(state, seat)
     assistant, blocked, cards = state.assistant, state.blocked, state.slot_card
     static = False
-    release_ok: bool | None = None  # whether some line may be released, found at the first free release space
-    for index, kind, task, space_money, surcharge, plain, with_dossier in board_of(state).place_rows:
+    some_release: bool | None = None  # whether some line may be released, found at the first free release space
+    board = board_of(state)
+    for index, kind, task, space_money, surcharge, plain, with_dossier in board.first_rows if first_only else board.place_rows:
         if assistant[index] != NO_SEAT or blocked[index] != NO_SEAT or task in forbidden_tasks:
             continue
         budget = money + space_money  # R10: income cannot pay the hire fee (money >= 0 here), what is left pays the task
@@ -400,9 +413,9 @@ def _scan_places(state: MovieEmpireState, seat: int, skip_hand_dependent: bool, 
         elif kind == K_RELEASE:
             if skip_hand_dependent:
                 continue
-            if release_ok is None:
-                release_ok = bool(releasable(state, seat))
-            if not release_ok:
+            if some_release is None:
+                some_release = release_ok(state, seat, 0) or release_ok(state, seat, 1)
+            if not some_release:
                 continue
             places.append(plain)
             if first_only:
@@ -416,11 +429,16 @@ def _scan_places(state: MovieEmpireState, seat: int, skip_hand_dependent: bool, 
 
 
 NO_STAGE_FORBIDDEN = -2
+_NO_TASKS: frozenset[int] = frozenset()
 
 
 def _swap_possible(state: MovieEmpireState, seat: int) -> bool:
-    production = state.table.production
-    return any(card in production for card in state.hands[seat]) and _any_takeable(state, seat)
+    return holds_production(state, seat) and _any_takeable(state, seat)
+
+
+def holds_production(state: MovieEmpireState, seat: int) -> bool:
+    """Whether ``seat``'s hand holds a production card."""
+    return not state.table.production.keys().isdisjoint(state.hands[seat])
 
 
 def purge_could_open(state: MovieEmpireState, seat: int) -> bool:
@@ -459,10 +477,16 @@ def _cheapest_card(table: Tables, forbidden_stage: int) -> int | None:
 
 def new_line_slot(state: MovieEmpireState, seat: int) -> int:
     """The empty line slot a new line would use, or -1 if a new line is not allowed (§4.6.2, R29)."""
-    lines = state.lines[seat]
-    if open_lines(state, seat) >= level(state, seat).lines or any(line is not None and line.shut for line in lines):
-        return NO_SEAT
-    return next((index for index, line in enumerate(lines) if line is None), NO_SEAT)
+    opened, slot = 0, NO_SEAT
+    for index, line in enumerate(state.lines[seat]):
+        if line is None:
+            if slot == NO_SEAT:
+                slot = index
+        elif line.shut:
+            return NO_SEAT  # a shut line must reopen before a new one starts (R29)
+        else:
+            opened += 1
+    return NO_SEAT if opened >= state.table.sympathy[state.sympathy[seat]].lines else slot
 
 
 def _without(cards: list[str], card: str) -> list[str]:
@@ -541,7 +565,7 @@ class Reach:
             return False
         if 1 in line.stages and not plan_blocks_release(state, self.seat, line):
             return True  # release_ok: the line is open and unlocked, with a blue card, allowed by the plan (§4.3)
-        return release_problem(state, self.seat, 1 - index) is None  # the other line, which no lay changes
+        return release_ok(state, self.seat, 1 - index)  # the other line, which no lay changes
 
     def reaches(self, index: int, line: Line, hand: list[str]) -> bool:
         """Whether a placement is available after line ``index`` becomes ``line``, now or after more lays into it (R67)."""
@@ -592,8 +616,7 @@ def new_line_scripts(state: MovieEmpireState, seat: int, index: int, reach: Reac
     """
     hand = state.hands[seat]
     table = state.table
-    production = table.production
-    if not any(card in production for card in hand):
+    if table.production.keys().isdisjoint(hand):
         return []
     if reach is not None and reach.hopeless:
         return []
