@@ -9,6 +9,11 @@ at a time: the agent to act is the lowest seat that still owes a commitment,
 and its observation is the game's own ``observe``, which never shows another
 seat's pending commitment (only *that* it committed).
 
+Observations are written into arrays made once per agent (see
+:mod:`greenlight.rl.observer`): ``observe(agent)`` and ``last()`` return the
+same two arrays for an agent every time, overwritten when that agent is next
+observed after a step. Copy them to keep them.
+
 Rewards: 0 during play; at the end each agent gets its win share from
 ``outcome(state).returns()`` (1/k for each of k winners, 0 otherwise). With
 ``shaping`` on, every step also pays the change of a potential built from the
@@ -29,11 +34,7 @@ from pettingzoo import AECEnv
 
 from greenlight.core.game import Game
 from greenlight.core.spec import Options
-from greenlight.rl.common import (
-    Shaping,
-    action_mask,
-    potential,
-)
+from greenlight.rl.common import Shaping, potential
 from greenlight.rl.seats import SeatAgents
 
 AgentObservation = dict[str, npt.NDArray[Any]]
@@ -67,13 +68,12 @@ class GreenlightAECEnv(SeatAgents, AECEnv):  # type: ignore[misc]
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self.agent_selection = self._next_agent()
-
-    def _next_agent(self) -> str:
-        """The lowest seat that owes an action now (commitments of a simultaneous step go one seat at a time)."""
+        self._paid = False  # whether ``rewards`` holds anything but zeros
+        self._observed: list[AgentObservation] = [
+            {"observation": self.observer.vectors[seat], "action_mask": self.observer.masks[seat]} for seat in range(self.num_players)
+        ]
         assert self.state is not None
-        players = self.game.decision(self.state).players
-        return self.possible_agents[min(players)] if players else self.agent_selection
+        self.agent_selection = self.possible_agents[min(self.game.decision(self.state).players)]
 
     def _potential(self, seat: int) -> float:
         if not self.weights:
@@ -82,15 +82,19 @@ class GreenlightAECEnv(SeatAgents, AECEnv):  # type: ignore[misc]
         return potential(self.encoding, self.weights, self.game.observe(self.state, seat))
 
     def observe(self, agent: str) -> AgentObservation:
-        """What ``agent`` sees: its encoded observation, and its legal codes when it is the agent to act."""
+        """What ``agent`` sees: its encoded observation, and its legal codes when it is the agent to act.
+
+        The two arrays are ``agent``'s own, rewritten in place when it is next observed after a step.
+        """
         assert self.state is not None, "call reset() first"
         seat = self.agent_name_mapping[agent]
-        vector = np.asarray(self.encoding.encode(self.game.observe(self.state, seat)), dtype=np.float32)
+        observer = self.observer
+        observer.observation(self.state, seat)
         if agent == self.agent_selection and not self.terminations.get(agent, True):
-            mask = action_mask(self.game, self.state, seat)
+            observer.mask(self.state, seat)
         else:
-            mask = np.zeros(self.game.num_distinct_actions, dtype=np.int8)
-        return {"observation": vector, "action_mask": mask}
+            observer.no_mask(seat)
+        return self._observed[seat]
 
     def step(self, action: int | np.integer[Any] | None) -> None:
         """Apply ``action`` (an action code) for the agent to act; raise IllegalActionError if it is not legal."""
@@ -101,21 +105,26 @@ class GreenlightAECEnv(SeatAgents, AECEnv):  # type: ignore[misc]
         assert self.state is not None
         if action is None:
             raise ValueError(f"{agent} must act: None is only for agents whose game is over")
-        seat = self.agent_name_mapping[agent]
-        chosen = self.game.action_from_code(self.state, seat, int(action))
+        self._apply(self.agent_name_mapping[agent], int(action))
         self._cumulative_rewards[agent] = 0.0
-        self.game.apply_unchecked(self.state, seat, chosen)
-        self._actions.append((seat, chosen))
-        self._clear_rewards()
-        if self.game.is_terminal(self.state):
+        if self._paid:
+            self._clear_rewards()
+            self._paid = False
+        players = self.game.decision(self.state).players
+        if not players:
             self._finish()
+            self._paid = True
         elif self.weights:
             for other, name in enumerate(self.possible_agents):
                 now = self._potential(other)
                 self.rewards[name] = now - self._potentials[other]
                 self._potentials[other] = now
-        self._accumulate_rewards()
-        self.agent_selection = self._next_agent()
+            self._paid = True
+        if self._paid:
+            self._accumulate_rewards()
+        if players:
+            # The lowest seat that owes an action acts next (commitments of a simultaneous step go one seat at a time).
+            self.agent_selection = self.possible_agents[min(players)]
         if self.render_mode == "human":
             self.render()
 

@@ -19,6 +19,7 @@ from greenlight.core.spec import Options
 from greenlight.core.state import GameState
 from greenlight.rl.common import Shaping, agent_observation_space, env_id, plain_text, resolve_game, shaping_weights
 from greenlight.rl.encoding import encoding_for
+from greenlight.rl.observer import SeatObserver
 
 
 class SeatAgents:
@@ -45,6 +46,8 @@ class SeatAgents:
             agent: agent_observation_space(self.encoding, self.game, num_players, self.options) for agent in self.possible_agents
         }
         self.action_spaces = {agent: spaces.Discrete(self.game.num_distinct_actions) for agent in self.possible_agents}
+        #: Every seat's observation vector and action mask, written in place (see ``greenlight.rl.observer``).
+        self.observer = SeatObserver(self.game, num_players, self.options)
         self._seeds = np.random.default_rng(seed)
         self.state: GameState | None = None
         self.game_seed = -1
@@ -57,9 +60,18 @@ class SeatAgents:
             self._seeds = np.random.default_rng(seed)
         self.game_seed = int(self._seeds.integers(0, 2**31 - 1))
         self.state = self.game.new_state(self.num_players, self.game_seed, self.options)
+        self.observer.changed()
         self._actions = []
         # Potentials start at 0 (before the deal) and end at 0, so shaping sums to exactly 0 over an episode.
         self._potentials = [0.0] * self.num_players
+
+    def _apply(self, seat: int, code: int) -> None:
+        """Play ``seat``'s action ``code`` (IllegalActionError if it is not legal now) and record it."""
+        assert self.state is not None
+        chosen = self.observer.action(self.state, seat, code)
+        self.game.apply_unchecked(self.state, seat, chosen)
+        self.observer.changed()
+        self._actions.append((seat, chosen))
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         """The (shared, cached) observation space of ``agent``."""

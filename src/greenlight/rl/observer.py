@@ -1,0 +1,147 @@
+"""Observation vectors and action masks of every seat, written into buffers allocated once.
+
+The PettingZoo, Gymnasium and OpenSpiel layers all ask the same two questions
+at every step: what does this seat see (its encoded observation) and what may
+it do (its action mask). :class:`SeatObserver` answers both without allocating:
+
+* each seat has one float32 vector and one int8 mask, made when the
+  environment is built; every answer overwrites that seat's arrays in place
+  and returns them, so **an array stays valid until the same seat is observed
+  again** (copy it to keep it);
+* the vector comes from the encoding's fast path when it has one
+  (:class:`~greenlight.rl.encoding.StateEncoding`, checked against the
+  observation-based reference by :func:`~greenlight.rl.encoding.check_state_writer`),
+  else from the reference ``encode(observe(state, seat))``;
+* the mask is set from ``legal_actions`` (the single source of truth) through
+  a cache of action codes, and the legal actions are kept so that the code the
+  agent picks is turned back into its action without asking the rules again;
+* both are written once per seat and state: the environment calls
+  :meth:`SeatObserver.changed` whenever the state changes, and asking again
+  before that returns the arrays as they are.
+
+The vector lives in an ``array.array`` that a NumPy array views: the encoders
+write plain Python floats into it (no NumPy in the game packages), NumPy
+readers see them at once.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from greenlight.core.actions import Action
+from greenlight.core.game import Game
+from greenlight.core.spec import OptionValue
+from greenlight.rl.encoding import StateWriter, encoding_for, state_writer_for
+
+#: Distinct actions whose codes are remembered before the cache starts again (games that share their action
+#: objects have far fewer; games that build new ones every step would otherwise grow it without end).
+CODE_CACHE_LIMIT = 200_000
+
+
+class SeatObserver:
+    """Encoded observations and action masks of the seats of one game, player count and options.
+
+    ``fast=False`` uses the observation-based reference encoding even when the
+    game has a fast path (for comparisons and benchmarks).
+    """
+
+    def __init__(self, game: Game[Any], num_players: int, options: Mapping[str, OptionValue], *, fast: bool = True) -> None:
+        self.game = game
+        self.num_players = num_players
+        self.encoding = encoding_for(game)
+        self.size = self.encoding.size(num_players, options)
+        writer = state_writer_for(game, num_players, options) if fast else None
+        #: Whether the vectors come from the encoding's fast path (else from ``encode(observe(...))``).
+        self.fast = writer is not None
+        self._write: StateWriter = writer if writer is not None else self._write_reference
+        self._zeros = array("f", bytes(4 * self.size))
+        self._vectors = [array("f", self._zeros) for _ in range(num_players)]
+        #: Each seat's observation vector: a float32 view of the buffer the encoder writes.
+        self.vectors = [np.frombuffer(vector, dtype=np.float32) for vector in self._vectors]
+        self._mask_bytes = [bytearray(game.num_distinct_actions) for _ in range(num_players)]
+        #: Each seat's action mask (int8, 1 at the legal codes): a view of the bytes the codes are set in.
+        self.masks = [np.frombuffer(mask, dtype=np.int8) for mask in self._mask_bytes]
+        self._masked: list[list[int]] = [[] for _ in range(num_players)]
+        self._code_of_id: dict[int, int] = {}
+        self._kept: list[Action] = []  # holds every cached action, so no other object can reuse its id
+        self._version = 0
+        self._written = [-1] * num_players  # the version each seat's vector was written at
+        self._masked_at = [-1] * num_players  # the version each seat's mask and legal actions were set at
+        self._legal_actions: list[list[Action]] = [[] for _ in range(num_players)]
+
+    def changed(self) -> None:
+        """The state changed (an action, a new game): every vector, mask and remembered legal action is out of date."""
+        self._version += 1
+
+    # -- observations -----------------------------------------------------------------
+
+    def observation(self, state: Any, seat: int) -> npt.NDArray[np.float32]:
+        """``seat``'s encoded observation of ``state``, written into its vector unless it is already current."""
+        if self._written[seat] != self._version:
+            vector = self._vectors[seat]
+            vector[:] = self._zeros
+            self._write(state, seat, vector)
+            self._written[seat] = self._version
+        return self.vectors[seat]
+
+    def _write_reference(self, state: Any, seat: int, out: Any) -> None:
+        out[:] = array("f", self.encoding.encode(self.game.observe(state, seat)))
+
+    # -- masks and actions --------------------------------------------------------------
+
+    def mask(self, state: Any, seat: int) -> npt.NDArray[np.int8]:
+        """``seat``'s mask set to its legal action codes now (unless already current); its legal actions are kept."""
+        if self._masked_at[seat] == self._version:
+            return self.masks[seat]
+        actions = self.game.legal_actions(state, seat)
+        codes = self.codes(state, actions)
+        # One byte at a time is cheaper than NumPy's fancy indexing for the few codes a seat has.
+        mask = self._mask_bytes[seat]
+        for code in self._masked[seat]:
+            mask[code] = 0
+        for code in codes:
+            mask[code] = 1
+        self._masked[seat] = codes
+        self._legal_actions[seat] = actions
+        self._masked_at[seat] = self._version
+        return self.masks[seat]
+
+    def no_mask(self, seat: int) -> npt.NDArray[np.int8]:
+        """Clear ``seat``'s mask (it does not act now) and return it."""
+        mask = self._mask_bytes[seat]
+        for code in self._masked[seat]:
+            mask[code] = 0
+        self._masked[seat] = []
+        self._masked_at[seat] = -1
+        return self.masks[seat]
+
+    def codes(self, state: Any, actions: list[Action]) -> list[int]:
+        """The action codes of ``actions``, in order (each code computed once per distinct action object)."""
+        codes: list[int | None] = list(map(self._code_of_id.get, map(id, actions)))
+        if None in codes:
+            code_of = self.game.action_code
+            if len(self._kept) > CODE_CACHE_LIMIT:
+                self._code_of_id.clear()
+                self._kept.clear()
+            for index, action in enumerate(actions):
+                if codes[index] is None:
+                    codes[index] = self._code_of_id[id(action)] = code_of(state, action)
+                    self._kept.append(action)
+        return codes  # type: ignore[return-value]  # every None was just replaced
+
+    def action(self, state: Any, seat: int, code: int) -> Action:
+        """The legal action of ``seat`` with ``code``: from its current mask if it has one, else as the rules decide.
+
+        Raises IllegalActionError when ``code`` is not legal for ``seat`` now.
+        """
+        if self._masked_at[seat] == self._version:
+            try:
+                return self._legal_actions[seat][self._masked[seat].index(code)]
+            except ValueError:
+                pass  # not among the legal codes: the rules word the refusal
+        return self.game.action_from_code(state, seat, code)
