@@ -10,6 +10,12 @@ field; ``fields()`` is the machine-readable list.
 Card slots follow the card table (bundled or the ``cards`` option), at most
 ``MAX_CARDS`` (60) slots, so the size depends only on the player count.
 
+``encode`` (from the observation) is the reference. ``state_writer`` is the
+fast path the RL environments use: it writes the same vector straight from
+the state, reading of the hidden parts only who has committed (never what),
+and ``greenlight.rl.encoding.check_state_writer`` checks it against the
+reference on every step of seeded games, also after ``determinize``.
+
 >>> from greenlight.games.cinecitta import GAME
 >>> state = GAME.new_state(3, seed=4)
 >>> vector = ENCODING.encode(GAME.observe(state, 1))
@@ -19,17 +25,20 @@ Card slots follow the card table (bundled or the ``cards`` option), at most
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from array import array
+from collections.abc import Callable, Iterable, Mapping, MutableSequence
 from dataclasses import dataclass
 from functools import cache
-from typing import cast
+from typing import TypeVar, cast
 
 from greenlight.core.game import Observation
 from greenlight.core.spec import OptionValue
 from greenlight.core.views import clip01, relative_seat
+from greenlight.games.cinecitta import rules
 from greenlight.games.cinecitta.cards import HAND_SIZE, MAX_CARDS, OCCUPATIONS, PLAYER_COUNTS, CardTable, StaffCard
 from greenlight.games.cinecitta.observation import CinecittaObservation, Final, FolderView, Placement
 from greenlight.games.cinecitta.rules import table_for
+from greenlight.games.cinecitta.state import OVER, PLACE, RESPOND, CinecittaState, Folder
 
 STEPS = ("offer", "respond", "place", "over")
 RESPONSES = ("secure", "headhunt")
@@ -148,6 +157,12 @@ class CinecittaEncoding:
         out += _history(obs.get("folder_history") or (), me, n, rel, money_total)
         out += _final(obs.get("final"), n, rel)
         return out
+
+    def state_writer(
+        self, num_players: int, options: Mapping[str, OptionValue]
+    ) -> Callable[[CinecittaState, int, MutableSequence[float]], None]:
+        """The fast path: writes ``encode(observe(state, seat))`` from the state into a zeroed buffer."""
+        return _writer(num_players, table_for(dict(options)), bool(options.get("destination_change")), bool(options.get("movie_awards")))
 
     def potentials(self, observation: Observation) -> dict[str, float]:
         """The viewer's provisional standing (§5): Studio quality, Office promotion, wallet, Office reels.
@@ -291,6 +306,240 @@ def _final(final: Final | None, n: int, rel: Callable[[int], int]) -> list[float
         out[base + 2] = clip01((item["value"] or 0) / VALUE_SCALE)
         out[base + 3] = clip01((item["quality"] or 0) / 1000.0)
     return out
+
+
+# -- the fast path ---------------------------------------------------------------------------
+
+#: Entries a block cache of the fast path keeps before it starts again (each holds at most a few hundred floats).
+BLOCK_CACHE_LIMIT = 20_000
+
+
+@cache
+def _writer(num_players: int, table: CardTable, destination_change: bool, movie_awards: bool) -> _StateWriter:
+    return _StateWriter(num_players, table, destination_change, movie_awards)
+
+
+class _StateWriter:
+    """Writes a seat's vector from a Cinecitta state: the same numbers ``encode`` computes from ``observe``.
+
+    Most of the vector changes once a step or once a round, so it is written in
+    blocks (``array('f')`` slices, one copy each) cached by exactly what they
+    are computed from: the round, step and partner offset for the header; who
+    waits and the hand sizes; the cards in every Studio and Office; the
+    viewer's folders of this round; the identity of the earlier folders (frozen
+    values, kept alive by the cache) for the folder history.
+    """
+
+    def __init__(self, num_players: int, table: CardTable, destination_change: bool, movie_awards: bool) -> None:
+        n = self.n = num_players
+        self.options = (destination_change, movie_awards)
+        self.at = dict(_starts(ENCODING.fields(n, {})))
+        #: order[viewer][seat]: where ``seat`` sits counted from ``viewer``.
+        self.order = [[(seat - viewer) % n for seat in range(n)] for viewer in range(n)]
+        infos = _card_infos(table)
+        self.slot = {card: info.slot for card, info in infos.items()}
+        self.infos = infos
+        self.numbers = {card.id: card.number for card in table.cards}
+        self._headers: dict[tuple[int, int, str, int], array[float]] = {}
+        self._seats: dict[tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]], array[float]] = {}
+        self._studio_blocks: dict[tuple[str, ...], tuple[array[float], float]] = {}
+        self._office_blocks: dict[tuple[str, ...], array[float]] = {}
+        self._folders: dict[tuple[str, int, str | None, float], array[float]] = {}
+        #: (viewer, money total, ids of the earlier folders) -> (unclipped sums, the block, the folders themselves).
+        self._histories: dict[tuple[int, float, tuple[int, ...]], tuple[list[float], array[float], tuple[Folder, ...]]] = {}
+
+    def __call__(self, state: CinecittaState, seat: int, out: MutableSequence[float]) -> None:
+        n = self.n
+        at = self.at
+        step = state.step
+        over = step == OVER
+        offset = 0 if over else rules.partner_offset(state)
+        rounds = state.hand_size
+        key = (min(state.round, rounds), rounds, step, offset)
+        header = self._headers.get(key) or self._header(key)
+        out[: len(header)] = header
+        decision = rules.decision(state)
+        seats_key = (seat, decision.players, decision.committed, tuple(map(len, state.hands)))
+        block = self._seats.get(seats_key) or self._seat_block(seats_key)
+        start = at["committed"]
+        out[start : start + len(block)] = block
+        order = self.order[seat]
+        self._write_tableaus(state, order, out)
+        if state.placements:
+            base = at["last_placements"]
+            for placement in state.placements[-1]:
+                where = base + order[placement.seat] * 2
+                out[where] += 0.5
+                if placement.moved_out is not None:
+                    out[where + 1] += 0.5
+        money_total = float(sum(state.round_start_wallets))
+        out[at["wallet"]] = clip01(state.wallets[seat] / money_total)
+        slot = self.slot
+        base = at["hand"]
+        for card in state.hands[seat]:
+            out[base + slot[card]] = 1.0
+        folders = state.folders
+        current = n if step in (RESPOND, PLACE) else 0
+        if current:
+            answered = step == PLACE
+            sent = folders[-n + seat]
+            received = folders[-n + (seat - offset) % n]
+            # The sender learns the answer at step 3a (PLACE); the recipient sees its own as soon as it commits.
+            own = state.responses[seat] if step == RESPOND else None
+            self._write_folder(out, at["folder_sent"], sent.card, sent.amount, sent.response if answered else None, money_total)
+            self._write_folder(
+                out, at["folder_received"], received.card, received.amount, received.response if answered else own, money_total
+            )
+            if answered:
+                base = at["pending"]
+                for card in state.pending[seat]:
+                    out[base + slot[card]] = 1.0
+        if len(folders) > current:
+            self._write_history(out, seat, folders[: len(folders) - current], money_total)
+        if over:
+            self._final(state, order, out)
+
+    # -- blocks, computed once per key -------------------------------------------------------
+
+    def _header(self, key: tuple[int, int, str, int]) -> array[float]:
+        """num_players, options, round, rounds, step, partner offset, spectator."""
+        shown_round, rounds, step, offset = key
+        block = [1.0 if self.n == count else 0.0 for count in PLAYER_COUNTS]
+        block += [float(on) for on in self.options]
+        block += [shown_round / MAX_ROUNDS, rounds / MAX_ROUNDS]
+        block += [1.0 if step == name else 0.0 for name in STEPS]
+        block += [1.0 if offset == k else 0.0 for k in range(1, MAX_OFFSET + 1)]
+        block.append(0.0)  # a seat, not the spectator
+        return _remember(self._headers, key, array("f", block))
+
+    def _seat_block(self, key: tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]) -> array[float]:
+        """committed, waiting, hand sizes."""
+        seat, waiting, committed, hand_sizes = key
+        order = self.order[seat]
+        n = self.n
+        block = [0.0] * (3 * n)
+        for other in committed:
+            block[order[other]] = 1.0
+        for other in waiting:
+            block[n + order[other]] = 1.0
+        for other, size in enumerate(hand_sizes):
+            block[2 * n + order[other]] = min(size / MAX_ROUNDS, 1.0)
+        return _remember(self._seats, key, array("f", block))
+
+    def _write_tableaus(self, state: CinecittaState, order: list[int], out: MutableSequence[float]) -> None:
+        """studios, studio quality and offices: a block per Studio and per Office, the same for every viewer."""
+        at = self.at
+        studios, qualities, offices = at["studios"], at["studio_quality"], at["offices"]
+        studio_width = 2 * len(OCCUPATIONS)
+        office_width = len(OCCUPATIONS) + 4
+        studio_blocks, office_blocks = self._studio_blocks, self._office_blocks
+        for other, studio in enumerate(state.studios):
+            if studio:
+                key = tuple(studio)
+                found = studio_blocks.get(key) or self._studio(key)
+                where = order[other]
+                out[studios + where * studio_width : studios + (where + 1) * studio_width] = found[0]
+                out[qualities + where] = found[1]
+        for other, office in enumerate(state.offices):
+            if office:
+                key = tuple(office)
+                block = office_blocks.get(key) or self._office(key)
+                where = offices + order[other] * office_width
+                out[where : where + office_width] = block
+
+    def _studio(self, studio: tuple[str, ...]) -> tuple[array[float], float]:
+        """One Studio's slice of ``_studios`` and its entry of ``studio_quality``."""
+        quality = 0.0
+        if len(studio) == 3:
+            a, b, c = sorted(self.numbers[card] for card in studio)
+            quality = (100 * a + 10 * b + c) / 1000.0
+        found = (array("f", _studios(self.infos, [list(studio)], 1, _first)), quality)
+        if len(self._studio_blocks) >= BLOCK_CACHE_LIMIT:
+            self._studio_blocks.clear()
+        self._studio_blocks[studio] = found
+        return found
+
+    def _office(self, office: tuple[str, ...]) -> array[float]:
+        """One Office's slice of ``_offices``."""
+        return _remember(self._office_blocks, office, array("f", _offices(self.infos, [list(office)], 1, _first)))
+
+    def _write_folder(
+        self, out: MutableSequence[float], base: int, card: str, amount: int, response: str | None, money_total: float
+    ) -> None:
+        key = (card, amount, response, money_total)
+        block = self._folders.get(key)
+        if block is None:
+            folder: FolderView = {
+                "round": 0,
+                "sender": 0,
+                "recipient": 0,
+                "card": card,
+                "amount": amount,
+                "response": response,
+                "back": None,
+                "role": "",
+            }
+            block = _remember(self._folders, key, array("f", _folder(self.infos, folder, money_total)))
+        out[base : base + len(block)] = block
+
+    def _write_history(self, out: MutableSequence[float], me: int, earlier: list[Folder], money_total: float) -> None:
+        """folder_history: the sums ``_history`` makes, in its order, kept per round so a new round adds only its folders.
+
+        Folders are frozen values and the cache holds on to them, so the ids in a key stay theirs.
+        """
+        key = (me, money_total, tuple(map(id, earlier)))
+        found = self._histories.get(key)
+        if found is None:
+            before = self._histories.get((me, money_total, key[2][: -self.n]))
+            totals = list(before[0]) if before is not None and len(earlier) >= self.n else [0.0] * (self.n * 6)
+            order = self.order[me]
+            for folder in earlier[-self.n :] if before is not None else earlier:
+                sent = folder.sender == me
+                if not sent and folder.recipient != me:
+                    continue
+                base = order[folder.recipient if sent else folder.sender] * 6 + (0 if sent else 3)
+                totals[base + (0 if folder.response == "secure" else 1)] += 1.0 / MAX_ROUNDS
+                totals[base + 2] += folder.amount / money_total
+            if len(self._histories) >= BLOCK_CACHE_LIMIT:
+                self._histories.clear()
+            found = self._histories[key] = (totals, array("f", [clip01(value) for value in totals]), tuple(earlier))
+        start = self.at["folder_history"]
+        block = found[1]
+        out[start : start + len(block)] = block
+
+    def _final(self, state: CinecittaState, order: list[int], out: MutableSequence[float]) -> None:
+        breakdowns = rules.final_breakdowns(state)
+        winners = rules.rank_breakdowns(breakdowns).winners
+        start = self.at["final"]
+        for other, item in enumerate(breakdowns):
+            base = start + order[other] * 4
+            out[base] = 1.0 if item["status"] == "FINISHED" else 0.0
+            out[base + 1] = 1.0 if other in winners else 0.0
+            out[base + 2] = clip01((item["value"] or 0) / VALUE_SCALE)
+            out[base + 3] = clip01((item["quality"] or 0) / 1000.0)
+
+
+K = TypeVar("K")
+
+
+def _remember(cache: dict[K, array[float]], key: K, block: array[float]) -> array[float]:
+    """Keep ``block`` under ``key`` (starting the cache again when it is full) and return it."""
+    if len(cache) >= BLOCK_CACHE_LIMIT:
+        cache.clear()
+    cache[key] = block
+    return block
+
+
+def _first(seat: int) -> int:
+    """The relative seat of a one-seat slice: its own."""
+    return 0
+
+
+def _starts(fields: Iterable[tuple[str, int]]) -> Iterable[tuple[str, int]]:
+    start = 0
+    for name, length in fields:
+        yield name, start
+        start += length
 
 
 ENCODING = CinecittaEncoding()

@@ -9,6 +9,12 @@ are **relative to the viewer** (slot 0 is the viewer, slot k the seat k places
 to its left). Every value is in ``[0, 1]``; counts are divided by a stated
 scale and clipped at 1. ``docs/rl.md`` documents each field.
 
+``encode`` (from the observation) is the reference. ``state_writer`` is the
+fast path the RL environments use: it writes the same vector straight from
+the state, reading of the hidden parts only who has voted (never what), and
+``greenlight.rl.encoding.check_state_writer`` checks it against the reference
+on every step of seeded games, also after ``determinize``.
+
 >>> from greenlight.games.maybe_movies import GAME
 >>> state = GAME.new_state(4, seed=2)
 >>> vector = ENCODING.encode(GAME.observe(state, 3))
@@ -18,13 +24,16 @@ scale and clipped at 1. ``docs/rl.md`` documents each field.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from typing import cast
+from array import array
+from collections.abc import Callable, Iterable, Mapping, MutableSequence
+from functools import cache
+from typing import Any, TypeVar, cast
 
 from greenlight.core.game import Observation
 from greenlight.core.spec import OptionValue
 from greenlight.core.views import clip01, relative_seat
-from greenlight.games.maybe_movies.cards import COST_KEYS, ICONS, PROFIT_KEYS
+from greenlight.games.maybe_movies import rules
+from greenlight.games.maybe_movies.cards import CHANGE, COST_KEYS, ICONS, PROFIT_KEYS, Catalogue
 from greenlight.games.maybe_movies.observation import (
     BlockbusterDetails,
     CardDetails,
@@ -35,6 +44,8 @@ from greenlight.games.maybe_movies.observation import (
     StackView,
     VoteDetails,
 )
+from greenlight.games.maybe_movies.state import CHANGE_EDIT, OVER, MaybeMoviesState, Stack
+from greenlight.games.maybe_movies.view import pitch_preview
 
 PHASES = ("pitch", "vote", "change_edit", "cost_choice", "profit_choice", "movie_pick", "over")
 PLAYER_COUNTS = (3, 4, 5, 6)
@@ -160,6 +171,13 @@ class MaybeMoviesEncoding:
         out += [clip01(obs["K"] / MAX_TURNS), 1.0 if obs["edit"] is not None else 0.0, 1.0 if obs["choice"] is not None else 0.0]
         out += _final(obs.get("final"), n, rel)
         return out
+
+    def state_writer(
+        self, num_players: int, options: Mapping[str, OptionValue]
+    ) -> Callable[[MaybeMoviesState, int, MutableSequence[float]], None]:
+        """The fast path: writes ``encode(observe(state, seat))`` from the state into a zeroed buffer."""
+        flags = tuple(bool(options.get(name)) for name in ("trendsetter_tricks", "breaking_changes", "blockbuster_budgets"))
+        return _writer(num_players, flags)
 
     def potentials(self, observation: Observation) -> dict[str, float]:
         """The viewer's current public score (its won vote cards scored against the Movies Made icons)."""
@@ -302,6 +320,272 @@ def _final(final: Final | None, n: int, rel: Callable[[int], int]) -> list[float
         out[base] = 1.0 if seat in final["winners"] else 0.0
         out[base + 1] = clip01(score / SCORE_SCALE)
     return out
+
+
+# -- the fast path ---------------------------------------------------------------------------
+
+#: Entries a block cache of the fast path keeps before it starts again.
+BLOCK_CACHE_LIMIT = 20_000
+#: Catalogues (one per game: each game generates its own) the fast path keeps blocks for before it starts again.
+CATALOGUE_LIMIT = 64
+
+
+def _repeated(step: float, times: int) -> list[float]:
+    """``clip01`` of 0 plus ``step`` added ``k`` times, for every k: the sums the reference builds one card at a time."""
+    values = [0.0]
+    for _ in range(times):
+        values.append(clip01(values[-1] + step))
+    return values
+
+
+#: k vote cards of one icon won (the reference adds 1/6 per card), k cards of one kind in the pool (1/10 each).
+_SIXTHS = _repeated(1.0 / 6.0, 80)
+_TENTHS = _repeated(1.0 / 10.0, 80)
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+@cache
+def _writer(num_players: int, flags: tuple[bool, ...]) -> _StateWriter:
+    return _StateWriter(num_players, flags)
+
+
+class _StateWriter:
+    """Writes a seat's vector from a Maybe Movies state: the same numbers ``encode`` computes from ``observe``.
+
+    Card ids name different cards in every game (each generates its own
+    catalogue), so every cached block is kept per catalogue, and the catalogue
+    itself is kept alive with them so that its id stays its own. Blocks are
+    computed by the reference's own functions from the catalogue's details and
+    cached by exactly what they are computed from (the cards in a place, the
+    Movies Made stacks, ...).
+    """
+
+    def __init__(self, num_players: int, flags: tuple[bool, ...]) -> None:
+        n = self.n = num_players
+        self.trendsetter = flags[0]
+        self.flags = flags
+        self.at = dict(_starts(ENCODING.fields(n, {})))
+        self.order = [[(seat - viewer) % n for seat in range(n)] for viewer in range(n)]
+        self._catalogues: dict[int, Catalogue] = {}
+        self._blocks: dict[tuple[Any, ...], Any] = {}
+
+    def _cached(self, key: tuple[Any, ...], make: Callable[[], V]) -> V:
+        found: V | None = self._blocks.get(key)
+        if found is None:
+            if len(self._blocks) >= BLOCK_CACHE_LIMIT:
+                self._blocks.clear()
+            found = self._blocks[key] = make()
+        return found
+
+    def __call__(self, state: MaybeMoviesState, seat: int, out: MutableSequence[float]) -> None:
+        at = self.at
+        table = state.table
+        catalogue = id(table)
+        if catalogue not in self._catalogues:
+            if len(self._catalogues) >= CATALOGUE_LIMIT:
+                self._catalogues.clear()
+                self._blocks.clear()
+            self._catalogues[catalogue] = table
+        cached = self._cached
+        phase = state.phase
+        header = cached(("header", state.turn, phase), lambda: self._header(state.turn, phase))
+        out[: len(header)] = header
+        players = rules.decision(state).players
+        votes = state.votes
+        committed = tuple([voter for voter in state.voters if votes[voter] is not None])
+        active = state.active if phase != OVER else -1
+        key = ("seats", seat, active, players, committed, tuple(map(len, state.hands)))
+        block = cached(key, lambda: self._seat_block(seat, active, players, committed, state.hands))
+        start = at["active"]
+        out[start : start + len(block)] = block
+        hand = tuple(state.hands[seat])
+        block = cached(("hand", catalogue, hand), lambda: array("f", _hand(_details(table, hand), hand)))
+        start = at["hand"]
+        out[start : start + len(block)] = block
+        vote = votes[seat]
+        if vote:
+            block = cached(("vote", catalogue, vote), lambda: array("f", _vote_features(_hand_card(_details(table, (vote,)), vote))))
+            start = at["my_vote"]
+            out[start : start + len(block)] = block
+        if any(state.known):
+            self._known(state, seat, out)
+        made = tuple(state.made)
+        made_block, counts, doubles = cached(("made", catalogue, made), lambda: self._made(table, made))
+        market = tuple(state.market)
+        block = cached(("market", catalogue, market, doubles), lambda: self._slots(table, market, MARKET_SLOTS, doubles))
+        start = at["market"]
+        out[start : start + len(block)] = block
+        row = tuple(state.row)
+        row_block, pitch_block = cached(
+            ("row", catalogue, row, doubles), lambda: (self._slots(table, row, ROW_SLOTS, doubles), self._pitch(state))
+        )
+        start = at["row"]
+        out[start : start + len(row_block)] = row_block
+        start = at["pitch"]
+        out[start : start + len(pitch_block)] = pitch_block
+        start = at["movies_made"]
+        out[start : start + len(made_block)] = made_block
+        won = tuple(map(tuple, state.won))
+        block = cached(("won", catalogue, seat, won, counts), lambda: self._won(table, seat, won, counts))
+        start = at["won"]
+        out[start : start + len(block)] = block
+        if any(state.personal):
+            personal = tuple(map(tuple, state.personal))
+            block = cached(("personal", catalogue, seat, personal, doubles), lambda: self._personal(table, seat, personal, doubles))
+            start = at["personal"]
+            out[start : start + len(block)] = block
+        start = at["piles"]
+        out[start] = clip01(len(state.draw_pile) / 60.0)
+        out[start + 1] = clip01(len(state.discard) / 60.0)
+        out[start + 2] = clip01(len(state.out_of_play) / 12.0)
+        pool = tuple(state.pool)
+        block = cached(("pool", catalogue, pool), lambda: self._pool(table, pool))
+        start = at["pool"]
+        out[start : start + len(block)] = block
+        if state.rounds:
+            self._reveals(table, state.rounds, seat, out)
+        start = at["edits"]
+        out[start] = clip01(state.edits / MAX_TURNS)
+        out[start + 1] = 1.0 if phase == CHANGE_EDIT else 0.0
+        out[start + 2] = 1.0 if state.choice_point is not None else 0.0
+        if phase == OVER:
+            self._final(state, seat, out)
+
+    # -- blocks, each computed once per key by the reference's own functions ----------------------
+
+    def _header(self, turn: int, phase: str) -> array[float]:
+        """num_players, options, turn, phase, spectator."""
+        block = [1.0 if self.n == count else 0.0 for count in PLAYER_COUNTS]
+        block += [float(flag) for flag in self.flags]
+        block.append(clip01(turn / MAX_TURNS))
+        block += [1.0 if phase == name else 0.0 for name in PHASES]
+        block.append(0.0)
+        return array("f", block)
+
+    def _seat_block(
+        self, seat: int, active: int, players: tuple[int, ...], committed: tuple[int, ...], hands: list[list[str]]
+    ) -> array[float]:
+        """active, to_act, committed, hand sizes."""
+        n = self.n
+        order = self.order[seat]
+        block = [0.0] * (4 * n)
+        if active >= 0:
+            block[order[active]] = 1.0
+        for other in players:
+            block[n + order[other]] = 1.0
+        for other in committed:
+            block[2 * n + order[other]] = 1.0
+        for other, hand in enumerate(hands):
+            block[3 * n + order[other]] = clip01(len(hand) / MAX_TURNS)
+        return array("f", block)
+
+    def _known(self, state: MaybeMoviesState, seat: int, out: MutableSequence[float]) -> None:
+        start = self.at["known_in_hand"]
+        width = len(VOTE_TYPES) * len(ICONS)
+        order = self.order[seat]
+        for other, held in enumerate(state.known):
+            if held:
+                known = [0.0] * width
+                _count_votes(known, 0, _details(state.table, held), held, scale=4.0)
+                base = start + order[other] * width
+                out[base : base + width] = array("f", known)
+
+    def _made(
+        self, table: Catalogue, made: tuple[Stack, ...]
+    ) -> tuple[array[float], tuple[int, ...], tuple[frozenset[str], frozenset[str]]]:
+        """movies_made, the Movies Made icon counts and the Trendsetter doubling icons (by name)."""
+        counts = [0] * len(ICONS)
+        for stack in made:
+            for icon in table.movie(stack.top).printed_icons:
+                counts[icon] += 1
+        block = [clip01(len(made) / MAX_TURNS), clip01(sum(1 for stack in made if stack.success) / MAX_TURNS)]
+        block += [clip01(count / 10.0) for count in counts]
+        doubles: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+        if self.trendsetter:
+            tops = [stack.top for stack in made]
+            views: list[StackView] = [{"cards": [], "top": stack.top, "result": "SUCCESS" if stack.success else "FAIL"} for stack in made]
+            failed, succeeded = _doubling_icons(_details(table, tops), views)
+            doubles = (frozenset(failed), frozenset(succeeded))
+        return array("f", block), tuple(counts), doubles
+
+    def _slots(self, table: Catalogue, cards: tuple[str, ...], size: int, doubles: tuple[frozenset[str], frozenset[str]]) -> array[float]:
+        failed, succeeded = doubles
+        return array("f", _movie_slots(_details(table, cards), list(cards), size, (set(failed), set(succeeded))))
+
+    def _pitch(self, state: MaybeMoviesState) -> array[float]:
+        """The pitch field from the view's own preview of the row."""
+        pitch = pitch_preview(state)
+        block = [clip01(pitch["budget"][icon] / 10.0) for icon in ICONS]
+        block += [clip01(pitch["profit"] / 30.0), clip01(len(pitch["open_texts"]) / ROW_SLOTS)]
+        return array("f", block)
+
+    def _won(self, table: Catalogue, seat: int, won: tuple[tuple[str, ...], ...], counts: tuple[int, ...]) -> array[float]:
+        """won and scores (a seat's score: each won card's icon count in Movies Made)."""
+        n = self.n
+        order = self.order[seat]
+        block = [0.0] * (n * len(ICONS) + n)
+        for other, held in enumerate(won):
+            icons = [0] * len(ICONS)
+            for card in held:
+                icons[table.vote(card).icon] += 1
+            base = order[other] * len(ICONS)
+            for icon, count in enumerate(icons):
+                block[base + icon] = _SIXTHS[count] if count < len(_SIXTHS) else 1.0
+            score = sum(count * counts[icon] for icon, count in enumerate(icons))
+            block[n * len(ICONS) + order[other]] = clip01(score / SCORE_SCALE)
+        return array("f", block)
+
+    def _personal(
+        self, table: Catalogue, seat: int, personal: tuple[tuple[str, ...], ...], doubles: tuple[frozenset[str], frozenset[str]]
+    ) -> array[float]:
+        width = PERSONAL_SLOTS * MOVIE_FEATURES
+        order = self.order[seat]
+        block = [0.0] * (self.n * width)
+        for other, held in enumerate(personal):
+            base = order[other] * width
+            block[base : base + width] = self._slots(table, held, PERSONAL_SLOTS, doubles)
+        return array("f", block)
+
+    def _pool(self, table: Catalogue, pool: tuple[str, ...]) -> array[float]:
+        counts = [0] * (len(VOTE_TYPES) * len(ICONS))
+        for card in pool:
+            vote = table.vote(card)
+            if vote.kind != CHANGE:
+                counts[VOTE_TYPES.index(vote.kind) * len(ICONS) + vote.icon] += 1
+        block = [_TENTHS[count] if count < len(_TENTHS) else 1.0 for count in counts]
+        block.append(clip01(len(pool) / 60.0))
+        return array("f", block)
+
+    def _reveals(self, table: Catalogue, rounds: list[tuple[str | None, ...]], seat: int, out: MutableSequence[float]) -> None:
+        start = self.at["reveals"]
+        out[start] = clip01(len(rounds) / REVEAL_SCALE)
+        order = self.order[seat]
+        for other, card in enumerate(rounds[-1]):
+            kind = 3 if card is None else ("YES", "NO", "CHANGE").index(table.vote(card).kind)
+            out[start + 1 + order[other] * REVEAL_KINDS + kind] = 1.0
+
+    def _final(self, state: MaybeMoviesState, seat: int, out: MutableSequence[float]) -> None:
+        result = rules.rank_breakdowns(rules.final_breakdowns(state))
+        start = self.at["final"]
+        order = self.order[seat]
+        for other, score in enumerate(result.scores):
+            base = start + order[other] * 2
+            out[base] = 1.0 if other in result.winners else 0.0
+            out[base + 1] = clip01(score / SCORE_SCALE)
+
+
+def _details(table: Catalogue, cards: Iterable[str]) -> dict[str, CardDetails]:
+    """The printed details the reference reads from an observation's ``cards`` table, straight from the catalogue."""
+    return {card: cast(CardDetails, table.details(card)) for card in cards}
+
+
+def _starts(fields: Iterable[tuple[str, int]]) -> Iterable[tuple[str, int]]:
+    start = 0
+    for name, length in fields:
+        yield name, start
+        start += length
 
 
 ENCODING = MaybeMoviesEncoding()

@@ -10,6 +10,12 @@ table set the size depends only on the player count. Every value is in
 ``[0, 1]``; counts are divided by a stated scale and clipped at 1.
 ``docs/rl.md`` documents each field; ``fields()`` is the machine-readable list.
 
+``encode`` (from the observation) is the reference. ``state_writer`` is the
+fast path the RL environments use: it writes the same vector straight from
+the state, reading of the hidden parts only who has committed (never what),
+and ``greenlight.rl.encoding.check_state_writer`` checks it against the
+reference on every step of seeded games, also after ``determinize``.
+
 >>> from greenlight.games.movie_empire import GAME
 >>> state = GAME.new_state(3, seed=2)
 >>> vector = ENCODING.encode(GAME.observe(state, 1))
@@ -19,15 +25,19 @@ table set the size depends only on the player count. Every value is in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from array import array
+from collections.abc import Callable, Iterable, Mapping, MutableSequence
 from dataclasses import dataclass
-from functools import cache
-from typing import cast
+from functools import cache, partial
+from typing import Any, TypeVar, cast
 
 from greenlight.core.game import Observation
 from greenlight.core.spec import OptionValue
 from greenlight.core.views import clip01, relative_seat
+from greenlight.games.movie_empire import rules
 from greenlight.games.movie_empire.cards import FULL_ROUNDS, GENRES, MARKETS, STAGES, TREND_ROW, CardKind, Tables, load_tables
+from greenlight.games.movie_empire.effects import level, usable_dossier
+from greenlight.games.movie_empire.lines import Line
 from greenlight.games.movie_empire.observation import (
     LineView,
     MovieEmpireObservation,
@@ -37,6 +47,9 @@ from greenlight.games.movie_empire.observation import (
     TrendsView,
     TurnView,
 )
+from greenlight.games.movie_empire.state import NO_SEAT, OVER, WORKING, MovieEmpireState
+from greenlight.games.movie_empire.view import _space_json, line_json
+from greenlight.games.movie_empire.working import in_use
 
 PLAYER_COUNTS = (2, 3, 4)
 PHASES = ("setup", "grumpy", "gift", "working", "premiere", "internet", "upkeep", "over")
@@ -250,6 +263,12 @@ class MovieEmpireEncoding:
                 flag("final", rel(seat) * 2, 1.0 if seat in final["winners"] else 0.0)
                 flag("final", rel(seat) * 2 + 1, clip01((score + 20.0) / 120.0))
         return out
+
+    def state_writer(
+        self, num_players: int, options: Mapping[str, OptionValue]
+    ) -> Callable[[MovieEmpireState, int, MutableSequence[float]], None]:
+        """The fast path: writes ``encode(observe(state, seat))`` from the state into a zeroed buffer."""
+        return _writer(num_players, layout(options), bool(options.get("shoot_a_short")), bool(options.get("clean_hands")))
 
     def potentials(self, observation: Observation) -> dict[str, float]:
         """The viewer's points and money (public figures of its own seat)."""
@@ -485,6 +504,301 @@ def _line(out: list[float], base: int, line: LineView, lay: Layout) -> None:
     out[base + 2] = 1.0 if line["shut"] else 0.0
     out[base + 3] = 1.0 if line["locked"] else 0.0
     out[base + 4] = 1.0 if line["script_met"] else 0.0
+
+
+# -- the fast path ---------------------------------------------------------------------------
+
+#: Entries the block cache of the fast path keeps before it starts again.
+BLOCK_CACHE_LIMIT = 20_000
+
+V = TypeVar("V")
+
+
+@cache
+def _writer(num_players: int, lay: Layout, shoot_a_short: bool, clean_hands: bool) -> _StateWriter:
+    return _StateWriter(num_players, lay, shoot_a_short, clean_hands)
+
+
+class _StateWriter:
+    """Writes a seat's vector from a Movie Empire state: the same numbers ``encode`` computes from ``observe``.
+
+    The vector is written in blocks, each computed by the reference's own
+    functions (on a scratch list, from the view's JSON of that part) and
+    cached by exactly what it is computed from: the header by round, phase and
+    decision; the board by the per-space arrays; a player by its public
+    figures, hand, released movies and lines (frozen values, kept alive by the
+    cache so that their ids stay theirs); the viewer's private cards by their
+    lists.
+    """
+
+    def __init__(self, num_players: int, lay: Layout, shoot_a_short: bool, clean_hands: bool) -> None:
+        n = self.n = num_players
+        self.lay = lay
+        self.options = (shoot_a_short, clean_hands)
+        self.fields = _fields(n, lay)
+        self.at = _offsets(self.fields)
+        self.size = sum(length for _, length in self.fields)
+        self.order = [[(seat - viewer) % n for seat in range(n)] for viewer in range(n)]
+        self._blocks: dict[tuple[Any, ...], Any] = {}
+
+    def _cached(self, key: tuple[Any, ...], make: Callable[[], V]) -> V:
+        found: V | None = self._blocks.get(key)
+        if found is None:
+            if len(self._blocks) >= BLOCK_CACHE_LIMIT:
+                self._blocks.clear()
+            found = self._blocks[key] = make()
+        return found
+
+    def _region(self, first: str, stop: str, fill: Callable[[list[float]], None]) -> array[float]:
+        """Run a reference filler on a scratch vector and keep the fields from ``first`` up to ``stop``."""
+        scratch = [0.0] * self.size
+        fill(scratch)
+        return array("f", scratch[self.at[first] : self.at[stop]])
+
+    def __call__(self, state: MovieEmpireState, seat: int, out: MutableSequence[float]) -> None:
+        at = self.at
+        cached = self._cached
+        decision = rules.decision(state)
+        phase = state.phase
+        key: tuple[Any, ...] = ("header", state.round, state.last_round, phase, decision.kind)
+        block = cached(key, lambda: self._header(state.round, state.last_round, phase, decision.kind))
+        out[: len(block)] = block
+        turn_seat = state.turn_seat if phase == WORKING else None
+        key = ("seats", seat, state.first_player, decision.players, decision.committed, turn_seat)
+        block = cached(key, lambda: self._seat_block(seat, state.first_player, decision.players, decision.committed, turn_seat))
+        start = at["first_player"]
+        out[start : start + len(block)] = block
+        if phase == WORKING:
+            key = ("turn", state.turn_placed, state.turn_produced, state.target, state.lays, state.sub_card, state.sub_space)
+            block = cached(key, lambda: self._turn(state))
+            start = at["turn"]
+            out[start : start + len(block)] = block
+        if state.net_items and state.net_pos < len(state.net_items):
+            self._internet(state, seat, out)
+        plan_next = state.plan_pile[-1] if state.plan_pile else None
+        key = ("plan", state.plan, plan_next, tuple(state.plans_done), len(state.plan_pile))
+        block = cached(key, lambda: self._plan(state, plan_next))
+        start = at["plan"]
+        out[start : start + len(block)] = block
+        key = ("trends", tuple(state.trend_row), state.trend_hit, len(state.trend_pile), len(state.trend_removed))
+        block = cached(key, lambda: self._trends(state))
+        start = at["trends"]
+        out[start : start + len(block)] = block
+        key = (
+            "board",
+            seat,
+            tuple(state.assistant),
+            tuple(state.blocked),
+            tuple(state.slot_card),
+            tuple(state.cut_by),
+            tuple(state.release_line),
+        )
+        block = cached(key, lambda: self._board(state, seat))
+        start = at["spaces"]
+        out[start : start + len(block)] = block
+        start = at["piles"]
+        deck_sizes = self.lay.deck_sizes
+        for index, pile in enumerate((state.production_pile, state.star_pile, state.script_pile)):
+            out[start + index] = clip01(len(pile) / max(deck_sizes[index], 1))
+        key = ("discards", tuple(state.production_discard), tuple(state.star_discard), tuple(state.script_discard))
+        block = cached(key, lambda: self._discards(state))
+        start = at["discards"]
+        out[start : start + len(block)] = block
+        start = at["premieres"]
+        for market in state.markets_used:
+            if market in MARKETS:
+                out[start + MARKETS.index(market)] = 1.0
+        out[start + len(MARKETS)] = clip01(len(state.premieres) / 4.0)
+        self._players(state, seat, out)
+        commitment = state.commit[seat]
+        key = (
+            "private",
+            tuple(state.hands[seat]),
+            tuple(state.dealt[seat]),
+            tuple(state.drawn[seat]),
+            commitment,
+            tuple(state.gifted[seat]),
+        )
+        block = cached(key, lambda: self._private(state, seat))
+        start = at["hand"]
+        out[start : start + len(block)] = block
+        if phase == OVER:
+            self._final(state, seat, out)
+
+    # -- blocks, each computed once per key -----------------------------------------------------
+
+    def _header(self, round_number: int, last_round: int, phase: str, kind: str) -> array[float]:
+        """num_players, options, round, phase, decision, spectator."""
+        n = self.n
+        block = [1.0 if n == count else 0.0 for count in PLAYER_COUNTS]
+        block += [float(flag) for flag in self.options]
+        block += [clip01(round_number / FULL_ROUNDS), clip01(last_round / FULL_ROUNDS)]
+        block += [1.0 if phase == name else 0.0 for name in PHASES]
+        block += [1.0 if kind == name else 0.0 for name in DECISION_KINDS]
+        block.append(0.0)
+        return array("f", block)
+
+    def _seat_block(
+        self, seat: int, first: int, players: tuple[int, ...], committed: tuple[int, ...], turn_seat: int | None
+    ) -> array[float]:
+        """first_player, to_act, committed, turn_seat."""
+        n = self.n
+        block = [0.0] * (4 * n)
+        block[(first - seat) % n] = 1.0
+        for other in players:
+            block[n + (other - seat) % n] = 1.0
+        for other in committed:
+            block[2 * n + (other - seat) % n] = 1.0
+        if turn_seat is not None:
+            block[3 * n + (turn_seat - seat) % n] = 1.0
+        return array("f", block)
+
+    def _turn(self, state: MovieEmpireState) -> array[float]:
+        table = state.table
+        turn: TurnView = {
+            "seat": state.turn_seat,
+            "placed": state.turn_placed,
+            "produced": state.turn_produced,
+            "target": state.target + 1 if state.target != NO_SEAT else None,
+            "lays": state.lays,
+            "swap_card": state.sub_card,
+            "release_space": table.spaces[state.sub_space].id if state.sub_space != NO_SEAT else None,
+        }
+        return self._region("turn", "internet", lambda out: _turn(out, self.at["turn"], turn, self.lay))
+
+    def _internet(self, state: MovieEmpireState, seat: int, out: MutableSequence[float]) -> None:
+        internet_seat, space = state.net_items[state.net_pos]
+        start = self.at["internet"]
+        out[start + (internet_seat - seat) % self.n] = 1.0
+        if space != NO_SEAT:
+            space_id = state.table.spaces[space].id
+            if space_id in self.lay.release_slots:
+                out[start + self.n + self.lay.release_slots[space_id]] = 1.0
+
+    def _plan(self, state: MovieEmpireState, plan_next: str | None) -> array[float]:
+        plan: PlanView = {"active": state.plan, "next": plan_next, "revealed": list(state.plans_done), "pile": len(state.plan_pile)}
+        return self._region("plan", "trends", lambda out: _plan(out, self.at["plan"], plan, self.lay))
+
+    def _trends(self, state: MovieEmpireState) -> array[float]:
+        trends: TrendsView = {
+            "row": list(state.trend_row),
+            "active": state.trend_row[2],
+            "hit": state.trend_hit,
+            "pile": len(state.trend_pile),
+            "removed": len(state.trend_removed),
+        }
+        return self._region("trends", "spaces", lambda out: _trends(out, self.at["trends"], trends, self.lay))
+
+    def _board(self, state: MovieEmpireState, seat: int) -> array[float]:
+        """spaces, releases and the production, script and star slots, from the view's JSON of each space in use."""
+        spaces = [_space_json(state, space.index) for space in in_use(state)]
+        n = self.n
+        return self._region("spaces", "piles", lambda out: _spaces(out, self.at, spaces, n, lambda other: (other - seat) % n, self.lay))
+
+    def _discards(self, state: MovieEmpireState) -> array[float]:
+        def fill(out: list[float]) -> None:
+            for cards in (state.production_discard, state.star_discard, state.script_discard):
+                _counts(out, self.at["discards"], self.lay, cards)
+
+        return self._region("discards", "premieres", fill)
+
+    def _players(self, state: MovieEmpireState, seat: int, out: MutableSequence[float]) -> None:
+        """Every player's block, at its place counted from the viewer."""
+        start = self.at["players"]
+        width = self.lay.player_width
+        lines = state.lines
+        for player in range(self.n):
+            dossier = state.dossier[player]
+            own_lines = lines[player]
+            key = (
+                "player",
+                player,
+                state.money[player],
+                state.pp[player],
+                state.sympathy[player],
+                tuple(state.hands[player]),
+                tuple(state.known[player]),
+                state.placed[player],
+                state.passed[player],
+                dossier,
+                state.round if dossier != NO_SEAT else 0,  # a dossier becomes usable in a later round
+                state.spent[player],
+                state.exempt[player],
+                state.statues[player],
+                tuple(state.released[player]),
+                len(state.drawn[player]),
+                len(state.dealt[player]),
+                *map(id, own_lines),
+            )
+            found = self._blocks.get(key)
+            if found is None:
+                found = self._cached(key, partial(self._player, state, player))
+            base = start + (player - seat) % self.n * width
+            out[base : base + width] = found[0]
+
+    def _player(self, state: MovieEmpireState, player: int) -> tuple[array[float], tuple[Line | None, ...]]:
+        """One player block from the view's figures of that player (its lines kept with it, so their ids stay theirs)."""
+        table = state.table
+        counts = {"production": 0, "star": 0, "script": 0}
+        for card in state.hands[player]:
+            counts[table.kind_of(card)] += 1
+        bar = level(state, player)
+        dossier = state.dossier[player]
+        view: PlayerView = {
+            "seat": player,
+            "money": state.money[player],
+            "pp": state.pp[player],
+            "sympathy": state.sympathy[player],
+            "budget": bar.budget,
+            "lines_allowed": bar.lines,
+            "hand_size": len(state.hands[player]),
+            "hand_counts": {"production": counts["production"], "star": counts["star"], "script": counts["script"]},
+            "known_cards": sorted(state.known[player]),
+            "assistants_placed": state.placed[player],
+            "passed": state.passed[player],
+            "dossier_round": None if dossier == NO_SEAT else dossier,
+            "dossier_usable": usable_dossier(state, player),
+            "dossiers_spent": state.spent[player],
+            "exempt": state.exempt[player],
+            "statues": state.statues[player],
+            "released": [list(movie) for movie in state.released[player]],
+            # The encoding never reads a line's premiere preview, so the view's costly preview is left out.
+            "lines": [cast(Any, line_json(table, index, line)) for index, line in enumerate(state.lines[player])],
+            "drawn_count": len(state.drawn[player]),
+            "dealt_count": len(state.dealt[player]),
+        }
+        block = [0.0] * self.lay.player_width
+        _player(block, 0, view, self.lay)
+        return array("f", block), tuple(state.lines[player])
+
+    def _private(self, state: MovieEmpireState, seat: int) -> array[float]:
+        """hand, dealt, drawn, commitment, gifted (the reference's ``encode`` for a seat)."""
+        lay = self.lay
+        at = self.at
+
+        def fill(out: list[float]) -> None:
+            _counts(out, at["hand"], lay, state.hands[seat])
+            for card in state.dealt[seat]:
+                if card in lay.scripts:
+                    out[at["dealt"] + lay.scripts[card]] = 1.0
+            _counts(out, at["drawn"], lay, state.drawn[seat], positions=lay.production)
+            commitment = state.commit[seat]
+            if commitment is not None:
+                out[at["commitment"]] = 1.0
+                _counts(out, at["commitment"] + 1, lay, commitment)
+            _counts(out, at["gifted"], lay, state.gifted[seat])
+
+        return self._region("hand", "final", fill)
+
+    def _final(self, state: MovieEmpireState, seat: int, out: MutableSequence[float]) -> None:
+        from greenlight.games.movie_empire.scoring import final_breakdowns, rank
+
+        result = rank(final_breakdowns(state))
+        start = self.at["final"]
+        for other, score in enumerate(result.scores):
+            base = start + (other - seat) % self.n * 2
+            out[base] = 1.0 if other in result.winners else 0.0
+            out[base + 1] = clip01((score + 20.0) / 120.0)
 
 
 ENCODING = MovieEmpireEncoding()
