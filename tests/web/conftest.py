@@ -42,9 +42,12 @@ NO_RATE_LIMITS = ["--limit", "create_per_minute=0", "--limit", "actions_per_seco
 
 
 class Server:
-    """One ``greenlight serve`` process; ``kill`` ends it with SIGKILL, ``start`` runs it again on the same file and port."""
+    """One ``greenlight serve`` process; ``kill`` ends it with SIGKILL, ``start`` runs it again on the same database and port.
 
-    def __init__(self, db: Path, bot_delay: float = 0.0, extra: list[str] | None = None) -> None:
+    ``db`` is a SQLite file, or a PostgreSQL address (then ``log`` names the log file).
+    """
+
+    def __init__(self, db: Path | str, bot_delay: float = 0.0, extra: list[str] | None = None, log: Path | None = None) -> None:
         self.db = db
         self.bot_delay = bot_delay
         self.extra = NO_RATE_LIMITS if extra is None else extra
@@ -52,14 +55,17 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
-        self.log = db.with_suffix(".log")
+        if log is None:
+            assert isinstance(db, Path), "a server on PostgreSQL needs a log file"
+            log = db.with_suffix(".log")
+        self.log = log
 
     def start(self) -> None:
         command = [sys.executable, "-m", "greenlight.cli.main", "serve", "--port", str(self.port), "--db", str(self.db)]
         command += ["--bot-delay", str(self.bot_delay), *self.extra]
         with self.log.open("ab") as log:
             env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=self.db.parent, env=env)
+            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=self.log.parent, env=env)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -90,6 +96,40 @@ class Server:
 
     def client(self) -> httpx.Client:
         return httpx.Client(base_url=self.url, timeout=20)
+
+
+# -- PostgreSQL (a real server in a temporary folder, one per test process) ------------------------------
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Any]:
+    """A throw-away PostgreSQL server (``greenlight.testing.postgres``); scripts/test installs Debian's postgresql."""
+    from greenlight.testing.postgres import PostgresUnavailable, TemporaryPostgres
+
+    try:
+        server = TemporaryPostgres().start()
+    except PostgresUnavailable as error:
+        pytest.skip(str(error))
+    yield server
+    server.stop()
+
+
+def new_database(postgres: Any) -> str:
+    """A fresh, empty database on the test PostgreSQL server; its address."""
+    import uuid
+
+    import psycopg
+
+    name = f"t{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(postgres.url, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    return postgres.url.rsplit("/", 1)[0] + f"/{name}"
+
+
+@pytest.fixture
+def database(postgres: Any) -> str:
+    """The address of an empty database of the test's own."""
+    return new_database(postgres)
 
 
 @pytest.fixture(scope="module")

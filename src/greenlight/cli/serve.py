@@ -1,10 +1,11 @@
-"""``greenlight serve``: run the web server (lobby, tables, bots) on a SQLite file."""
+"""``greenlight serve``: run the web server (lobby, tables, bots) on a SQLite file or on PostgreSQL with several workers."""
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
 import gc
+import os
 import resource
 import socket
 import sys
@@ -15,6 +16,7 @@ from urllib.parse import urlsplit
 import typer
 
 from greenlight.cli.common import fail
+from greenlight.web.database import is_database_url
 from greenlight.web.limits import ServerSettings
 
 DEFAULT_DB = Path("greenlight.db")
@@ -30,14 +32,27 @@ def register(app: typer.Typer) -> None:
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0 lets other machines join).")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
-    db: Annotated[Path, typer.Option(help="SQLite file holding every table; created if missing.")] = DEFAULT_DB,
+    db: Annotated[
+        str,
+        typer.Option(
+            help="Where tables are kept: a SQLite file (created if missing), or postgresql://user@host/database to share them"
+            " between several server processes (docs/deploy.md)."
+        ),
+    ] = str(DEFAULT_DB),
+    workers: Annotated[
+        int, typer.Option(min=1, help="Server processes on this machine, all serving every table (more than 1 needs PostgreSQL).")
+    ] = 1,
     public_url: Annotated[
         str | None,
         typer.Option(help="The address people use to reach this server; seat links are built from it (default: the address served)."),
     ] = None,
     bot_delay: Annotated[float, typer.Option(min=0.0, help="Seconds a bot waits before each move, so people can follow.")] = 0.6,
     bot_workers: Annotated[
-        int | None, typer.Option(min=0, help="Processes bots think in (default: one per core; 0: in the server process).")
+        int | None,
+        typer.Option(
+            min=0,
+            help="Processes bots think in, per server process (default: the cores over the workers; 0: in the server process).",
+        ),
     ] = None,
     write_timeout: Annotated[
         float, typer.Option(min=0.1, help="Seconds a move may wait for the database before it is refused with a 503.")
@@ -50,16 +65,19 @@ def serve(
         str | None,
         typer.Option(help="Proxies trusted to say who the client is (X-Forwarded-For), comma-separated; none by default."),
     ] = None,
-    log_level: Annotated[str, typer.Option(help="uvicorn log level (debug, info, warning, error).")] = "warning",
+    log_level: Annotated[str, typer.Option(help="Log level (debug, info, warning, error).")] = "warning",
+    log_format: Annotated[str, typer.Option(help="Log lines as 'text' or as 'json' (one object per line, for a log collector).")] = "text",
+    listen_fd: Annotated[int | None, typer.Option(hidden=True, help="A listening socket handed down by --workers.")] = None,
 ) -> None:
-    """Serve the lobby and live tables in the browser; every move is saved to the SQLite file before anyone sees it."""
-    import uvicorn
-
-    from greenlight.web import create_app
-    from greenlight.web.guard import guarded_protocol
-
+    """Serve the lobby and live tables in the browser; every move is saved to the database before anyone sees it."""
+    if log_format not in ("text", "json"):
+        raise fail(f"--log-format is 'text' or 'json', not {log_format!r}")
     address = public_url or default_public_url(host, port)
     check_public_url(address)
+    if workers > 1 and not is_database_url(db):
+        raise fail("several --workers share their tables through PostgreSQL: use --db postgresql://user@host/database (docs/deploy.md)")
+    if bot_workers is None and workers > 1:
+        bot_workers = max(1, (os.cpu_count() or 1) // workers)
     settings = dataclasses.replace(
         apply_limits(ServerSettings(), limit or []),
         public_url=address.rstrip("/"),
@@ -67,6 +85,38 @@ def serve(
         bot_workers=bot_workers,
         write_timeout=write_timeout,
     )
+    where = describe_db(db)
+    if workers > 1:
+        from greenlight.cli.workers import supervise
+
+        prepare_database(db)
+        typer.echo(f"Greenlight is serving {where} with {workers} worker processes")
+        typer.echo(f"Open {settings.public_url}/ in your browser (Ctrl+C stops the server).")
+        options = worker_options(settings, limit or [], forwarded_allow_ips, log_level, log_format)
+        raise typer.Exit(supervise(host, port, db, workers, options))
+    run_server(host, port, db, settings, forwarded_allow_ips, log_level, log_format, listen_fd, quiet=listen_fd is not None, where=where)
+
+
+def run_server(
+    host: str,
+    port: int,
+    db: str,
+    settings: ServerSettings,
+    forwarded_allow_ips: str | None,
+    log_level: str,
+    log_format: str,
+    listen_fd: int | None,
+    *,
+    quiet: bool,
+    where: str,
+) -> None:
+    """Run one server process (on ``listen_fd`` when a supervisor opened the socket)."""
+    import uvicorn
+
+    from greenlight.web import create_app
+    from greenlight.web.guard import guarded_protocol
+    from greenlight.web.logs import logging_config
+
     raise_file_limit()
     # Each move's write is a few SQLite calls in the writer thread, and after each the thread must get the GIL
     # back from the busy event loop. At the default 5 ms switch interval a batch waited for several such turns
@@ -74,13 +124,16 @@ def serve(
     sys.setswitchinterval(0.0002)
     app = create_app(db, settings=settings)
     tune_garbage_collector()
-    typer.echo(f"Greenlight is serving {db.resolve()}")
-    typer.echo(f"Open {settings.public_url}/ in your browser (Ctrl+C stops the server).")
+    if not quiet:
+        typer.echo(f"Greenlight is serving {where}")
+        typer.echo(f"Open {settings.public_url}/ in your browser (Ctrl+C stops the server).")
     uvicorn.run(
         app,
         host=host,
         port=port,
+        fd=listen_fd,
         log_level=log_level,
+        log_config=logging_config(log_level, log_format),
         http=guarded_protocol(settings),
         timeout_keep_alive=settings.keep_alive_seconds,
         ws_max_size=settings.max_message_bytes,
@@ -90,6 +143,43 @@ def serve(
         proxy_headers=forwarded_allow_ips is not None,
         forwarded_allow_ips=forwarded_allow_ips,
     )
+
+
+def describe_db(db: str) -> str:
+    """The database in words, without a password: the SQLite file's full path, or the PostgreSQL server and database."""
+    if is_database_url(db):
+        parts = urlsplit(db)
+        return f"PostgreSQL {parts.hostname or 'localhost'}:{parts.port or 5432}{parts.path}"
+    return str(Path(db).resolve())
+
+
+def prepare_database(db: str) -> tuple[int | None, int]:
+    """Create or migrate the database's schema (before workers start, so they never race to do it); (found, now)."""
+    if is_database_url(db):
+        import asyncio
+
+        from greenlight.web.postgres import migrate
+
+        return asyncio.run(migrate(db))
+    from greenlight.web.storage import SqliteStore
+
+    store = SqliteStore(db)
+    store.close()
+    return store.schema_found, store.schema_version
+
+
+def worker_options(
+    settings: ServerSettings, limits: list[str], forwarded_allow_ips: str | None, log_level: str, log_format: str
+) -> list[str]:
+    """The ``greenlight serve`` options every worker process runs with (the supervisor's own, spelled out)."""
+    options = ["--public-url", settings.public_url, "--bot-delay", str(settings.bot_delay), "--write-timeout", str(settings.write_timeout)]
+    if settings.bot_workers is not None:
+        options += ["--bot-workers", str(settings.bot_workers)]
+    for assignment in limits:
+        options += ["--limit", assignment]
+    if forwarded_allow_ips is not None:
+        options += ["--forwarded-allow-ips", forwarded_allow_ips]
+    return [*options, "--log-level", log_level, "--log-format", log_format]
 
 
 def default_public_url(host: str, port: int) -> str:

@@ -23,9 +23,10 @@ from fastapi.staticfiles import StaticFiles
 import greenlight
 from greenlight.web import api, coach, life, pages, sockets
 from greenlight.web.backend import Backend, LocalBackend
+from greenlight.web.database import open_backend
 from greenlight.web.guard import BodyGuard
 from greenlight.web.limits import ServerSettings, retry_after
-from greenlight.web.storage import SqliteStore, TableStore
+from greenlight.web.storage import TableStore
 from greenlight.web.tables import TableError, TableHub
 
 log = logging.getLogger("greenlight.web")
@@ -113,17 +114,3 @@ def _validation_text(error: RequestValidationError) -> str:
 
 def _jsonable_errors(error: RequestValidationError) -> list[dict[str, object]]:
     return [{"loc": [str(part) for part in item.get("loc", ())], "msg": str(item.get("msg", ""))} for item in error.errors()]
-
-
-def is_database_url(db: str) -> bool:
-    """Whether ``--db`` names a PostgreSQL server (``postgresql://...`` or ``postgres://...``) rather than a SQLite file."""
-    return db.startswith(("postgresql://", "postgres://"))
-
-
-def open_backend(db: str, *, write_timeout: float = 3.0) -> Backend:
-    """The backend ``--db`` names: PostgreSQL (shared by several processes) or a SQLite file (this process alone)."""
-    if is_database_url(db):
-        from greenlight.web.postgres import PostgresBackend  # psycopg is needed only here
-
-        return PostgresBackend(db, write_timeout=write_timeout)
-    return LocalBackend(SqliteStore(db, busy_timeout=write_timeout), write_timeout=write_timeout)

@@ -708,6 +708,12 @@ async def prepare_schema(conn: psycopg.AsyncConnection[Any]) -> tuple[int | None
     return found, SCHEMA_VERSION
 
 
+async def migrate(url: str) -> tuple[int | None, int]:
+    """Create or migrate the schema of the PostgreSQL database at ``url`` (``greenlight db migrate``); (found, now)."""
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+        return await prepare_schema(conn)
+
+
 def _safe_url(url: str) -> str:
     """The connection string without its password (for messages and logs)."""
     info = psycopg.conninfo.conninfo_to_dict(url)

@@ -445,6 +445,9 @@ class SqliteStore(TableStore):
         if not memory:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._write_lock = threading.Lock()
+        #: The schema the file had when it was opened (None: a new file) and the one it has now (after migrating).
+        self.schema_found: int | None = None
+        self.schema_version = SCHEMA_VERSION
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=busy_timeout)
         self._db.execute("PRAGMA journal_mode=WAL")
         # FULL: a committed action survives even a power cut, not only a killed process.
@@ -466,6 +469,7 @@ class SqliteStore(TableStore):
             return
         row = self._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
         found = int(row[0]) if row is not None else SCHEMA_VERSION
+        self.schema_found = found
         if found == 1:
             self._migrate_from_1()
             found = 2
@@ -696,7 +700,7 @@ def op_statements(op: WriteOp) -> list[tuple[str, Sequence[object]]]:
         row = op.seat
         statement = (
             "UPDATE seats SET kind = ?, bot = ?, name = ?, token_hash = ?, open = ?, stands_in_for = ?,"
-            " joined_at = CASE WHEN ? THEN COALESCE(joined_at, ?) ELSE NULL END WHERE table_id = ? AND seat = ?"
+            " joined_at = CASE WHEN ? = 1 THEN COALESCE(joined_at, ?) ELSE NULL END WHERE table_id = ? AND seat = ?"
         )
         values = (row.kind, row.bot, row.name, row.token_hash, int(row.open), row.stands_in_for, int(row.joined), time.time())
         return [(statement, (*values, op.table_id, row.seat))]

@@ -492,9 +492,13 @@ class TableHub:
                 table._match = await asyncio.to_thread(Match.from_record, Record.from_json(stored.record.to_json()))
             except GreenlightError as error:
                 table.broken = str(error)
-                log.error("table %s cannot be loaded: %s", table_id, error)
+                log.error("table %s cannot be loaded: %s", table_id, error, extra={"table": table_id})
                 await self._write_quietly(MarkBroken(table_id, str(error)), table_id)
         self.tables[table_id] = table
+        if self.backend.shared:
+            # Changes stored by others while this copy was being read sent notices nobody here heard: look once more.
+            self._schedule_refresh(table)
+            self._schedule_presence_check(table)
         return table
 
     def _make_room(self) -> None:

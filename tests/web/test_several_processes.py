@@ -1,0 +1,354 @@
+"""Several server processes on one PostgreSQL database serve the same tables (issue: beyond one machine).
+
+Real processes throughout: a PostgreSQL server started in a temporary folder,
+``greenlight serve`` processes on it, players over HTTP and WebSockets on
+different processes, and SIGKILL.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from greenlight.core.match import Match
+from greenlight.core.record import Record
+from tests.web.conftest import Server, Socket, bearer, create_table, free_port, wait_until
+
+pytestmark = pytest.mark.timeout(300)
+
+
+def start_servers(database: str, folder: Path, count: int, bot_delay: float = 0.0, extra: list[str] | None = None) -> list[Server]:
+    servers = [Server(database, bot_delay=bot_delay, extra=extra, log=folder / f"server-{index}.log") for index in range(count)]
+    for server in servers:
+        server.start()
+    return servers
+
+
+def stored_record(database: str, table_id: str) -> list[tuple[int, int, str]]:
+    """(index, seat, text) of every stored move of a table, read straight from PostgreSQL."""
+    import psycopg
+
+    with psycopg.connect(database) as connection:
+        rows = connection.execute("SELECT idx, seat, text FROM actions WHERE table_id = %s ORDER BY idx", (table_id,)).fetchall()
+    return [(int(index), int(seat), str(text)) for index, seat, text in rows]
+
+
+class SeatOverSocket:
+    """A person playing one seat through a WebSocket on one server process; reconnects to another when told to."""
+
+    def __init__(self, server: Server, table_id: str, token: str) -> None:
+        self.table_id, self.token = table_id, token
+        self.socket = Socket(server, table_id, token)
+        self.views: list[dict[str, Any]] = []
+
+    def move_to(self, server: Server) -> None:
+        self.socket = Socket(server, self.table_id, self.token)
+
+    def latest_view(self) -> dict[str, Any]:
+        """Drain what has arrived and return the newest view (asking for one if none is buffered)."""
+        self.socket.send({"type": "view", "id": "again"})
+        view = self.socket.next("view", timeout=10)
+        while True:
+            try:
+                message = self.socket.receive(timeout=0.05)
+            except TimeoutError:
+                break
+            if message["type"] == "view" and message["version"] >= view["version"]:
+                view = message
+        self.socket.buffer = []
+        self.views.append(view)
+        return view
+
+    def act(self, action: str) -> dict[str, Any]:
+        self.socket.send({"type": "act", "id": "m", "action": action})
+        return self.socket._take(lambda m: m.get("id") == "m" and m["type"] in ("ack", "error"), 15)
+
+
+def test_two_processes_share_a_table_and_one_survives_the_others_kill(database: str, tmp_path: Path) -> None:
+    first, second = start_servers(database, tmp_path, 2, bot_delay=0.05)
+    try:
+        with first.client() as api:
+            answer = create_table(
+                api,
+                "cinecitta",
+                [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}, {"kind": "bot", "bot": "medium"}],
+            )
+        table_id = answer["table"]["id"]
+        tokens = [seat["token"] for seat in answer["seats"][:2]]
+        ann = SeatOverSocket(first, table_id, tokens[0])  # Ann plays through the first process's WebSocket
+        bob = second.client()  # Bob through the second process's HTTP API
+        watcher = Socket(second, table_id, None)  # a spectator on the second process
+        rng = random.Random(3)
+        acknowledged: list[tuple[int, int, str]] = []
+        killed_at: float | None = None
+        acknowledged_before_kill = 0
+        bot_moves_after_kill: list[float] = []
+
+        def bob_moves() -> bool:
+            view = bob.get(f"/api/tables/{table_id}/view", headers=bearer(tokens[1])).json()
+            if view["table"]["status"] == "finished":
+                return False
+            if view["legal_actions"]:
+                response = bob.post(
+                    f"/api/tables/{table_id}/actions", json={"action": rng.choice(view["legal_actions"])}, headers=bearer(tokens[1])
+                )
+                assert response.status_code in (200, 409), response.text
+                if response.status_code == 200:
+                    answer = response.json()
+                    acknowledged.append((answer["index"], 1, answer["action"]))
+            return True
+
+        def ann_moves() -> bool:
+            view = ann.latest_view()
+            if view["table"]["status"] == "finished":
+                return False
+            if view["legal_actions"]:
+                reply = ann.act(rng.choice(view["legal_actions"]))
+                if reply["type"] == "ack":
+                    acknowledged.append((reply["index"], 0, reply["action"]))
+                else:
+                    assert reply["status"] == 409, reply
+            return True
+
+        deadline = time.monotonic() + 240
+        going = True
+        while going and time.monotonic() < deadline:
+            going = ann_moves() and bob_moves()
+            if killed_at is None and len(acknowledged) >= 12:
+                # Mid-game: the process that created the table (and so moves its bot) dies without a word.
+                first.kill()
+                killed_at = time.monotonic()
+                moves_before = len(stored_record(database, table_id))
+                ann.move_to(second)
+                # The bot's next move comes from the second process within a few seconds.
+                while time.monotonic() - killed_at < 15 and not any(
+                    row[1] == 2 for row in stored_record(database, table_id)[moves_before:]
+                ):
+                    ann_moves()
+                    bob_moves()
+                    time.sleep(0.05)
+                bot_moves_after_kill.append(time.monotonic() - killed_at)
+                acknowledged_before_kill = len(acknowledged)
+        assert not going, "the game did not finish in time"
+        assert killed_at is not None and bot_moves_after_kill and bot_moves_after_kill[0] < 10, bot_moves_after_kill
+        assert len(acknowledged) > acknowledged_before_kill + 6, "the game must go on well after the kill"
+
+        # Every acknowledged move is stored at its index, and the stored record is a whole, finished game.
+        rows = stored_record(database, table_id)
+        for index, seat, text in acknowledged:
+            assert rows[index] == (index, seat, text)
+        assert [row[0] for row in rows] == list(range(len(rows)))
+        with second.client() as api:
+            record = Record.from_json(api.get(f"/api/tables/{table_id}/record").json())
+        assert [(seat, text) for _, seat, text in rows] == [tuple(action) for action in record.actions]
+        final = Match.from_record(record)
+        assert final.is_over
+        # Every client's view is the one the stored record gives its seat.
+        for seat, view in ((0, ann.latest_view()), (1, bob.get(f"/api/tables/{table_id}/view", headers=bearer(tokens[1])).json())):
+            assert view["version"] == len(rows)
+            assert view["observation"] == json.loads(json.dumps(final.observe(seat)))
+        spectator = watcher.view_at(len(rows), timeout=15)
+        assert spectator["observation"] == json.loads(json.dumps(final.observe(None)))
+        # A spectator never saw the table go backwards, whichever process the moves came through.
+        versions = [message["version"] for message in watcher.buffer if message["type"] == "view"]
+        assert versions == sorted(versions)
+        bob.close()
+    finally:
+        for server in (first, second):
+            server.stop()
+
+
+def race_for_index(database: str, table_id: str, indices: list[int], text: str, start_at: float, out: str) -> None:
+    """Child process: write each move index of ``indices`` with its own text, starting at ``start_at``; note the successes."""
+    import asyncio
+
+    from greenlight.web.postgres import PostgresBackend
+    from greenlight.web.storage import AppendAction, StorageError
+
+    async def run() -> list[int]:
+        backend = PostgresBackend(database)
+        await backend.start(lambda notice: None)
+        won = []
+        await asyncio.sleep(max(0.0, start_at - time.time()))
+        for index in indices:
+            try:
+                await backend.writer.write(AppendAction(table_id, index, 0, f"{text} {index}", False))
+                won.append(index)
+            except StorageError as error:
+                assert error.conflict, error.message
+        await backend.close()
+        return won
+
+    Path(out).write_text(json.dumps(asyncio.run(run())))
+
+
+def test_two_processes_racing_for_one_move_index_never_both_store_it(database: str, tmp_path: Path) -> None:
+    import asyncio
+
+    from greenlight.web.postgres import PostgresBackend
+    from greenlight.web.storage import CreateTable, SeatRow, StoredTable
+
+    async def create() -> None:
+        backend = PostgresBackend(database)
+        await backend.start(lambda notice: None)
+        record = Record("cinecitta", "1", 3, 7, {}, [])
+        await backend.writer.write(CreateTable(StoredTable("race", record, [SeatRow(0, "human", None, "Ann")])))
+        await backend.close()
+
+    asyncio.run(create())
+    start_at = time.time() + 3.0
+    script = (
+        "import sys; from tests.web.test_several_processes import race_for_index as r; "
+        "r(sys.argv[1], 'race', list(range(60)), sys.argv[2], float(sys.argv[3]), sys.argv[4])"
+    )
+    outs = [tmp_path / f"won-{name}.json" for name in ("a", "b")]
+    racers = [
+        subprocess.Popen([sys.executable, "-c", script, database, name, str(start_at), str(out)], cwd=Path(__file__).resolve().parents[2])
+        for name, out in zip(("a", "b"), outs, strict=True)
+    ]
+    for racer in racers:
+        assert racer.wait(timeout=120) == 0
+    won_a, won_b = (set(json.loads(out.read_text())) for out in outs)
+    assert not won_a & won_b, "two processes both stored the same move index"
+    rows = stored_record(database, "race")
+    assert [row[0] for row in rows] == sorted(won_a | won_b) == list(range(len(rows)))
+    assert all(row[2] == f"{'a' if row[0] in won_a else 'b'} {row[0]}" for row in rows)
+
+
+def test_workers_share_one_port_and_a_killed_worker_is_replaced(database: str, tmp_path: Path) -> None:
+    port = free_port()
+    log = (tmp_path / "workers.log").open("wb")
+    supervisor = subprocess.Popen(
+        [sys.executable, "-m", "greenlight.cli.main", "serve", "--db", database, "--port", str(port), "--workers", "2", "--bot-delay", "0"],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+
+        def processes() -> set[str]:
+            seen = set()
+            for _ in range(30):
+                try:
+                    with httpx.Client(base_url=url, timeout=5) as fresh:  # a new connection each time: any worker may take it
+                        seen.add(fresh.get("/api/health").json()["process"])
+                except httpx.HTTPError:
+                    pass
+            return seen
+
+        both = wait_until(lambda: (found := processes()) and len(found) == 2 and found, timeout=60, what="two workers answering")
+        victim = int(sorted(both)[0].split(":")[1])
+        import os
+
+        os.kill(victim, signal.SIGKILL)
+        replaced = wait_until(lambda: (found := processes()) and len(found) == 2 and not found & {sorted(both)[0]} and found, timeout=60)
+        assert len(replaced) == 2
+        with httpx.Client(base_url=url, timeout=20) as api:
+            answer = create_table(api, "cinecitta", [{"kind": "bot", "bot": "random"}] * 3)
+            table_id = answer["table"]["id"]
+            wait_until(lambda: api.get(f"/api/tables/{table_id}").json()["status"] == "finished", timeout=60, what="the bots to finish")
+            assert api.get("/api/ready").status_code == 200
+    finally:
+        supervisor.send_signal(signal.SIGTERM)
+        assert supervisor.wait(timeout=60) == 0
+        log.close()
+
+
+def test_limits_hold_across_processes(database: str, tmp_path: Path) -> None:
+    limits = ["--limit", "create_per_minute=1", "--limit", "create_burst=3", "--limit", "max_sockets_per_client=2"]
+    first, second = start_servers(database, tmp_path, 2, extra=limits)
+    try:
+        bots = [{"kind": "bot", "bot": "random"}] * 3
+        with first.client() as a, second.client() as b:
+            codes = [api.post("/api/tables", json={"game": "cinecitta", "seats": bots}).status_code for api in (a, b, a, b)]
+            assert codes == [201, 201, 201, 429], codes
+            table_id = a.get("/api/tables?limit=1").json()["tables"][0]["id"]
+        sockets = [Socket(first, table_id, None), Socket(second, table_id, None)]
+        for socket in sockets:
+            socket.next("view")
+        refused = Socket(first, table_id, None, hello=False)
+        message = refused.next("error")
+        assert message["status"] == 429 and "2 connections" in message["message"]
+        sockets[0].close()
+        time.sleep(0.5)
+        again = Socket(second, table_id, None)
+        assert again.next("view")["table"]["id"] == table_id
+    finally:
+        for server in (first, second):
+            server.stop()
+
+
+def test_who_is_connected_is_seen_from_every_process(database: str, tmp_path: Path) -> None:
+    first, second = start_servers(database, tmp_path, 2)
+    try:
+        with first.client() as api:
+            answer = create_table(api, "cinecitta", [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}, {"kind": "bot"}])
+        table_id = answer["table"]["id"]
+        ann = Socket(first, table_id, answer["seats"][0]["token"])
+        ann.next("view")
+        with second.client() as api:
+
+            def connected() -> list[bool]:
+                return [seat["connected"] for seat in api.get(f"/api/tables/{table_id}").json()["seats"]]
+
+            wait_until(lambda: connected()[0], what="seat 1 shown connected on the other process")
+            ann.close()
+            wait_until(lambda: not connected()[0], what="seat 1 shown gone on the other process")
+    finally:
+        for server in (first, second):
+            server.stop()
+
+
+def test_a_chat_line_and_a_seat_change_reach_the_other_process(database: str, tmp_path: Path) -> None:
+    first, second = start_servers(database, tmp_path, 2)
+    try:
+        with first.client() as api:
+            answer = create_table(api, "cinecitta", [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}, {"kind": "bot"}])
+        table_id, host = answer["table"]["id"], answer["host_token"]
+        bob = Socket(second, table_id, answer["seats"][1]["token"])
+        bob.next("view")
+        with first.client() as api:
+            assert (
+                api.post(f"/api/tables/{table_id}/chat", json={"text": "hello"}, headers=bearer(answer["seats"][0]["token"])).status_code
+                == 200
+            )
+            assert bob.next("chat")["line"]["text"] == "hello"
+            moved = api.post(f"/api/tables/{table_id}/seats/1/bot", json={"bot": "random"}, headers=bearer(host))
+            assert moved.status_code == 200, moved.text
+        revoked = bob.next("revoked", timeout=10)
+        assert revoked["seat"] == 1
+    finally:
+        for server in (first, second):
+            server.stop()
+
+
+def test_db_migrate_creates_then_keeps_the_schema(database: str, tmp_path: Path) -> None:
+    def migrate(db: str) -> str:
+        result = subprocess.run(
+            [sys.executable, "-m", "greenlight.cli.main", "db", "migrate", "--db", db], capture_output=True, text=True, timeout=60
+        )
+        assert result.returncode == 0, result.stderr
+        return result.stdout
+
+    assert "created storage schema 3" in migrate(database)
+    assert "nothing to do" in migrate(database)
+    assert "created storage schema 3" in migrate(str(tmp_path / "new.db"))
+
+
+def test_several_workers_need_postgresql(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "greenlight.cli.main", "serve", "--db", str(tmp_path / "t.db"), "--workers", "2"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode != 0 and "PostgreSQL" in result.stderr + result.stdout
