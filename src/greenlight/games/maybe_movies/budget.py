@@ -12,11 +12,11 @@ public table state, so bots can call it on hypothetical rows. A cost value is a
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from functools import cache
 from typing import Any, NamedTuple
 
 from greenlight.games.maybe_movies.cards import ICONS, NO, NUM_ICONS, YES, MovieCard, VoteCard
-from greenlight.games.maybe_movies.observation import Check, CostView, IconCounts
+from greenlight.games.maybe_movies.observation import Check, CostView, IconCounts, IconName
 
 Cost = tuple[int, int, int, int, int, int, int]
 EMPTY: Cost = (0, 0, 0, 0, 0, 0, 0)
@@ -48,7 +48,18 @@ def double(cost: Cost) -> Cost:
 
 def cost_json(cost: Cost) -> CostView:
     """Readable form: named icons that occur, and the any-units."""
-    return {"icons": {ICONS[i]: cost[i] for i in range(NUM_ICONS) if cost[i]}, "any": cost[ANY]}
+    return {"icons": dict(_named_counts(cost)), "any": cost[ANY]}
+
+
+@cache
+def _named_counts(cost: Cost) -> tuple[tuple[IconName, int], ...]:
+    return tuple((ICONS[i], cost[i]) for i in range(NUM_ICONS) if cost[i])
+
+
+@cache
+def printed_cost(icons: tuple[int, ...]) -> Cost:
+    """The cost of an icon card with these printed icons (``cost_of_icons``, made once per distinct tuple)."""
+    return cost_of_icons(icons)
 
 
 def icon_counts_json(counts: Sequence[int]) -> IconCounts:
@@ -105,11 +116,12 @@ def net_of(votes: Sequence[VoteCard]) -> tuple[int, ...]:
 
 def success_check(need: Sequence[int], any_units: int, net: Sequence[int]) -> CheckResult:
     """§4.4: D from needed icons (a negative net adds to it, R3), surplus pairs as wildcards, then W >= D and S - 2D >= A."""
-    shortfall = tuple(max(0, need[i] - net[i]) if need[i] > 0 else 0 for i in range(NUM_ICONS))
-    surplus = tuple(max(0, net[i] - need[i]) for i in range(NUM_ICONS))
+    pairs = list(zip(need[:NUM_ICONS], net[:NUM_ICONS], strict=True))
+    shortfall = tuple([want - have if want > 0 and want > have else 0 for want, have in pairs])
+    surplus = tuple([have - want if have > want else 0 for want, have in pairs])
     d = sum(shortfall)
     s = sum(surplus)
-    w = sum(amount // 2 for amount in surplus)
+    w = sum([amount // 2 for amount in surplus])
     return CheckResult(tuple(need), tuple(net), shortfall, surplus, any_units, d, s, w, w >= d and s - 2 * d >= any_units)
 
 
@@ -131,9 +143,12 @@ def passes(need: Sequence[int], any_units: int, net: Sequence[int]) -> bool:
 # -- the context of an evaluation ------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class PitchFacts:
-    """What the texts of §2.5 read: the final row and vote, K, and the Movies Made icons."""
+class PitchFacts(NamedTuple):
+    """What the texts of §2.5 read: the final row and vote, K, and the Movies Made icons.
+
+    (A named tuple: the rules build these twice a turn, and a tuple is built several times as fast as a frozen
+    dataclass.)
+    """
 
     cards: tuple[MovieCard, ...]
     yes: int
@@ -231,10 +246,11 @@ def first_option(point: ChoicePoint) -> Any:
 def base_costs(facts: PitchFacts, choose: Chooser) -> list[Cost]:
     """C1-C2: the base cost of every row card, text cards left to right; later text cards count as empty (R33)."""
     cards = facts.cards
-    costs: list[Cost | None] = [None if card.is_text else cost_of_icons(card.cost) for card in cards]
-    for j, card in enumerate(cards):
-        if card.is_text:
-            costs[j] = _text_cost(j, facts, costs, choose)
+    costs: list[Cost | None] = [None if card.cost_key is not None else printed_cost(card.cost) for card in cards]
+    if None in costs:
+        for j, card in enumerate(cards):
+            if card.is_text:
+                costs[j] = _text_cost(j, facts, costs, choose)
     return costs  # type: ignore[return-value]
 
 
@@ -304,10 +320,9 @@ def final_costs(facts: PitchFacts, base: Sequence[Cost]) -> list[Cost]:
 
 def budget_of(costs: Sequence[Cost]) -> tuple[tuple[int, ...], int]:
     """C4: need per icon and A, the total any-units."""
-    totals = [0] * (NUM_ICONS + 1)
-    for cost in costs:
-        for i, count in enumerate(cost):
-            totals[i] += count
+    if not costs:
+        return (0,) * NUM_ICONS, 0
+    totals = list(map(sum, zip(*costs, strict=True)))
     return tuple(totals[:NUM_ICONS]), totals[ANY]
 
 

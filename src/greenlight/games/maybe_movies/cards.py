@@ -179,13 +179,14 @@ class Catalogue(StaticData):
         "_details",
         "_digest",
         "_flavour_seed",
-        "_hand_cards",
-        "_movie_cards",
         "_movie_index",
         "_titles",
         "_vote_index",
         "blockbusters",
+        "change_ids",
         "changes",
+        "hand_cards",
+        "movie_cards",
         "movies",
         "source",
         "votes",
@@ -210,8 +211,11 @@ class Catalogue(StaticData):
         movie_cards = (*self.movies, *self.blockbusters)
         hand_ids: tuple[str, ...] = tuple(map(_card_id, hand_cards))
         movie_ids: tuple[str, ...] = tuple(map(_card_id, movie_cards))
-        self._hand_cards: dict[str, VoteCard] = dict(zip(hand_ids, hand_cards, strict=True))
-        self._movie_cards: dict[str, MovieCard] = dict(zip(movie_ids, movie_cards, strict=True))
+        #: Every vote and CHANGE card by id, and every movie and blockbuster by id (the rules' hot loops read these
+        #: maps directly instead of calling :meth:`vote` and :meth:`movie`; treat them as read-only).
+        self.hand_cards: Mapping[str, VoteCard] = dict(zip(hand_ids, hand_cards, strict=True))
+        self.movie_cards: Mapping[str, MovieCard] = dict(zip(movie_ids, movie_cards, strict=True))
+        self.change_ids = frozenset(map(_card_id, self.changes))
         #: Positions used by the integer action codes (votes then CHANGE; movies then blockbusters).
         self._vote_index = _positions(hand_ids)
         self._movie_index = _positions(movie_ids)
@@ -238,18 +242,18 @@ class Catalogue(StaticData):
 
     def vote(self, card_id: str) -> VoteCard:
         """The vote or CHANGE card called ``card_id``."""
-        return self._hand_cards[card_id]
+        return self.hand_cards[card_id]
 
     def movie(self, card_id: str) -> MovieCard:
         """The movie or blockbuster card called ``card_id``."""
-        return self._movie_cards[card_id]
+        return self.movie_cards[card_id]
 
     def is_vote(self, card_id: str) -> bool:
         """Whether ``card_id`` is a vote or CHANGE card."""
-        return card_id in self._hand_cards
+        return card_id in self.hand_cards
 
     def __contains__(self, card_id: object) -> bool:
-        return card_id in self._hand_cards or card_id in self._movie_cards
+        return card_id in self.hand_cards or card_id in self.movie_cards
 
     def vote_index(self, card_id: str) -> int:
         """Position among the 72 hand cards (votes, then CHANGE), for action codes."""
@@ -263,8 +267,8 @@ class Catalogue(StaticData):
         """JSON details of any card (built once and shared: treat as read-only)."""
         found = self._details.get(card_id)
         if found is None:
-            card = self._hand_cards.get(card_id)
-            found = card.to_json() if card is not None else self._movie_cards[card_id].to_json(self.title(card_id))
+            card = self.hand_cards.get(card_id)
+            found = card.to_json() if card is not None else self.movie_cards[card_id].to_json(self.title(card_id))
             self._details[card_id] = found
         return found
 

@@ -16,7 +16,7 @@ from greenlight.games.maybe_movies.budget import (
     net_of,
     success_check,
 )
-from greenlight.games.maybe_movies.cards import NO, YES
+from greenlight.games.maybe_movies.cards import NO, YES, MovieCard
 from greenlight.games.maybe_movies.chance import shuffle
 from greenlight.games.maybe_movies.events import Budget, Failed, Payout, Profits
 from greenlight.games.maybe_movies.state import COST_CHOICE, PROFIT_CHOICE, MaybeMoviesState, Settlement
@@ -29,31 +29,56 @@ def final_votes(state: MaybeMoviesState) -> tuple[str | None, ...]:
 
 def made_icons(state: MaybeMoviesState) -> tuple[frozenset[int], frozenset[int], frozenset[int]]:
     """Printed icons of all Movies Made tops; of failed tops; of successful tops (the last two with Trendsetter only)."""
-    table = state.table
+    movie_cards = state.table.movie_cards
     every: set[int] = set()
+    if not state.trendsetter:
+        for stack in state.made:
+            every.update(movie_cards[stack.top].printed_icons)
+        return frozenset(every), _NO_ICONS, _NO_ICONS
     failed: set[int] = set()
     succeeded: set[int] = set()
     for stack in state.made:
-        icons = table.movie(stack.top).printed_icons
+        icons = movie_cards[stack.top].printed_icons
         every.update(icons)
         (succeeded if stack.success else failed).update(icons)
-    if not state.trendsetter:
-        return frozenset(every), frozenset(), frozenset()
     return frozenset(every), frozenset(failed), frozenset(succeeded)
+
+
+_NO_ICONS: frozenset[int] = frozenset()
 
 
 def pitch_facts(state: MaybeMoviesState, row: Sequence[str], votes: Iterable[str | None]) -> PitchFacts:
     """The facts the cost and profit texts read for ``row`` under ``votes`` (R32, R36)."""
-    table = state.table
+    movie_cards = state.table.movie_cards
+    return _facts(state, tuple([movie_cards[card] for card in row]), votes, made_icons(state))
+
+
+def _facts(
+    state: MaybeMoviesState,
+    cards: tuple[MovieCard, ...],
+    votes: Iterable[str | None],
+    icons: tuple[frozenset[int], frozenset[int], frozenset[int]],
+) -> PitchFacts:
+    hand_cards = state.table.hand_cards
     yes = no = 0
     for card in votes:
         if card is not None:
-            kind = table.vote(card).kind
-            yes += kind == YES
-            no += kind == NO
-    every, failed, succeeded = made_icons(state)
-    cards = tuple(table.movie(card) for card in row)
+            kind = hand_cards[card].kind
+            if kind == YES:
+                yes += 1
+            elif kind == NO:
+                no += 1
+    every, failed, succeeded = icons
     return PitchFacts(cards, yes, no, state.edits, every, failed, succeeded)
+
+
+def _evaluation_facts(state: MaybeMoviesState, votes: Iterable[str | None]) -> PitchFacts:
+    """:func:`pitch_facts` of the final row for the evaluation, which reads the Movies Made icons only through
+    blockbuster texts and Trendsetter doubling: without either they are left empty (the facts go nowhere else)."""
+    movie_cards = state.table.movie_cards
+    cards = tuple([movie_cards[card] for card in state.row])
+    needs_icons = state.trendsetter or any(card.cost_key is not None for card in cards)
+    return _facts(state, cards, votes, made_icons(state) if needs_icons else (_NO_ICONS, _NO_ICONS, _NO_ICONS))
 
 
 def final_vote(state: MaybeMoviesState, events: list[Event]) -> None:
@@ -66,7 +91,7 @@ def final_vote(state: MaybeMoviesState, events: list[Event]) -> None:
 def continue_costs(state: MaybeMoviesState, events: list[Event]) -> None:
     """T6 left to right; stop at the first COST_CHOICE still open (R38), else run the check (T7)."""
     votes = final_votes(state)
-    facts = pitch_facts(state, state.row, votes)
+    facts = _evaluation_facts(state, votes)
     try:
         evaluation = evaluate_costs(facts, Replay(state.cost_choices))
     except NeedChoice as need:
@@ -75,32 +100,33 @@ def continue_costs(state: MaybeMoviesState, events: list[Event]) -> None:
         return
     state.choice_point = None
     state.evaluation = evaluation
-    table = state.table
-    result = success_check(evaluation.need, evaluation.any_units, net_of([table.vote(card) for card in votes if card is not None]))
+    hand_cards = state.table.hand_cards
+    result = success_check(evaluation.need, evaluation.any_units, net_of([hand_cards[card] for card in votes if card is not None]))
     state.result = result
-    events.append(
-        Event(
-            "budget",
-            Budget(
-                row=list(state.row),
-                costs=[cost_json(cost) for cost in evaluation.costs],
-                need=list(evaluation.need),
-                any=evaluation.any_units,
-            ),
-        )
-    )
+    # Event data as dict displays: a TypedDict called like a class builds the same dict several times slower.
+    budget: Budget = {
+        "row": list(state.row),
+        "costs": [cost_json(cost) for cost in evaluation.costs],
+        "need": list(evaluation.need),
+        "any": evaluation.any_units,
+    }
+    events.append(Event("budget", budget))
     events.append(Event("checked", result.to_json()))
     if result.success:
-        continue_profits(state, events)
+        continue_profits(state, events, facts)
     else:
         resolve_failure(state, events)
         turn.to_movie_pick(state, events)
 
 
-def continue_profits(state: MaybeMoviesState, events: list[Event]) -> None:
-    """T8 after a success: profits left to right, stopping at an open PROFIT_CHOICE; then the payout."""
+def continue_profits(state: MaybeMoviesState, events: list[Event], facts: PitchFacts | None = None) -> None:
+    """T8 after a success: profits left to right, stopping at an open PROFIT_CHOICE; then the payout.
+
+    ``facts`` are those the costs were evaluated with, if the caller has them (they have not changed since).
+    """
     assert state.evaluation is not None
-    facts = pitch_facts(state, state.row, final_votes(state))
+    if facts is None:
+        facts = _evaluation_facts(state, final_votes(state))
     try:
         evaluation = evaluate_profits(facts, state.evaluation, Replay(state.profit_choices))
     except NeedChoice as need:
@@ -110,8 +136,10 @@ def continue_profits(state: MaybeMoviesState, events: list[Event]) -> None:
     state.choice_point = None
     state.evaluation = evaluation
     assert evaluation.profits is not None
-    events.append(Event("profit", Profits(profits=list(evaluation.profits), total=sum(evaluation.profits))))
-    payout(state, sum(evaluation.profits), events)
+    total = sum(evaluation.profits)
+    profits: Profits = {"profits": list(evaluation.profits), "total": total}
+    events.append(Event("profit", profits))
+    payout(state, total, events)
     turn.to_movie_pick(state, events)
 
 
@@ -124,11 +152,11 @@ def vote_order(state: MaybeMoviesState) -> list[int]:
 def payout(state: MaybeMoviesState, profit: int, events: list[Event]) -> None:
     """§4.5 with the chance events of §4.9: collect P votes, shuffle, share among YES-voters, remainder to the active player."""
     rng = state.rng
-    table = state.table
+    hand_cards = state.table.hand_cards
     votes = final_votes(state)
     order = vote_order(state)
     played = [card for card in (votes[seat] for seat in order) if card is not None]
-    yes_voters = [seat for seat in order if (card := votes[seat]) is not None and table.vote(card).kind == YES]
+    yes_voters = [seat for seat in order if (card := votes[seat]) is not None and hand_cards[card].kind == YES]
     to_pool: list[str] = []
     if profit <= 0:  # R13: nothing collected, L to the pool in L order
         collected: list[str] = []
@@ -156,25 +184,26 @@ def payout(state: MaybeMoviesState, profit: int, events: list[Event]) -> None:
         shares[state.active] = list(collected)  # R12
     for seat, cards in enumerate(shares):
         state.won[seat].extend(cards)
-    state.settlement = Settlement(True, profit, tuple(collected), tuple(tuple(cards) for cards in shares), tuple(to_pool))
-    events.append(Event("payout", Payout(profit=profit, collected=list(collected), won=[list(cards) for cards in shares], to_pool=to_pool)))
+    state.settlement = Settlement(True, profit, tuple(collected), tuple([tuple(cards) for cards in shares]), tuple(to_pool))
+    paid: Payout = {"profit": profit, "collected": list(collected), "won": [list(cards) for cards in shares], "to_pool": to_pool}
+    events.append(Event("payout", paid))
 
 
 def resolve_failure(state: MaybeMoviesState, events: list[Event]) -> None:
     """§4.6: NO-voters win their own card and YES cards go to the pool; if every vote was NO, all go to the pool (R14)."""
-    table = state.table
+    hand_cards = state.table.hand_cards
     votes = final_votes(state)
-    played = [(seat, votes[seat]) for seat in vote_order(state) if votes[seat] is not None]
-    any_yes = any(table.vote(card).kind == YES for _, card in played)  # type: ignore[arg-type]
+    played = [(seat, card) for seat in vote_order(state) if (card := votes[seat]) is not None]
+    any_yes = any(hand_cards[card].kind == YES for _, card in played)
     shares: list[list[str]] = [[] for _ in range(state.num_players)]
     to_pool: list[str] = []
     for seat, card in played:
-        assert card is not None
-        if any_yes and table.vote(card).kind == NO:
+        if any_yes and hand_cards[card].kind == NO:
             state.won[seat].append(card)
             shares[seat].append(card)
         else:
             to_pool.append(card)
     state.pool.extend(to_pool)
-    state.settlement = Settlement(False, None, (), tuple(tuple(cards) for cards in shares), tuple(to_pool), all_no=not any_yes)
-    events.append(Event("failed", Failed(all_no=not any_yes, won=[list(cards) for cards in shares], to_pool=to_pool)))
+    state.settlement = Settlement(False, None, (), tuple([tuple(cards) for cards in shares]), tuple(to_pool), not any_yes)
+    failed: Failed = {"all_no": not any_yes, "won": [list(cards) for cards in shares], "to_pool": to_pool}
+    events.append(Event("failed", failed))

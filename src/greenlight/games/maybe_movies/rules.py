@@ -170,6 +170,8 @@ def legal_actions(state: MaybeMoviesState, seat: int) -> list[Action]:
         if state.votes[seat] is None and seat in state.voters:
             return list(map(vote_with, state.hands[seat]))
         return []
+    if phase == PITCH:
+        return turn.pitch_actions(state) if seat == state.active else []
     if phase == OVER or seat != actor(state):
         return []
     return sequential_actions(state)
@@ -300,15 +302,26 @@ def settle(state: MaybeMoviesState, events: list[Event]) -> None:
         if phase == OVER:
             return
         if phase == VOTE:
-            for seat in vote.waiting_voters(state):
-                hand = state.hands[seat]
-                if len(hand) == 1:
-                    vote.commit_vote(state, seat, hand[0], events, automatic=True)
-            if vote.waiting_voters(state):
+            votes, hands = state.votes, state.hands
+            waiting = False
+            for seat in state.voters:
+                if votes[seat] is None:
+                    hand = hands[seat]
+                    if len(hand) == 1:
+                        vote.commit_vote(state, seat, hand[0], events, automatic=True)
+                    else:
+                        waiting = True
+            if waiting:
                 return
             vote.reveal(state, events)
             continue
-        options = sequential_actions(state)
-        if len(options) != 1:
-            return
+        if phase == PITCH:
+            # Most steps are pitch steps: count the options instead of building them (turn.pitch_actions).
+            if turn.pitch_option_count(state) != 1:
+                return
+            options = turn.pitch_actions(state)
+        else:
+            options = sequential_actions(state)
+            if len(options) != 1:
+                return
         apply_sequential(state, options[0], events)

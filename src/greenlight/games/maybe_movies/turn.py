@@ -1,4 +1,8 @@
-"""The Maybe Movies turn around the vote: movie draws (§4.8), the pitch (T1-T2) and the end of the turn (T9-T10)."""
+"""The Maybe Movies turn around the vote: movie draws (§4.8), the pitch (T1-T2) and the end of the turn (T9-T10).
+
+Event data are written as dict displays typed by their TypedDict: calling a TypedDict like a class builds the
+same dict several times slower, and every playout makes hundreds of events.
+"""
 
 from __future__ import annotations
 
@@ -30,7 +34,8 @@ def draw_movie(state: MaybeMoviesState, events: list[Event]) -> str | None:
         state.draw_pile = state.discard
         state.discard = []
         shuffle(state.rng, state.draw_pile)
-        events.append(Event("reshuffled", Reshuffled(cards=len(state.draw_pile))))
+        reshuffled: Reshuffled = {"cards": len(state.draw_pile)}
+        events.append(Event("reshuffled", reshuffled))
     return state.draw_pile.pop(0)
 
 
@@ -44,7 +49,8 @@ def refill_market(state: MaybeMoviesState, events: list[Event]) -> None:
         state.market.append(card)
         drawn.append(card)
     if drawn:
-        events.append(Event("market_refilled", MarketRefilled(cards=drawn)))
+        refilled: MarketRefilled = {"cards": drawn}
+        events.append(Event("market_refilled", refilled))
 
 
 def refill_personal(state: MaybeMoviesState, seat: int, events: list[Event]) -> tuple[str, ...]:
@@ -57,7 +63,8 @@ def refill_personal(state: MaybeMoviesState, seat: int, events: list[Event]) -> 
         state.personal[seat].append(card)
         drawn.append(card)
     if drawn:
-        events.append(Event("personal_drawn", PersonalDrawn(seat=seat, cards=drawn)))
+        personal: PersonalDrawn = {"seat": seat, "cards": drawn}
+        events.append(Event("personal_drawn", personal))
     return tuple(drawn)
 
 
@@ -70,7 +77,8 @@ def start_turn(state: MaybeMoviesState, events: list[Event]) -> None:
     state.phase = PITCH
     state.row = []
     state.pitch_from = 0
-    events.append(Event("turn_started", TurnStarted(turn=state.turn, active=state.active)))
+    started: TurnStarted = {"turn": state.turn, "active": state.active}
+    events.append(Event("turn_started", started))
 
 
 def pitch_actions(state: MaybeMoviesState) -> list[Action]:
@@ -80,10 +88,16 @@ def pitch_actions(state: MaybeMoviesState) -> list[Action]:
     are added in market order only: every set has exactly one path.
     """
     start = 0 if state.blockbuster else state.pitch_from
-    actions: list[Action] = [add_card(card) for card in state.market[start:]]
+    actions: list[Action] = list(map(add_card, state.market[start:]))
     if state.row:
         actions.append(FINISH)
     return actions
+
+
+def pitch_option_count(state: MaybeMoviesState) -> int:
+    """``len(pitch_actions(state))`` without building the actions (``rules.settle`` asks after every step)."""
+    start = 0 if state.blockbuster else state.pitch_from
+    return max(0, len(state.market) - start) + (1 if state.row else 0)
 
 
 def add_to_pitch(state: MaybeMoviesState, card: str, events: list[Event]) -> None:
@@ -92,13 +106,15 @@ def add_to_pitch(state: MaybeMoviesState, card: str, events: list[Event]) -> Non
     del state.market[index]
     state.row.append(card)
     state.pitch_from = index
-    events.append(Event("pitch_added", PitchAdded(seat=state.active, card=card)))
+    added: PitchAdded = {"seat": state.active, "card": card}
+    events.append(Event("pitch_added", added))
 
 
 def finish_pitch(state: MaybeMoviesState, events: list[Event]) -> None:
     """Lock the pitch (R4), refill the market (T3) and start the vote (T4)."""
     state.pitched = tuple(state.row)
-    events.append(Event("pitched", Pitched(seat=state.active, row=list(state.row))))
+    pitched: Pitched = {"seat": state.active, "row": list(state.row)}
+    events.append(Event("pitched", pitched))
     refill_market(state, events)
     vote.start_vote_round(state, events)
 
@@ -110,7 +126,8 @@ def to_movie_pick(state: MaybeMoviesState, events: list[Event]) -> None:
         state.phase = MOVIE_PICK
         return
     state.discard.extend(state.row)
-    events.append(Event("discarded", Discarded(cards=list(state.row))))
+    discarded: Discarded = {"cards": list(state.row)}
+    events.append(Event("discarded", discarded))
     end_turn(state, None, events)
 
 
@@ -120,12 +137,14 @@ def pick_movie(state: MaybeMoviesState, card: str, events: list[Event]) -> None:
     success = state.result.success
     if state.trendsetter:
         state.made.append(Stack(tuple(state.row), card, success))
-        events.append(Event("stack_made", StackMade(seat=state.active, top=card, cards=list(state.row), success=success)))
+        stack: StackMade = {"seat": state.active, "top": card, "cards": list(state.row), "success": success}
+        events.append(Event("stack_made", stack))
     else:
         state.made.append(Stack((card,), card, True))
         rest = [other for other in state.row if other != card]
         state.discard.extend(rest)
-        events.append(Event("movie_made", MovieMade(seat=state.active, card=card, discarded=rest)))
+        made: MovieMade = {"seat": state.active, "card": card, "discarded": rest}
+        events.append(Event("movie_made", made))
     end_turn(state, card, events)
 
 
@@ -172,4 +191,5 @@ def game_over(state: MaybeMoviesState, events: list[Event]) -> None:
     """§5: the game is over; score it."""
     state.phase = OVER
     result = scoring.outcome(state)
-    events.append(Event("game_over", GameOver(scores=list(result.scores), winners=list(result.winners))))
+    over: GameOver = {"scores": list(result.scores), "winners": list(result.winners)}
+    events.append(Event("game_over", over))
