@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from greenlight.core.actions import Action
 from greenlight.core.events import Event
 from greenlight.games.movie_empire.actions import SKIP, Market, Net
-from greenlight.games.movie_empire.cards import BOARD_MARKETS, T_RELEASE, Space, Tables
+from greenlight.games.movie_empire.cards import BOARD_MARKETS, Space, Tables
 from greenlight.games.movie_empire.effects import change_sympathy, queue_checks
 from greenlight.games.movie_empire.events import Premiered
 from greenlight.games.movie_empire.lines import Line, Metrics, holds, metrics, production_pp
 from greenlight.games.movie_empire.state import NO_SEAT, MovieEmpireState, Premiere
-from greenlight.games.movie_empire.working import draw_blind, in_use, plan_blocks_release, release_ok
+from greenlight.games.movie_empire.working import board_of, draw_blind, plan_blocks_release, release_ok
 
 USA_MONEY = 3
 EUR_PP = 2
@@ -24,9 +24,9 @@ LONG_PERIOD_PP = 2
 _MARKETS = {market: Market(market) for market in BOARD_MARKETS}
 
 
-def release_spaces(state: MovieEmpireState) -> list[Space]:
+def release_spaces(state: MovieEmpireState) -> tuple[Space, ...]:
     """RL1, RL2, RL3 in top-to-bottom order (R36)."""
-    return [space for space in in_use(state) if space.task == T_RELEASE]
+    return board_of(state).releases
 
 
 def free_markets(state: MovieEmpireState) -> list[str]:

@@ -54,7 +54,7 @@ from greenlight.games.movie_empire.state import (
     WORKING,
     MovieEmpireState,
 )
-from greenlight.games.movie_empire.working import in_use
+from greenlight.games.movie_empire.working import board_of
 
 SHORT_DEAL = 2
 SCRIPTS_DEALT = 3
@@ -113,12 +113,16 @@ def setup(num_players: int, seed: int, options: dict[str, OptionValue]) -> Movie
     return state
 
 
+_DRAWS = {T_PRODUCTION: draw_production, T_STAR: draw_star, T_SCRIPT: draw_script}
+
+
 def fill_slots(state: MovieEmpireState, task: int) -> None:
     """Fill the empty in-use slots of one board, lowest first, in draw order (R6, R69)."""
-    draw = {T_PRODUCTION: draw_production, T_STAR: draw_star, T_SCRIPT: draw_script}[task]
-    for space in in_use(state):
-        if space.task == task and state.slot_card[space.index] is None:
-            state.slot_card[space.index] = draw(state)
+    draw = _DRAWS[task]
+    cards = state.slot_card
+    for space in board_of(state).by_task[task]:
+        if cards[space.index] is None:
+            cards[space.index] = draw(state)
 
 
 def keep_count(state: MovieEmpireState) -> int:
@@ -275,23 +279,26 @@ def upkeep_board(state: MovieEmpireState, events: list[Event]) -> None:
     """Steps 4-9: production slots, scripts and stars, trends, reset, first player, next round."""
     table = state.table
     # Step 4: discard the surcharge-free slots (PS1, PS2), slide the rest down, refill.
-    slots = [space for space in in_use(state) if space.task == T_PRODUCTION]
+    board = board_of(state)
+    slots = board.production
     for space in slots:
         card = state.slot_card[space.index]
         if space.surcharge == 0 and card is not None:
             state.production_discard.append(card)
             state.slot_card[space.index] = None
-    remaining = [card for card in (state.slot_card[space.index] for space in slots) if card is not None]
+    remaining = [card for space in slots if (card := state.slot_card[space.index]) is not None]
     for position, space in enumerate(slots):
         state.slot_card[space.index] = remaining[position] if position < len(remaining) else None
     fill_slots(state, T_PRODUCTION)
     # Step 5: scripts and stars.
-    for space in in_use(state):
+    for space in board.by_task[T_SCRIPT]:
         card = state.slot_card[space.index]
-        if space.task == T_SCRIPT and card is not None:
+        if card is not None:
             state.script_discard.append(card)
             state.slot_card[space.index] = None
-        elif space.task == T_STAR and card is not None:
+    for space in board.by_task[T_STAR]:
+        card = state.slot_card[space.index]
+        if card is not None:
             state.star_discard.append(card)
             state.slot_card[space.index] = None
     fill_slots(state, T_SCRIPT)
@@ -300,8 +307,8 @@ def upkeep_board(state: MovieEmpireState, events: list[Event]) -> None:
     row = state.trend_row
     state.trend_row = [state.trend_pile.pop() if state.trend_pile else None, row[0], row[1]]
     # Step 8 (read before the reset): FP1's taker, else the left neighbour (R61).
-    first_space = next((space for space in in_use(state) if space.task == T_FIRST_PLAYER), None)
-    taker = state.assistant[first_space.index] if first_space is not None else NO_SEAT
+    first_spaces = board.by_task[T_FIRST_PLAYER]
+    taker = state.assistant[first_spaces[0].index] if first_spaces else NO_SEAT
     next_first = taker if taker != NO_SEAT else state.left_of(state.first_player)
     # Step 7: reset.
     spaces = len(table.spaces)
@@ -338,4 +345,5 @@ def begin_upkeep(state: MovieEmpireState) -> None:
 
 
 def _slot_view(state: MovieEmpireState) -> dict[str, str | None]:
-    return {space.id: state.slot_card[space.index] for space in in_use(state) if space.task in (T_PRODUCTION, T_SCRIPT, T_STAR)}
+    cards = state.slot_card
+    return {space.id: cards[space.index] for space in board_of(state).card_slots}

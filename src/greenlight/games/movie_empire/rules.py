@@ -185,76 +185,117 @@ def apply(state: MovieEmpireState, seat: int, action: Action) -> list[Event]:
 
 
 def _dispatch(state: MovieEmpireState, seat: int, action: Action, events: list[Event]) -> None:
-    if isinstance(action, (Lay, Stack, Star)):
-        working.apply_lay_action(state, seat, action, events)
-    elif isinstance(action, Place):
-        working.apply_place(state, seat, action, events)
-    elif isinstance(action, End):
-        end_turn(state)
-    elif isinstance(action, Discard):
-        working.apply_discard(state, seat, action.card, events)
-        if not state.hands[seat]:
-            state.queue.pop(0)
-    elif isinstance(action, Stop):
+    try:
+        handler = _HANDLERS[type(action)]
+    except KeyError:  # pragma: no cover - every action type has a handler
+        raise TypeError(f"unknown action {action!r}") from None
+    handler(state, seat, action, events)
+
+
+def _apply_discard(state: MovieEmpireState, seat: int, action: Discard, events: list[Event]) -> None:
+    working.apply_discard(state, seat, action.card, events)
+    if not state.hands[seat]:
         state.queue.pop(0)
-    elif isinstance(action, Produce):
-        state.turn_produced = True
-        state.target = working.new_line_slot(state, seat) if action.line == NEW_LINE else int(action.line) - 1
-        state.lays = 0
-        events.append(Event("produce", ProduceStarted(seat=seat, line=state.target + 1, new=action.line == NEW_LINE)))
-    elif isinstance(action, Done):
-        state.target = NO_SEAT
-        events.append(Event("produce_done", ProduceDone(seat=seat)))
-    elif isinstance(action, Script):
-        working.apply_script(state, seat, action.card, events)
-    elif isinstance(action, Pass):
-        state.passed[seat] = True
-        events.append(Event("passed", Passed(seat=seat)))
-        end_turn(state)
-    elif isinstance(action, Market):
-        pending = premiere.pending_release(state)
-        assert pending is not None
-        premiere.score_premiere(state, pending[0], pending[1], action.market, events)
-        state.prem_pos += 1
-    elif isinstance(action, Net):
-        if action.line != SKIP:
-            premiere.score_premiere(state, seat, int(action.line) - 1, "NET", events)
-        else:
-            events.append(Event("internet_skipped", InternetSkipped(seat=seat)))
-        state.net_pos += 1
-    elif isinstance(action, Shut):
-        shut_line(state, seat, action.line - 1, events)
-        state.queue[0] = (Q_CHECK, seat)
-    elif isinstance(action, Keep):
-        if state.phase == SETUP:
-            state.commit[seat] = action.cards
-            events.append(Event("committed", Committed(seat=seat, step="keep")))
-        else:
-            working.keep_drawn(state, seat, action.cards, events)
-    elif isinstance(action, Give):
+
+
+def _apply_stop(state: MovieEmpireState, seat: int, action: Stop, events: list[Event]) -> None:
+    state.queue.pop(0)
+
+
+def _apply_produce(state: MovieEmpireState, seat: int, action: Produce, events: list[Event]) -> None:
+    state.turn_produced = True
+    state.target = working.new_line_slot(state, seat) if action.line == NEW_LINE else int(action.line) - 1
+    state.lays = 0
+    events.append(Event("produce", ProduceStarted(seat=seat, line=state.target + 1, new=action.line == NEW_LINE)))
+
+
+def _apply_done(state: MovieEmpireState, seat: int, action: Done, events: list[Event]) -> None:
+    state.target = NO_SEAT
+    events.append(Event("produce_done", ProduceDone(seat=seat)))
+
+
+def _apply_pass(state: MovieEmpireState, seat: int, action: Pass, events: list[Event]) -> None:
+    state.passed[seat] = True
+    events.append(Event("passed", Passed(seat=seat)))
+    end_turn(state)
+
+
+def _apply_market(state: MovieEmpireState, seat: int, action: Market, events: list[Event]) -> None:
+    pending = premiere.pending_release(state)
+    assert pending is not None
+    premiere.score_premiere(state, pending[0], pending[1], action.market, events)
+    state.prem_pos += 1
+
+
+def _apply_net(state: MovieEmpireState, seat: int, action: Net, events: list[Event]) -> None:
+    if action.line != SKIP:
+        premiere.score_premiere(state, seat, int(action.line) - 1, "NET", events)
+    else:
+        events.append(Event("internet_skipped", InternetSkipped(seat=seat)))
+    state.net_pos += 1
+
+
+def _apply_shut(state: MovieEmpireState, seat: int, action: Shut, events: list[Event]) -> None:
+    shut_line(state, seat, action.line - 1, events)
+    state.queue[0] = (Q_CHECK, seat)
+
+
+def _apply_keep(state: MovieEmpireState, seat: int, action: Keep, events: list[Event]) -> None:
+    if state.phase == SETUP:
         state.commit[seat] = action.cards
-        events.append(Event("committed", Committed(seat=seat, step="give")))
-    elif isinstance(action, Exempt):
-        rounds.apply_exemption(state, seat, action.way, events)
-    elif isinstance(action, Swap):
-        state.sub_card = action.card
-        state.sub = SUB_SWAP_SLOT
-        if state.known[seat].count(action.card) < state.hands[seat].count(action.card):
-            state.known[seat].append(action.card)  # the card to swap is shown before the slot is chosen
-    elif isinstance(action, Take):
-        working.apply_swap_take(state, seat, action.slot, events)
-    elif isinstance(action, Release):
-        working.designate(state, seat, state.sub_space, action.line - 1, events)
-    elif isinstance(action, Purge):
-        state.turn_acted = True
-        working.purge(state, seat, events)
-    elif isinstance(action, Cut):
-        state.turn_acted = True
-        working.apply_cut(state, seat, action.space, events)
-    elif isinstance(action, Block):
-        working.apply_block(state, seat, action.space, events)
-    else:  # pragma: no cover - every action type is handled above
-        raise TypeError(f"unknown action {action!r}")
+        events.append(Event("committed", Committed(seat=seat, step="keep")))
+    else:
+        working.keep_drawn(state, seat, action.cards, events)
+
+
+def _apply_give(state: MovieEmpireState, seat: int, action: Give, events: list[Event]) -> None:
+    state.commit[seat] = action.cards
+    events.append(Event("committed", Committed(seat=seat, step="give")))
+
+
+def _apply_swap(state: MovieEmpireState, seat: int, action: Swap, events: list[Event]) -> None:
+    state.sub_card = action.card
+    state.sub = SUB_SWAP_SLOT
+    if state.known[seat].count(action.card) < state.hands[seat].count(action.card):
+        state.known[seat].append(action.card)  # the card to swap is shown before the slot is chosen
+
+
+def _apply_purge(state: MovieEmpireState, seat: int, action: Purge, events: list[Event]) -> None:
+    state.turn_acted = True
+    working.purge(state, seat, events)
+
+
+def _apply_cut(state: MovieEmpireState, seat: int, action: Cut, events: list[Event]) -> None:
+    state.turn_acted = True
+    working.apply_cut(state, seat, action.space, events)
+
+
+#: How each type of action is applied (one lookup instead of a chain of type tests).
+_HANDLERS: dict[type[Action], Callable[[MovieEmpireState, int, Any, list[Event]], None]] = {
+    Lay: working.apply_lay_action,
+    Stack: working.apply_lay_action,
+    Star: working.apply_lay_action,
+    Place: working.apply_place,
+    End: lambda state, seat, action, events: end_turn(state),
+    Discard: _apply_discard,
+    Stop: _apply_stop,
+    Produce: _apply_produce,
+    Done: _apply_done,
+    Script: lambda state, seat, action, events: working.apply_script(state, seat, action.card, events),
+    Pass: _apply_pass,
+    Market: _apply_market,
+    Net: _apply_net,
+    Shut: _apply_shut,
+    Keep: _apply_keep,
+    Give: _apply_give,
+    Exempt: lambda state, seat, action, events: rounds.apply_exemption(state, seat, action.way, events),
+    Swap: _apply_swap,
+    Take: lambda state, seat, action, events: working.apply_swap_take(state, seat, action.slot, events),
+    Release: lambda state, seat, action, events: working.designate(state, seat, state.sub_space, action.line - 1, events),
+    Purge: _apply_purge,
+    Cut: _apply_cut,
+    Block: lambda state, seat, action, events: working.apply_block(state, seat, action.space, events),
+}
 
 
 # -- refusals in words ---------------------------------------------------------------------------

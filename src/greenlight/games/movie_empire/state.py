@@ -38,6 +38,9 @@ UP_DOSSIERS, UP_BOARD = range(2)
 
 NO_SEAT = -1
 
+#: ``turn_order`` by number of players and first player (read, not rebuilt, at every step).
+_TURN_ORDERS = {n: tuple(tuple((first + offset) % n for offset in range(n)) for first in range(n)) for n in range(1, 9)}
+
 
 @dataclass(frozen=True, slots=True)
 class Premiere:
@@ -343,10 +346,13 @@ class MovieEmpireState(GameState):
         self.rng_uses += 1
         Stream("movie-empire", "shuffle", self.rng_seed, self.rng_uses).shuffle(items)
 
-    def turn_order(self) -> list[int]:
+    def turn_order(self) -> tuple[int, ...]:
         """Seats from the first player, clockwise."""
         n = self.num_players
-        return [(self.first_player + offset) % n for offset in range(n)]
+        try:
+            return _TURN_ORDERS[n][self.first_player]
+        except (IndexError, KeyError):  # not a seat (a position being checked): the same rule, worked out
+            return tuple((self.first_player + offset) % n for offset in range(n))
 
     def left_of(self, seat: int) -> int:
         """The left neighbour (the next seat clockwise)."""

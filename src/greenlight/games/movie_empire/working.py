@@ -8,7 +8,7 @@ and slot, release line, Sabotage keep) and the lays of a produce step.
 from __future__ import annotations
 
 from functools import cache
-from itertools import combinations
+from itertools import combinations, groupby
 
 from greenlight.core.actions import Action, shared
 from greenlight.core.events import Event
@@ -44,6 +44,7 @@ from greenlight.games.movie_empire.cards import (
     T_SABOTAGE,
     T_SCRIPT,
     T_STAR,
+    TASKS,
     AnnualPlan,
     Space,
     Tables,
@@ -165,8 +166,10 @@ _KINDS = {
 }
 #: The order in which ``can_place`` looks at the kinds of space (the order of the placements does not matter there).
 _FIRST_CHECKED = (K_PLAIN, K_SCRIPT, K_NICE, K_REVEAL, K_PRODUCTION, K_STAR, K_NICE_DOSSIER, K_RELEASE, K_SABOTAGE)
-#: A placement row: space index, kind, task, the space's money, its surcharge, ``place X`` and ``place X dossier``.
-PlaceRow = tuple[int, int, int, int, int, Place, Place]
+#: A placement row: space index, task, the space's money, its surcharge, ``place X`` and ``place X dossier``.
+PlaceRow = tuple[int, int, int, int, Place, Place]
+#: Consecutive spaces of one kind: the kind and their rows.
+Segment = tuple[int, tuple[PlaceRow, ...]]
 
 
 class Board:
@@ -176,7 +179,18 @@ class Board:
     of that table, player count and variant (``board_of``).
     """
 
-    __slots__ = ("block_rows", "cut_rows", "first_rows", "lay_targets", "place_rows", "production", "releases", "spaces")
+    __slots__ = (
+        "block_rows",
+        "by_task",
+        "card_slots",
+        "cut_rows",
+        "first_segments",
+        "lay_targets",
+        "production",
+        "releases",
+        "segments",
+        "spaces",
+    )
 
     def __init__(self, spaces: tuple[Space, ...]) -> None:
         """Read ``spaces`` (the spaces in use, in board order)."""
@@ -184,22 +198,19 @@ class Board:
         #: Production slots, PS1 first (R69), and release spaces top to bottom (R36).
         self.production = tuple(space for space in spaces if space.task == T_PRODUCTION)
         self.releases = tuple(space for space in spaces if space.task == T_RELEASE)
+        #: The spaces of each task, in board order.
+        self.by_task = {task: tuple(space for space in spaces if space.task == task) for task in range(len(TASKS))}
+        #: The spaces that hold a card (production, script and star slots), in board order.
+        self.card_slots = tuple(space for space in spaces if space.task in (T_PRODUCTION, T_SCRIPT, T_STAR))
         #: The spaces a lay can open (SB1 and the release spaces, see ``lay_targets``).
         self.lay_targets = tuple(space for space in spaces if space.task in (T_SABOTAGE, T_RELEASE))
-        self.place_rows: tuple[PlaceRow, ...] = tuple(
-            (
-                space.index,
-                _KINDS.get(space.task, K_PLAIN),
-                space.task,
-                space.money,
-                space.surcharge,
-                place_action(space.id, False),
-                place_action(space.id, True),
-            )
-            for space in spaces
+        #: The placement rows in board order, in runs of one kind (the loop then branches once per run).
+        self.segments: tuple[Segment, ...] = tuple(
+            (kind, tuple((s.index, s.task, s.money, s.surcharge, place_action(s.id, False), place_action(s.id, True)) for s in run))
+            for kind, run in groupby(spaces, key=lambda space: _KINDS.get(space.task, K_PLAIN))
         )
-        #: The same rows with the spaces most likely open and quickest to check first, to find whether any is open.
-        self.first_rows = tuple(sorted(self.place_rows, key=lambda row: _FIRST_CHECKED.index(row[1])))
+        #: The same runs with the spaces most likely open and quickest to check first, to find whether any is open.
+        self.first_segments = tuple(sorted(self.segments, key=lambda segment: _FIRST_CHECKED.index(segment[0])))
         self.cut_rows = tuple((space.index, cut_action(space.id)) for space in self.releases)
         self.block_rows = tuple((space.index, block_action(space.id)) for space in spaces)
 
@@ -209,10 +220,14 @@ _boards: dict[tuple[Tables, int, bool], Board] = {}
 
 def board_of(state: MovieEmpireState) -> Board:
     """The board of ``state``'s tables, player count and variant (built on first use, then shared)."""
-    key = (state.table, state.num_players, state.clean)
+    return _board(state.table, state.num_players, state.clean)
+
+
+def _board(table: Tables, num_players: int, clean: bool) -> Board:
+    key = (table, num_players, clean)
     board = _boards.get(key)
     if board is None:
-        board = _boards[key] = Board(state.table.spaces_in_use(state.num_players, state.clean))
+        board = _boards[key] = Board(table.spaces_in_use(num_players, clean))
     return board
 
 
@@ -348,6 +363,7 @@ def _scan_places(state: MovieEmpireState, seat: int, skip_hand_dependent: bool, 
     money = state.money[seat] - HIRE_FEES[placed]
     if money < 0:
         return places, False  # the hire fee alone is too much
+    # R10: income cannot pay the hire fee (so money >= 0 from here), but what is left pays the task.
     table = state.table
     forbidden_tasks, forbidden_stage = _NO_TASKS, NO_STAGE_FORBIDDEN
     if state.plan is not None and not state.exempt[seat]:  # plan_for, inlined
@@ -356,76 +372,110 @@ def _scan_places(state: MovieEmpireState, seat: int, skip_hand_dependent: bool, 
             forbidden_tasks = plan.forbidden_tasks
         elif plan.effect == "forbid_take_stage":
             forbidden_stage = plan.forbidden_stage
-    usable = usable_dossier(state, seat)
+    clean = state.clean
+    taken = state.dossier[seat]
+    usable = taken != NO_SEAT and taken < state.round and not clean  # usable_dossier, inlined
     assistant, blocked, cards = state.assistant, state.blocked, state.slot_card
     static = False
-    some_release: bool | None = None  # whether some line may be released, found at the first free release space
-    board = board_of(state)
-    for index, kind, task, space_money, surcharge, plain, with_dossier in board.first_rows if first_only else board.place_rows:
-        if assistant[index] != NO_SEAT or blocked[index] != NO_SEAT or task in forbidden_tasks:
-            continue
-        budget = money + space_money  # R10: income cannot pay the hire fee (money >= 0 here), what is left pays the task
-        if budget < 0:
-            continue
-        if kind == K_PRODUCTION:
-            card_id = cards[index]
-            if card_id is None:
-                continue
-            card = table.production[card_id]
-            if card.stage == forbidden_stage or budget < card.cost + surcharge:
-                continue
+    board = _board(table, state.num_players, clean)
+    for kind, rows in board.first_segments if first_only else board.segments:
+        if kind == K_PLAIN:
+            for index, task, space_money, _, plain, _ in rows:
+                if assistant[index] == NO_SEAT and blocked[index] == NO_SEAT and task not in forbidden_tasks and money + space_money >= 0:
+                    places.append(plain)
+                    static = True
+                    if first_only:
+                        return places, static
+        elif kind == K_PRODUCTION:
+            production = table.production
+            for index, task, space_money, surcharge, plain, _ in rows:
+                if assistant[index] != NO_SEAT or blocked[index] != NO_SEAT or task in forbidden_tasks:
+                    continue
+                card_id = cards[index]
+                if card_id is None:
+                    continue
+                card = production[card_id]
+                if card.stage != forbidden_stage and money + space_money >= card.cost + surcharge:
+                    places.append(plain)
+                    static = True
+                    if first_only:
+                        return places, static
         elif kind == K_SCRIPT:
-            if cards[index] is None:
-                continue
+            for index, task, space_money, _, plain, _ in rows:
+                if (
+                    assistant[index] == NO_SEAT
+                    and blocked[index] == NO_SEAT
+                    and task not in forbidden_tasks
+                    and money + space_money >= 0
+                    and cards[index] is not None
+                ):
+                    places.append(plain)
+                    static = True
+                    if first_only:
+                        return places, static
         elif kind == K_STAR:
-            star_id = cards[index]
-            if star_id is None or budget < table.stars[star_id].cost:
-                continue
-        elif kind == K_SABOTAGE:
-            if not skip_hand_dependent and _swap_possible(state, seat):
-                places.append(plain)
-                if first_only:
-                    return places, False
-            if usable:
-                places.append(with_dossier)
-                static = True
-                if first_only:
-                    return places, static
-            continue
-        elif kind == K_NICE:
-            if usable:
-                places.append(plain)
-                places.append(with_dossier)
-                static = True
-                if first_only:
-                    return places, static
-                continue
-        elif kind == K_NICE_DOSSIER:
-            if usable:
-                places.append(with_dossier)
-                static = True
-                if first_only:
-                    return places, static
-            continue
-        elif kind == K_REVEAL:
-            if state.dossier[seat] != NO_SEAT:
-                continue
+            stars = table.stars
+            for index, task, space_money, _, plain, _ in rows:
+                if assistant[index] != NO_SEAT or blocked[index] != NO_SEAT or task in forbidden_tasks:
+                    continue
+                star_id = cards[index]
+                if star_id is not None and money + space_money >= stars[star_id].cost:
+                    places.append(plain)
+                    static = True
+                    if first_only:
+                        return places, static
         elif kind == K_RELEASE:
             if skip_hand_dependent:
                 continue
-            if some_release is None:
-                some_release = release_ok(state, seat, 0) or release_ok(state, seat, 1)
-            if not some_release:
-                continue
-            places.append(plain)
-            if first_only:
-                return places, static
-            continue
-        places.append(plain)
-        static = True
-        if first_only:
-            return places, static
+            some_release: bool | None = None  # whether some line may be released, found at the first free release space
+            for index, task, space_money, _, plain, _ in rows:
+                if assistant[index] != NO_SEAT or blocked[index] != NO_SEAT or task in forbidden_tasks or money + space_money < 0:
+                    continue
+                if some_release is None:
+                    some_release = _some_release(state, seat)
+                if not some_release:
+                    break
+                places.append(plain)
+                if first_only:
+                    return places, static
+        else:
+            for index, task, space_money, _, plain, with_dossier in rows:
+                if assistant[index] != NO_SEAT or blocked[index] != NO_SEAT or task in forbidden_tasks or money + space_money < 0:
+                    continue
+                if kind == K_SABOTAGE:
+                    if not skip_hand_dependent and _swap_possible(state, seat):
+                        places.append(plain)
+                        if first_only:
+                            return places, static
+                    if usable:
+                        places.append(with_dossier)
+                        static = True
+                elif kind == K_NICE:
+                    places.append(plain)
+                    if usable:
+                        places.append(with_dossier)
+                    static = True
+                elif kind == K_NICE_DOSSIER:
+                    if usable:
+                        places.append(with_dossier)
+                        static = True
+                else:
+                    assert kind == K_REVEAL
+                    if state.dossier[seat] != NO_SEAT:
+                        continue
+                    places.append(plain)
+                    static = True
+                if first_only and places:
+                    return places, static
     return places, static
+
+
+def _some_release(state: MovieEmpireState, seat: int) -> bool:
+    """Whether some line of ``seat`` may be released (``release_ok`` of line 1 or 2)."""
+    for line in state.lines[seat]:
+        if line is not None and not line.shut and not line.locked and 1 in line.stages and not plan_blocks_release(state, seat, line):
+            return True
+    return False
 
 
 NO_STAGE_FORBIDDEN = -2
