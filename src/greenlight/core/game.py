@@ -196,6 +196,26 @@ class Game(Generic[S]):
         self._codec = ActionCodec(self.action_types)
         if self.action_layout is not None:
             self.num_distinct_actions = self.action_layout.num_codes
+        self._bind_rules()
+
+    #: The turn's questions a game answers with its rules' function of the same name (``apply_unchecked`` by ``apply``).
+    _RULES_FUNCTIONS = (("decision", "decision"), ("legal_actions", "legal_actions"), ("apply_unchecked", "apply"))
+
+    def _bind_rules(self) -> None:
+        """Answer the turn's questions with the rules' own functions, one call instead of two.
+
+        Random playouts and search rollouts ask them for every move, and the
+        forwarding method cost a tenth of a fast game's move. Only methods the
+        game class leaves to ``Game`` are bound, so an override still wins;
+        the class methods stay, for callers that go through the class.
+        """
+        rules = getattr(self, "rules", None)
+        if rules is None:
+            return
+        for method, function in self._RULES_FUNCTIONS:
+            answer = getattr(rules, function, None)
+            if callable(answer) and getattr(type(self), method) is getattr(Game, method):
+                setattr(self, method, answer)
 
     # -- starting -------------------------------------------------------------
 

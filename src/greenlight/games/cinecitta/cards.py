@@ -32,15 +32,21 @@ class StaffCard:
 
 
 class CardTable(StaticData):
-    """The immutable card table of one game, loaded once."""
+    """The immutable card table of one game, loaded once.
 
-    __slots__ = ("_by_id", "_index", "cards", "source")
+    ``occupation`` maps each card id to its occupation: the rules read it for
+    every placement, and a dictionary lookup costs a fraction of ``table[card]``.
+    """
+
+    __slots__ = ("_by_id", "_decks", "_index", "cards", "occupation", "source")
 
     def __init__(self, source: str, cards: tuple[StaffCard, ...]) -> None:
         self.source = source
         self.cards = cards
         self._by_id = {card.id: card for card in cards}
         self._index = {card.id: index for index, card in enumerate(cards)}
+        self.occupation: dict[str, str] = {card.id: card.occupation for card in cards}
+        self._decks = {n: tuple(card.id for card in cards if n not in card.removed_at) for n in PLAYER_COUNTS}
 
     def __getitem__(self, card_id: str) -> StaffCard:
         return self._by_id[card_id]
@@ -58,7 +64,10 @@ class CardTable(StaticData):
 
     def deck_for(self, num_players: int) -> list[str]:
         """Ids of the cards in play at ``num_players``, in table order (§3 step 3)."""
-        return [card.id for card in self.cards if num_players not in card.removed_at]
+        deck = self._decks.get(num_players)
+        if deck is None:
+            return [card.id for card in self.cards if num_players not in card.removed_at]
+        return list(deck)
 
 
 CARD_FIELDS = (

@@ -7,7 +7,6 @@ sections (§) and rulings (R).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
 from typing import Literal
 
 from greenlight.core.actions import Action, shared
@@ -129,15 +128,16 @@ def folder_sent(state: CinecittaState, seat: int) -> Folder | None:
 def waiting_seats(state: CinecittaState) -> tuple[int, ...]:
     """Seats that still owe a commitment in the current step (R37: every seat commits)."""
     commitments: Sequence[object]
-    if state.step == OFFER:
+    step = state.step
+    if step == OFFER:
         commitments = state.offers
-    elif state.step == RESPOND:
+    elif step == RESPOND:
         commitments = state.responses
-    elif state.step == PLACE:
+    elif step == PLACE:
         commitments = state.plans
     else:
         return ()
-    return tuple(seat for seat, made in enumerate(commitments) if made is None)
+    return tuple([seat for seat, made in enumerate(commitments) if made is None])
 
 
 PROMPTS = {
@@ -147,13 +147,23 @@ PROMPTS = {
 }
 
 
+#: Decisions already made, by step, waiting seats and number of seats: a decision is a frozen value that
+#: follows from those three, and building one costs more than the rest of a random move's bookkeeping.
+_decisions: dict[tuple[str, tuple[int, ...], int], Decision] = {}
+
+
 def decision(state: CinecittaState) -> Decision:
     """The current simultaneous step and who still owes a commitment."""
-    if state.step == OVER:
+    step = state.step
+    if step == OVER:
         return GAME_OVER
     waiting = waiting_seats(state)
-    committed = tuple(seat for seat in range(state.num_players) if seat not in waiting)
-    return Decision(players=waiting, kind=state.step, simultaneous=True, committed=committed, prompt=PROMPTS[state.step])
+    key = (step, waiting, state.num_players)
+    found = _decisions.get(key)
+    if found is None:
+        committed = tuple(seat for seat in range(state.num_players) if seat not in waiting)
+        found = _decisions[key] = Decision(players=waiting, kind=step, simultaneous=True, committed=committed, prompt=PROMPTS[step])
+    return found
 
 
 # Legal lists are built at every step: each distinct action is made once and shared.
@@ -162,10 +172,31 @@ _respond = shared(Respond)
 _place = shared(Place)
 
 
+#: Per card, its offers of 0, 10, 20... in order (the shared actions), grown when a wallet needs more.
+_offer_ladders: dict[str, tuple[Action, ...]] = {}
+#: Rungs of a new ladder: up to 500, all the money of a 5-player game.
+_LADDER_RUNGS = 51
+
+
+def _offer_ladder(card: str, rungs: int) -> tuple[Action, ...]:
+    """The offers of ``card`` from 0 up, at least ``rungs`` of them."""
+    ladder = _offer_ladders.get(card)
+    if ladder is None or len(ladder) < rungs:
+        ladder = _offer_ladders[card] = tuple(_offer(card, 10 * rung) for rung in range(max(rungs, _LADDER_RUNGS)))
+    return ladder
+
+
 def legal_offers(state: CinecittaState, seat: int) -> list[Action]:
-    """Every (card in hand, multiple of 10 up to the wallet) pair (§4 step 1, R20)."""
-    amounts = range(0, state.wallets[seat] + 1, 10)
-    return [_offer(card, amount) for card in state.hands[seat] for amount in amounts]
+    """Every (card in hand, multiple of 10 up to the wallet) pair (§4 step 1, R20), by card then amount."""
+    rungs = max(state.wallets[seat] // 10 + 1, 0)
+    offers: list[Action] = []
+    ladders = _offer_ladders
+    for card in state.hands[seat]:
+        ladder = ladders.get(card)
+        if ladder is None or len(ladder) < rungs:
+            ladder = _offer_ladder(card, rungs)
+        offers += ladder[:rungs]
+    return offers
 
 
 def legal_responses(state: CinecittaState, seat: int) -> list[Action]:
@@ -177,37 +208,47 @@ def legal_responses(state: CinecittaState, seat: int) -> list[Action]:
     return [_respond(SECURE)]
 
 
-@dataclass(frozen=True, slots=True)
-class _Option:
-    out_choice: str | None  # the card named in the plan (rule (c) only)
-    moved_out: str | None  # the card that goes to the Office (rules (a) and (c))
-    studio: tuple[str, ...]
+_NO_CHOICE: tuple[None] = (None,)
 
 
-def placement_options(table: CardTable, studio: Sequence[str], card: str) -> list[_Option]:
-    """Where ``card`` can go: (a) replace a match, (b) a free slot, (c) any of 3 cards (§4 step 3c)."""
-    occupation = table[card].occupation
+def out_choices(occupation: dict[str, str], studio: Sequence[str], card: str) -> Sequence[str | None]:
+    """What a plan may name as moved out when ``card`` joins ``studio`` (§4 step 3c).
+
+    Nothing (None) under rule (a), a card of the same occupation is replaced,
+    and under rule (b), a free slot; each of the 3 Studio cards under rule (c).
+    ``occupation`` is the card table's occupation by card.
+    """
+    wanted = occupation[card]
     for current in studio:
-        if table[current].occupation == occupation:
-            return [_Option(None, current, tuple(card if c == current else c for c in studio))]
+        if occupation[current] == wanted:
+            return _NO_CHOICE
+    return _NO_CHOICE if len(studio) < 3 else studio
+
+
+def placements_of(occupation: dict[str, str], studio: Sequence[str], card: str) -> list[tuple[str | None, tuple[str, ...]]]:
+    """Each choice of ``out_choices`` with the Studio it leaves: (a) replace a match, (b) a free slot, (c) any of 3 cards."""
+    wanted = occupation[card]
+    for current in studio:
+        if occupation[current] == wanted:
+            return [(None, tuple([card if c == current else c for c in studio]))]
     if len(studio) < 3:
-        return [_Option(None, None, (*studio, card))]
-    return [_Option(out, out, tuple(card if c == out else c for c in studio)) for out in studio]
+        return [(None, (*studio, card))]
+    return [(out, tuple([card if c == out else c for c in studio])) for out in studio]
 
 
 def legal_plans(table: CardTable, studio: Sequence[str], pending: Sequence[str]) -> list[Action]:
     """Every legal placement plan: each order of the pending cards with every choice (§4 step 3c, R10)."""
     if not pending:
         return [_place(())]
-    orders = [tuple(pending)] if len(pending) == 1 else [(pending[0], pending[1]), (pending[1], pending[0])]
+    occupation = table.occupation
+    if len(pending) == 1:
+        card = pending[0]
+        return [_place(((card, out),)) for out in out_choices(occupation, studio, card)]
     plans: list[Action] = []
-    for order in orders:
-        for first in placement_options(table, studio, order[0]):
-            if len(order) == 1:
-                plans.append(_place(((order[0], first.out_choice),)))
-                continue
-            for second in placement_options(table, first.studio, order[1]):
-                plans.append(_place(((order[0], first.out_choice), (order[1], second.out_choice))))
+    for first, second in ((pending[0], pending[1]), (pending[1], pending[0])):
+        for out, after in placements_of(occupation, studio, first):
+            for second_out in out_choices(occupation, after, second):
+                plans.append(_place(((first, out), (second, second_out))))
     return plans
 
 
@@ -262,18 +303,20 @@ def why_illegal(state: CinecittaState, seat: int, action: Action) -> str:
 
 def apply(state: CinecittaState, seat: int, action: Action) -> list[Event]:
     """Record a legal commitment; when the last seat commits, resolve the step."""
-    events = [Event("committed", Committed(seat=seat, step=state.step))]
+    committed: Committed = {"seat": seat, "step": state.step}
+    events = [Event("committed", committed)]
+    # ``None not in`` is the C-level form of "every seat has committed".
     if isinstance(action, Offer):
         state.offers[seat] = (action.card, action.amount)
-        if all(offer is not None for offer in state.offers):
+        if None not in state.offers:
             events += resolve_offers(state)
     elif isinstance(action, Respond):
         state.responses[seat] = action.choice
-        if all(response is not None for response in state.responses):
+        if None not in state.responses:
             events += resolve_responses(state)
     elif isinstance(action, Place):
         state.plans[seat] = action.placements
-        if all(plan is not None for plan in state.plans):
+        if None not in state.plans:
             events += resolve_plans(state)
     return events
 
@@ -281,16 +324,17 @@ def apply(state: CinecittaState, seat: int, action: Action) -> list[Event]:
 def resolve_offers(state: CinecittaState) -> list[Event]:
     """Every card and amount leaves its owner and goes to the target (§4 step 1)."""
     events: list[Event] = []
+    n = state.num_players
+    offset = partner_offset(state)
     for seat, offer in enumerate(state.offers):
         assert offer is not None
         card, amount = offer
         state.hands[seat].remove(card)
         state.wallets[seat] -= amount
-        target = target_of(state, seat)
+        target = (seat + offset) % n  # target_of
         state.folders.append(Folder(state.round, seat, target, card, amount))
-        events.append(
-            Event("folder_passed", FolderPassed(sender=seat, recipient=target, card=card, amount=amount), audience=(seat, target))
-        )
+        passed: FolderPassed = {"sender": seat, "recipient": target, "card": card, "amount": amount}
+        events.append(Event("folder_passed", passed, audience=(seat, target)))
     state.offers = [None] * state.num_players
     state.step = RESPOND
     return events
@@ -299,29 +343,30 @@ def resolve_offers(state: CinecittaState) -> list[Event]:
 def resolve_responses(state: CinecittaState) -> list[Event]:
     """SECURE keeps the money and returns the card; HEADHUNT keeps the card and returns 2m (§4 steps 2-3a)."""
     events: list[Event] = []
-    start = len(state.folders) - state.num_players
-    for seat in range(state.num_players):
-        sender = source_of(state, seat)
-        folder = state.folders[start + sender]
+    n = state.num_players
+    offset = partner_offset(state)
+    folders, wallets, pending = state.folders, state.wallets, state.pending
+    start = len(folders) - n
+    for seat in range(n):
+        sender = (seat - offset) % n  # source_of
+        folder = folders[start + sender]
         choice = state.responses[seat]
         assert choice is not None, "every seat has answered before the folders return"
+        card, amount = folder.card, folder.amount
         if choice == SECURE:
-            state.wallets[seat] += folder.amount
-            state.pending[sender].append(folder.card)
+            wallets[seat] += amount
+            pending[sender].append(card)
         else:
-            state.wallets[seat] -= folder.amount
-            state.wallets[sender] += 2 * folder.amount
-            state.pending[seat].append(folder.card)
-        state.folders[start + sender] = replace(folder, response=choice)
-        events.append(
-            Event(
-                "folder_returned",
-                FolderReturned(sender=sender, recipient=seat, card=folder.card, amount=folder.amount, response=choice),
-                audience=(sender, seat),
-            )
-        )
-    for cards in state.pending:
-        cards.sort(key=state.table.index)
+            wallets[seat] -= amount
+            wallets[sender] += 2 * amount
+            pending[seat].append(card)
+        folders[start + sender] = Folder(folder.round, folder.sender, folder.recipient, card, amount, choice)
+        returned: FolderReturned = {"sender": sender, "recipient": seat, "card": card, "amount": amount, "response": choice}
+        events.append(Event("folder_returned", returned, audience=(sender, seat)))
+    index = state.table.index
+    for cards in pending:
+        if len(cards) > 1:
+            cards.sort(key=index)
     state.responses = [None] * state.num_players
     state.step = PLACE
     return events
@@ -329,8 +374,13 @@ def resolve_responses(state: CinecittaState) -> list[Event]:
 
 def place_card(table: CardTable, studio: list[str], office: list[str], card: str, out: str | None) -> str | None:
     """Place one card by rules (a)-(c); return the card moved to the Office."""
-    occupation = table[card].occupation
-    moved = next((current for current in studio if table[current].occupation == occupation), None)
+    occupation = table.occupation
+    wanted = occupation[card]
+    moved = None
+    for current in studio:
+        if occupation[current] == wanted:
+            moved = current
+            break
     if moved is None and len(studio) >= 3:
         moved = out
     if moved is None:
@@ -344,15 +394,18 @@ def place_card(table: CardTable, studio: list[str], office: list[str], card: str
 def resolve_plans(state: CinecittaState) -> list[Event]:
     """Apply every plan at once and reveal the placements (§4 step 3d, R38); then end the round."""
     batch: list[Placement] = []
+    events: list[Event] = []
+    table, studios, offices = state.table, state.studios, state.offices
     for seat, plan in enumerate(state.plans):
         assert plan is not None
         for card, out in plan:
-            moved = place_card(state.table, state.studios[seat], state.offices[seat], card, out)
+            moved = place_card(table, studios[seat], offices[seat], card, out)
             batch.append(Placement(seat, card, moved))
+            placed: Placed = {"seat": seat, "card": card, "moved_out": moved}
+            events.append(Event("placed", placed))
         state.pending[seat] = []
     state.placements.append(batch)
     state.plans = [None] * state.num_players
-    events = [Event("placed", Placed(seat=p.seat, card=p.card, moved_out=p.moved_out)) for p in batch]
     state.round += 1
     if state.round > state.rounds:
         state.step = OVER
@@ -361,7 +414,8 @@ def resolve_plans(state: CinecittaState) -> list[Event]:
     else:
         state.step = OFFER
         state.round_start_wallets = list(state.wallets)
-        events.append(Event("round_started", RoundStarted(round=state.round, offset=partner_offset(state))))
+        started: RoundStarted = {"round": state.round, "offset": partner_offset(state)}
+        events.append(Event("round_started", started))
     return events
 
 
