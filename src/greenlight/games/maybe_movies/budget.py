@@ -332,10 +332,11 @@ def budget_of(costs: Sequence[Cost]) -> tuple[tuple[int, ...], int]:
 def base_profits(facts: PitchFacts, sizes: Sequence[int], choose: Chooser) -> list[int]:
     """P1-P2: base profits, text cards left to right; a later text card counts as 0 (R33)."""
     cards = facts.cards
-    profits: list[int | None] = [None if card.is_text else card.profit for card in cards]
-    for j, card in enumerate(cards):
-        if card.is_text:
-            profits[j] = _text_profit(j, facts, sizes, profits, choose)
+    profits: list[int | None] = [None if card.cost_key is not None else card.profit for card in cards]
+    if None in profits:
+        for j, card in enumerate(cards):
+            if card.is_text:
+                profits[j] = _text_profit(j, facts, sizes, profits, choose)
     return profits  # type: ignore[return-value]
 
 
@@ -418,7 +419,7 @@ def evaluate_costs(facts: PitchFacts, choose: Chooser) -> Evaluation:
 
 def evaluate_profits(facts: PitchFacts, evaluation: Evaluation, choose: Chooser) -> Evaluation:
     """P1-P4 on top of a cost evaluation (may raise NeedChoice through ``choose``)."""
-    sizes = [cost_size(cost) for cost in evaluation.base_costs]
+    sizes = list(map(cost_size, evaluation.base_costs))
     base = base_profits(facts, sizes, choose)
     profits = final_profits(facts, base)
     return Evaluation(evaluation.base_costs, evaluation.costs, evaluation.need, evaluation.any_units, tuple(base), tuple(profits))

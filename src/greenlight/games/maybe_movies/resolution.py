@@ -145,8 +145,8 @@ def continue_profits(state: MaybeMoviesState, events: list[Event], facts: PitchF
 
 def vote_order(state: MaybeMoviesState) -> list[int]:
     """Seats from the active player clockwise."""
-    n = state.num_players
-    return [(state.active + offset) % n for offset in range(n)]
+    active = state.active
+    return [*range(active, state.num_players), *range(active)]
 
 
 def payout(state: MaybeMoviesState, profit: int, events: list[Event]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import mul
 
 from greenlight.core.outcome import Outcome, outcome_from_keys
 from greenlight.games.maybe_movies.cards import ICONS, NUM_ICONS
@@ -13,9 +14,9 @@ from greenlight.games.maybe_movies.state import MaybeMoviesState
 def icon_counts(state: MaybeMoviesState) -> list[int]:
     """MM[i]: how often icon i appears among the printed icons of Movies Made (stack tops with Trendsetter, R23, R37)."""
     counts = [0] * NUM_ICONS
-    table = state.table
+    movie_cards = state.table.movie_cards
     for stack in state.made:
-        for icon in table.movie(stack.top).printed_icons:
+        for icon in movie_cards[stack.top].printed_icons:
             counts[icon] += 1
     return counts
 
@@ -23,11 +24,11 @@ def icon_counts(state: MaybeMoviesState) -> list[int]:
 def score_breakdown(state: MaybeMoviesState, seat: int, counts: Sequence[int] | None = None) -> Breakdown:
     """The number of won cards and the points per icon (won cards of that icon x MM[icon]; R11). The score is their sum."""
     counts = counts if counts is not None else icon_counts(state)
-    table = state.table
+    hand_cards = state.table.hand_cards
     cards_by_icon = [0] * NUM_ICONS
     for card in state.won[seat]:
-        cards_by_icon[table.vote(card).icon] += 1
-    money, actors, script, setting, camera, microphone = (cards_by_icon[i] * counts[i] for i in range(NUM_ICONS))
+        cards_by_icon[hand_cards[card].icon] += 1
+    money, actors, script, setting, camera, microphone = map(mul, cards_by_icon, counts)
     return {
         "won_cards": len(state.won[seat]),
         "money": money,
@@ -42,8 +43,8 @@ def score_breakdown(state: MaybeMoviesState, seat: int, counts: Sequence[int] | 
 def scores(state: MaybeMoviesState) -> list[int]:
     """Current score of every seat (public: Movies Made and won areas are face up)."""
     counts = icon_counts(state)
-    table = state.table
-    return [sum(counts[table.vote(card).icon] for card in cards) for cards in state.won]
+    hand_cards = state.table.hand_cards
+    return [sum([counts[hand_cards[card].icon] for card in cards]) for cards in state.won]
 
 
 def final_breakdowns(state: MaybeMoviesState) -> list[Breakdown]:

@@ -68,12 +68,15 @@ class Settlement(NamedTuple):
     all_no: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TurnRecord(StaticData):
     """A finished turn, public in full (§8): pitch, every reveal, edits, the check worked out, payout and movie.
 
     Records never change once written, so states share them like static data;
-    the digest identifies one by the text of its whole content.
+    the digest identifies one by the text of its whole content. Treat one as immutable.
+
+    (Not a frozen dataclass: every turn writes one, and a frozen dataclass of 14 fields takes three times as
+    long to build; see ``core.events.Event`` for the same choice.)
     """
 
     turn: int
@@ -96,8 +99,7 @@ class TurnRecord(StaticData):
         """The full content as text."""
         key = self.key
         if key is None:
-            key = repr(self)
-            object.__setattr__(self, "key", key)
+            key = self.key = repr(self)
         return key
 
 

@@ -41,13 +41,23 @@ def draw_movie(state: MaybeMoviesState, events: list[Event]) -> str | None:
 
 def refill_market(state: MaybeMoviesState, events: list[Event]) -> None:
     """Append cards one at a time until the market holds 6 or no card can be drawn (§4.8)."""
-    drawn: list[str] = []
-    while len(state.market) < setup.MARKET_SIZE:
-        card = draw_movie(state, events)
-        if card is None:
-            break
-        state.market.append(card)
-        drawn.append(card)
+    market = state.market
+    missing = setup.MARKET_SIZE - len(market)
+    if missing <= 0:
+        return
+    pile = state.draw_pile
+    if len(pile) >= missing:  # no reshuffle on the way: the first cards of the pile, at once
+        drawn = pile[:missing]
+        del pile[:missing]
+        market.extend(drawn)
+    else:
+        drawn = []
+        while len(market) < setup.MARKET_SIZE:
+            card = draw_movie(state, events)
+            if card is None:
+                break
+            market.append(card)
+            drawn.append(card)
     if drawn:
         refilled: MarketRefilled = {"cards": drawn}
         events.append(Event("market_refilled", refilled))
