@@ -130,7 +130,8 @@ def _working(state: MovieEmpireState, events: list[Event]) -> bool:
         return False
     seat = state.turn_seat
     if state.target != NO_SEAT:
-        if produce_step_actions(state, seat) == [DONE]:
+        # ``done`` is offered only after a lay, so before one the step is never down to [done].
+        if state.lays and produce_step_actions(state, seat) == [DONE]:
             state.target = NO_SEAT  # nothing more can be laid: the produce step ends by itself
             events.append(Event("produce_done", ProduceDone(seat=seat)))
             return True
@@ -147,7 +148,7 @@ def _working(state: MovieEmpireState, events: list[Event]) -> bool:
             return True
         return False
     # After the placement the menu holds a Purge whenever a dossier is usable (R53), else the produce targets and end.
-    if not usable_dossier(state, seat) and (state.turn_produced or not produce_options(state, seat)):
+    if not usable_dossier(state, seat) and (state.turn_produced or not produce_options(state, seat, first_only=True)):
         end_turn(state)
         return True
     return False

@@ -177,12 +177,13 @@ _RIGHT_ALLOWED = tuple((last,) if last == 3 else (last, last + 1) for last in ra
 _LEFT_ALLOWED = tuple((first,) if first == 0 else (first - 1, first) for first in range(4))
 
 
-def lay_actions(table: Tables, line: Line, hand: Iterable[str]) -> list[Lay | Stack | Star]:
+def lay_actions(table: Tables, line: Line, hand: Iterable[str], *, first_only: bool = False) -> list[Lay | Stack | Star]:
     """Every legal single lay of a hand card into ``line`` (§4.6 points 3-6), without duplicates.
 
     ``line`` must be open and unlocked (the caller checks, R26). A line with no
     position yet (a new line after its script) takes one production card of any
-    stage as p1 (R17, R18); stars come after that card.
+    stage as p1 (R17, R18); stars come after that card. ``first_only`` stops once
+    some lay is found (to know whether there is one).
     """
     actions: list[Lay | Stack | Star] = []
     cards, stars = _lay_tables(table)
@@ -196,6 +197,8 @@ def lay_actions(table: Tables, line: Line, hand: Iterable[str]) -> list[Lay | St
                 actions += card.joker_right  # R18: any stage
             else:
                 actions.append(card.right)
+            if first_only:
+                break
         return actions
     genre = table.scripts[line.script].genre
     left_allowed, right_allowed = _LEFT_ALLOWED[line.stages[0]], _RIGHT_ALLOWED[line.stages[-1]]
@@ -206,10 +209,14 @@ def lay_actions(table: Tables, line: Line, hand: Iterable[str]) -> list[Lay | St
             star = stars.get(card_id)
             if star is not None and genre not in star[0]:  # R21: only the genre ban is checked
                 actions.append(star[1])
+                if first_only:
+                    break
             continue
         base = card.upgrade_of
         if base is not None and any(c == base and s is None for c, s in zip(positions, line.stacked, strict=True)):
             actions.append(card.stack)  # no colour check, no new position (§4.6.4)
+            if first_only:
+                break
             continue
         if carried is None:
             carried = {cards[position].carried for position in positions}
@@ -223,6 +230,8 @@ def lay_actions(table: Tables, line: Line, hand: Iterable[str]) -> list[Lay | St
                 actions.append(card.left)
             if card.stage in right_allowed:
                 actions.append(card.right)
+        if first_only and actions:
+            break
     return actions
 
 

@@ -266,9 +266,12 @@ def takeable_slots(state: MovieEmpireState, seat: int) -> list[Space]:
 
 def _any_takeable(state: MovieEmpireState, seat: int) -> bool:
     """Whether ``takeable_slots`` is not empty (without listing them)."""
-    forbidden_stage = _forbidden_stage(state, seat)
+    return _takeable_exists(state, board_of(state), _forbidden_stage(state, seat))
+
+
+def _takeable_exists(state: MovieEmpireState, board: Board, forbidden_stage: int) -> bool:
     production, cards, blocked = state.table.production, state.slot_card, state.blocked
-    for space in board_of(state).production:
+    for space in board.production:
         card = cards[space.index]
         if card is not None and blocked[space.index] == NO_SEAT and production[card].stage != forbidden_stage:
             return True
@@ -443,7 +446,7 @@ def _scan_places(state: MovieEmpireState, seat: int, skip_hand_dependent: bool, 
                 if assistant[index] != NO_SEAT or blocked[index] != NO_SEAT or task in forbidden_tasks or money + space_money < 0:
                     continue
                 if kind == K_SABOTAGE:
-                    if not skip_hand_dependent and _swap_possible(state, seat):
+                    if not skip_hand_dependent and holds_production(state, seat) and _takeable_exists(state, board, forbidden_stage):
                         places.append(plain)
                         if first_only:
                             return places, static
@@ -480,10 +483,6 @@ def _some_release(state: MovieEmpireState, seat: int) -> bool:
 
 NO_STAGE_FORBIDDEN = -2
 _NO_TASKS: frozenset[int] = frozenset()
-
-
-def _swap_possible(state: MovieEmpireState, seat: int) -> bool:
-    return holds_production(state, seat) and _any_takeable(state, seat)
 
 
 def holds_production(state: MovieEmpireState, seat: int) -> bool:
@@ -689,11 +688,12 @@ PRODUCE_LINE = (Produce("1"), Produce("2"))
 PRODUCE_NEW = Produce(NEW_LINE)
 
 
-def produce_options(state: MovieEmpireState, seat: int, reach: Reach | None = None) -> list[Action]:
+def produce_options(state: MovieEmpireState, seat: int, reach: Reach | None = None, *, first_only: bool = False) -> list[Action]:
     """``produce 1``/``produce 2``/``produce new`` for each target with at least one legal lay.
 
     ``reach`` is the lookahead before the placement (None when a placement
     that no lay can remove is available, or after the placement).
+    ``first_only`` stops at the first target (to know whether there is one).
     """
     options: list[Action] = []
     hand = state.hands[seat]
@@ -701,8 +701,10 @@ def produce_options(state: MovieEmpireState, seat: int, reach: Reach | None = No
     for index, line in enumerate(state.lines[seat]):
         if line is None or line.shut or line.locked:
             continue
-        if reach.any_opening_lay(index, line, hand) if reach is not None else lay_actions(table, line, hand):
+        if reach.any_opening_lay(index, line, hand) if reach is not None else lay_actions(table, line, hand, first_only=True):
             options.append(PRODUCE_LINE[index])
+            if first_only:
+                return options
     slot = new_line_slot(state, seat)
     if slot != NO_SEAT and new_line_scripts(state, seat, slot, reach, first_only=True):
         options.append(PRODUCE_NEW)
