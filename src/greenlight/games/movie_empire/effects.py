@@ -99,7 +99,13 @@ def change_sympathy(state: MovieEmpireState, seat: int, delta: int, events: list
     before = state.sympathy[seat]
     after = max(SYMPATHY_MIN, min(SYMPATHY_MAX, before + delta))
     state.sympathy[seat] = after
-    events.append(Event("sympathy", Sympathy(seat=seat, change=after - before, level=after, cause=cause)))
+    sympathy_data: Sympathy = {
+        "seat": seat,
+        "change": after - before,
+        "level": after,
+        "cause": cause,
+    }
+    events.append(Event("sympathy", sympathy_data))
     return after - before
 
 

@@ -1,6 +1,8 @@
 """The data of every Movie Empire event, by kind (``EVENT_TYPES``), as the rules modules make it and ``words`` reads it.
 
 Seats are 0-based; lines are numbered from 1 (``line``); cards and board spaces by their codes.
+The rules build the frequent kinds as annotated dict literals (``data: Placed = {...}``), which mypy checks
+the same way: calling the TypedDict takes about three times as long, and events come at every step.
 """
 
 from __future__ import annotations

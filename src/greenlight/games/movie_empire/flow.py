@@ -133,7 +133,8 @@ def _working(state: MovieEmpireState, events: list[Event]) -> bool:
         # ``done`` is offered only after a lay, so before one the step is never down to [done].
         if state.lays and produce_step_actions(state, seat) == [DONE]:
             state.target = NO_SEAT  # nothing more can be laid: the produce step ends by itself
-            events.append(Event("produce_done", ProduceDone(seat=seat)))
+            produce_done_data: ProduceDone = {"seat": seat}
+            events.append(Event("produce_done", produce_done_data))
             return True
         return False
     # A turn menu of only [pass] or only [end] is no decision; the menu itself is built only when nothing
@@ -143,7 +144,8 @@ def _working(state: MovieEmpireState, events: list[Event]) -> bool:
             return False
         if turn_menu(state, seat) == [PASS]:
             state.passed[seat] = True  # R67: a player who cannot place must pass
-            events.append(Event("passed", Passed(seat=seat)))
+            passed_data: Passed = {"seat": seat}
+            events.append(Event("passed", passed_data))
             end_turn(state)
             return True
         return False
@@ -159,7 +161,8 @@ def _begin_premiere(state: MovieEmpireState, events: list[Event]) -> None:
     state.prem_pos = 0
     state.markets_used = []
     state.turn_seat = NO_SEAT
-    events.append(Event("premiere_phase", PremierePhase(round=state.round)))
+    premiere_phase_data: PremierePhase = {"round": state.round}
+    events.append(Event("premiere_phase", premiere_phase_data))
 
 
 def _premiere(state: MovieEmpireState, events: list[Event]) -> bool:

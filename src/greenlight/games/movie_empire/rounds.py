@@ -164,11 +164,17 @@ def begin_round(state: MovieEmpireState, events: list[Event]) -> None:
     if state.round >= 2 and not state.short and state.plan_pile:
         state.plan = state.plan_pile.pop()
         state.plans_done.append(state.plan)
-    events.append(Event("round_started", RoundStarted(round=state.round, first_player=state.first_player, plan=state.plan)))
+    round_started_data: RoundStarted = {
+        "round": state.round,
+        "first_player": state.first_player,
+        "plan": state.plan,
+    }
+    events.append(Event("round_started", round_started_data))
     for seat in state.turn_order():
         budget = level(state, seat).budget
         state.money[seat] += budget
-        events.append(Event("budget", Budget(seat=seat, money=budget)))
+        budget_data: Budget = {"seat": seat, "money": budget}
+        events.append(Event("budget", budget_data))
     if state.plan is None:
         state.exempt_pos = state.num_players
 
@@ -192,7 +198,8 @@ def apply_exemption(state: MovieEmpireState, seat: int, way: str, events: list[E
     elif way == "pay":
         state.money[seat] -= EXEMPTION_COST
     state.exempt[seat] = way != "decline"
-    events.append(Event("exemption", Exemption(seat=seat, way=way)))
+    exemption_data: Exemption = {"seat": seat, "way": way}
+    events.append(Event("exemption", exemption_data))
     state.exempt_pos += 1
 
 
@@ -255,7 +262,8 @@ def start_working(state: MovieEmpireState, events: list[Event]) -> None:
     from greenlight.games.movie_empire.flow import begin_turn
 
     state.phase = WORKING
-    events.append(Event("working_started", WorkingStarted(round=state.round)))
+    working_started_data: WorkingStarted = {"round": state.round}
+    events.append(Event("working_started", working_started_data))
     begin_turn(state, state.first_player)
 
 
@@ -333,7 +341,12 @@ def upkeep_board(state: MovieEmpireState, events: list[Event]) -> None:
     state.net_pos = 0
     state.sub = SUB_NONE
     state.first_player = next_first
-    events.append(Event("upkeep_done", UpkeepDone(round=state.round, first_player=next_first, slots=_slot_view(state))))
+    upkeep_done_data: UpkeepDone = {
+        "round": state.round,
+        "first_player": next_first,
+        "slots": _slot_view(state),
+    }
+    events.append(Event("upkeep_done", upkeep_done_data))
     state.round += 1
     begin_round(state, events)
 

@@ -206,17 +206,24 @@ def _apply_produce(state: MovieEmpireState, seat: int, action: Produce, events: 
     state.turn_produced = True
     state.target = working.new_line_slot(state, seat) if action.line == NEW_LINE else int(action.line) - 1
     state.lays = 0
-    events.append(Event("produce", ProduceStarted(seat=seat, line=state.target + 1, new=action.line == NEW_LINE)))
+    produce_data: ProduceStarted = {
+        "seat": seat,
+        "line": state.target + 1,
+        "new": action.line == NEW_LINE,
+    }
+    events.append(Event("produce", produce_data))
 
 
 def _apply_done(state: MovieEmpireState, seat: int, action: Done, events: list[Event]) -> None:
     state.target = NO_SEAT
-    events.append(Event("produce_done", ProduceDone(seat=seat)))
+    produce_done_data: ProduceDone = {"seat": seat}
+    events.append(Event("produce_done", produce_done_data))
 
 
 def _apply_pass(state: MovieEmpireState, seat: int, action: Pass, events: list[Event]) -> None:
     state.passed[seat] = True
-    events.append(Event("passed", Passed(seat=seat)))
+    passed_data: Passed = {"seat": seat}
+    events.append(Event("passed", passed_data))
     end_turn(state)
 
 

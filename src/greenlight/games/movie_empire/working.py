@@ -811,7 +811,14 @@ def apply_place(state: MovieEmpireState, seat: int, action: Place, events: list[
     state.placed[seat] += 1
     state.assistant[space.index] = seat
     state.turn_placed = True
-    events.append(Event("placed", Placed(seat=seat, space=space.id, dossier=action.dossier, fee=fee, money=space.money)))
+    placed_data: Placed = {
+        "seat": seat,
+        "space": space.id,
+        "dossier": action.dossier,
+        "fee": fee,
+        "money": space.money,
+    }
+    events.append(Event("placed", placed_data))
     task = space.task
     if task == T_PRODUCTION:
         card = state.slot_card[space.index]
@@ -922,7 +929,13 @@ def apply_lay_action(state: MovieEmpireState, seat: int, action: Lays, events: l
     state.lines[seat][state.target] = apply_lay(state.table, line, action)
     remove_from_hand(state, seat, action.card)
     state.lays += 1
-    events.append(Event("laid", Laid(seat=seat, line=state.target + 1, action=str(action), script=line.script)))
+    laid_data: Laid = {
+        "seat": seat,
+        "line": state.target + 1,
+        "action": str(action),
+        "script": line.script,
+    }
+    events.append(Event("laid", laid_data))
 
 
 def apply_script(state: MovieEmpireState, seat: int, card: str, events: list[Event]) -> None:
@@ -982,4 +995,5 @@ def apply_discard(state: MovieEmpireState, seat: int, card: str, events: list[Ev
     """One hand-limit discard (§4.5)."""
     remove_from_hand(state, seat, card)
     discard_card(state, card)
-    events.append(Event("discarded", Discarded(seat=seat, card=card)))
+    discarded_data: Discarded = {"seat": seat, "card": card}
+    events.append(Event("discarded", discarded_data))
