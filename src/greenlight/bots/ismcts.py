@@ -159,6 +159,8 @@ class _Search:
         if config.rollout in ("game", "heuristic") and policy is None:
             policy = heuristic_policy(game, rng, config.rollout_epsilon)
         self.policy: Policy = policy or random_policy(game, rng)
+        #: Whether rollouts pick uniformly among the legal actions (``_rollout`` then does it inline, drawing alike).
+        self.random_rollout = policy is None
         # Widening asks the heuristic level (without random moves) which new action to try first.
         self.prior: Policy | None = heuristic_policy(game, rng) if config.widening > 0 and config.rollout != "random" else None
         self.evaluator: Evaluator | None = find_evaluator(game) if config.rollout_depth is not None else None
@@ -203,7 +205,7 @@ class _Search:
         path: list[tuple[_Arm, int]] = []
         while True:
             decision = game.decision(world)
-            if decision.is_terminal:
+            if not decision.players:  # the game is over
                 self._backup(path, game.outcome(world).returns())
                 return
             movers = decision.players if decision.simultaneous else decision.players[:1]
@@ -235,12 +237,19 @@ class _Search:
 
     def _select(self, node: _Node, seat: int, legal: list[Action], world: GameState) -> tuple[Action, _Arm]:
         """UCB over the tried actions available now; try a new one first while the widening limit allows."""
-        arms = node.arms.setdefault(seat, {})
+        arms = node.arms.get(seat)
+        if arms is None:
+            arms = node.arms[seat] = {}
         count = node.choices.get(seat, 0)
         node.choices[seat] = count + 1
-        tried = [(action, arms[action]) for action in legal if action in arms]
-        for _, arm in tried:
-            arm.available += 1
+        # One lookup per legal action: hashing actions is most of a selection among dozens of them.
+        tried: list[tuple[Action, _Arm]] = []
+        arm_of = arms.get
+        for action in legal:
+            found = arm_of(action)
+            if found is not None:
+                found.available += 1
+                tried.append((action, found))
         limit = len(legal)
         if self.config.widening > 0:
             limit = min(limit, max(1, math.ceil(self.config.widening * (count + 1) ** self.config.widening_power)))
@@ -250,10 +259,11 @@ class _Search:
             arm.available = 1
             return action, arm
         exploration = self.config.exploration
+        sqrt, log = math.sqrt, math.log
         best_action, best_arm = tried[0]
         best_score = -math.inf
         for action, arm in tried:
-            score = arm.value / arm.visits + exploration * math.sqrt(math.log(arm.available) / arm.visits)
+            score = arm.value / arm.visits + exploration * sqrt(log(arm.available) / arm.visits)
             if score > best_score:
                 best_action, best_arm, best_score = action, arm, score
         return best_action, best_arm
@@ -268,19 +278,42 @@ class _Search:
 
     def _rollout(self, world: GameState) -> tuple[float, ...]:
         game = self.game
-        policy = self.policy
         depth = self.config.rollout_depth if self.evaluator is not None else None
+        if depth is None and self.random_rollout:
+            return self._random_rollout(world)
+        decision_of, apply = game.decision, game.apply_unchecked
+        policy = self.policy
         moves = 0
-        while True:
-            decision = game.decision(world)
-            if decision.is_terminal:
-                return game.outcome(world).returns()
-            if depth is not None and moves >= depth and self.evaluator is not None:
-                return tuple(self.evaluator(world))
-            seat = decision.players[0]
-            game.apply_unchecked(world, seat, policy(world, seat))
-            moves += 1
-            self.steps += 1
+        try:
+            while True:
+                players = decision_of(world).players
+                if not players:  # the game is over
+                    return game.outcome(world).returns()
+                if depth is not None and moves >= depth and self.evaluator is not None:
+                    return tuple(self.evaluator(world))
+                seat = players[0]
+                apply(world, seat, policy(world, seat))
+                moves += 1
+        finally:
+            self.steps += moves
+
+    def _random_rollout(self, world: GameState) -> tuple[float, ...]:
+        """A rollout to the end with uniformly random moves: ``random_policy`` inlined, the same draws from ``rng``."""
+        game = self.game
+        decision_of, legal_actions, apply = game.decision, game.legal_actions, game.apply_unchecked
+        randrange = self.rng.randrange
+        moves = 0
+        try:
+            while True:
+                players = decision_of(world).players
+                if not players:  # the game is over
+                    return game.outcome(world).returns()
+                seat = players[0]
+                legal = legal_actions(world, seat)
+                apply(world, seat, legal[randrange(len(legal))])
+                moves += 1
+        finally:
+            self.steps += moves
 
     @staticmethod
     def _backup(path: list[tuple[_Arm, int]], values: tuple[float, ...]) -> None:
