@@ -28,8 +28,8 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable, Iterable, Mapping, MutableSequence
 from dataclasses import dataclass
-from functools import cache
-from typing import TypeVar, cast
+from functools import cache, partial
+from typing import Any, TypeVar, cast
 
 from greenlight.core.game import Observation
 from greenlight.core.spec import OptionValue
@@ -340,13 +340,21 @@ class _StateWriter:
         self.slot = {card: info.slot for card, info in infos.items()}
         self.infos = infos
         self.numbers = {card.id: card.number for card in table.cards}
-        self._headers: dict[tuple[int, int, str, int], array[float]] = {}
-        self._seats: dict[tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]], array[float]] = {}
-        self._studio_blocks: dict[tuple[str, ...], tuple[array[float], float]] = {}
-        self._office_blocks: dict[tuple[str, ...], array[float]] = {}
-        self._folders: dict[tuple[str, int, str | None, float], array[float]] = {}
-        #: (viewer, money total, ids of the earlier folders) -> (unclipped sums, the block, the folders themselves).
-        self._histories: dict[tuple[int, float, tuple[int, ...]], tuple[list[float], array[float], tuple[Folder, ...]]] = {}
+        self._blocks: dict[tuple[Any, ...], Any] = {}
+        self._old: dict[tuple[Any, ...], Any] = {}
+
+    def _cached(self, key: tuple[Any, ...], make: Callable[[], V]) -> V:
+        """The block under ``key``, made once; the cache keeps two generations of at most ``BLOCK_CACHE_LIMIT`` each,
+        so blocks still in use survive when it starts again."""
+        found: V | None = self._blocks.get(key)
+        if found is None:
+            found = self._old.get(key)
+            if found is None:
+                found = make()
+            if len(self._blocks) >= BLOCK_CACHE_LIMIT:
+                self._old, self._blocks = self._blocks, {}
+            self._blocks[key] = found
+        return found
 
     def __call__(self, state: CinecittaState, seat: int, out: MutableSequence[float]) -> None:
         n = self.n
@@ -355,12 +363,12 @@ class _StateWriter:
         over = step == OVER
         offset = 0 if over else rules.partner_offset(state)
         rounds = state.hand_size
-        key = (min(state.round, rounds), rounds, step, offset)
-        header = self._headers.get(key) or self._header(key)
+        key: tuple[Any, ...] = ("header", min(state.round, rounds), rounds, step, offset)
+        header = self._blocks.get(key) or self._cached(key, partial(self._header, key))
         out[: len(header)] = header
         decision = rules.decision(state)
-        seats_key = (seat, decision.players, decision.committed, tuple(map(len, state.hands)))
-        block = self._seats.get(seats_key) or self._seat_block(seats_key)
+        key = ("seats", seat, decision.players, decision.committed, tuple(map(len, state.hands)))
+        block = self._blocks.get(key) or self._cached(key, partial(self._seat_block, key))
         start = at["committed"]
         out[start : start + len(block)] = block
         order = self.order[seat]
@@ -401,20 +409,20 @@ class _StateWriter:
 
     # -- blocks, computed once per key -------------------------------------------------------
 
-    def _header(self, key: tuple[int, int, str, int]) -> array[float]:
+    def _header(self, key: tuple[Any, ...]) -> array[float]:
         """num_players, options, round, rounds, step, partner offset, spectator."""
-        shown_round, rounds, step, offset = key
+        _, shown_round, rounds, step, offset = key
         block = [1.0 if self.n == count else 0.0 for count in PLAYER_COUNTS]
         block += [float(on) for on in self.options]
         block += [shown_round / MAX_ROUNDS, rounds / MAX_ROUNDS]
         block += [1.0 if step == name else 0.0 for name in STEPS]
         block += [1.0 if offset == k else 0.0 for k in range(1, MAX_OFFSET + 1)]
         block.append(0.0)  # a seat, not the spectator
-        return _remember(self._headers, key, array("f", block))
+        return array("f", block)
 
-    def _seat_block(self, key: tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]) -> array[float]:
+    def _seat_block(self, key: tuple[Any, ...]) -> array[float]:
         """committed, waiting, hand sizes."""
-        seat, waiting, committed, hand_sizes = key
+        _, seat, waiting, committed, hand_sizes = key
         order = self.order[seat]
         n = self.n
         block = [0.0] * (3 * n)
@@ -424,7 +432,7 @@ class _StateWriter:
             block[n + order[other]] = 1.0
         for other, size in enumerate(hand_sizes):
             block[2 * n + order[other]] = min(size / MAX_ROUNDS, 1.0)
-        return _remember(self._seats, key, array("f", block))
+        return array("f", block)
 
     def _write_tableaus(self, state: CinecittaState, order: list[int], out: MutableSequence[float]) -> None:
         """studios, studio quality and offices: a block per Studio and per Office, the same for every viewer."""
@@ -432,42 +440,38 @@ class _StateWriter:
         studios, qualities, offices = at["studios"], at["studio_quality"], at["offices"]
         studio_width = 2 * len(OCCUPATIONS)
         office_width = len(OCCUPATIONS) + 4
-        studio_blocks, office_blocks = self._studio_blocks, self._office_blocks
+        blocks = self._blocks
         for other, studio in enumerate(state.studios):
             if studio:
-                key = tuple(studio)
-                found = studio_blocks.get(key) or self._studio(key)
+                key = ("studio", *studio)
+                found = blocks.get(key) or self._cached(key, partial(self._studio, studio))
                 where = order[other]
                 out[studios + where * studio_width : studios + (where + 1) * studio_width] = found[0]
                 out[qualities + where] = found[1]
         for other, office in enumerate(state.offices):
             if office:
-                key = tuple(office)
-                block = office_blocks.get(key) or self._office(key)
+                key = ("office", *office)
+                block = blocks.get(key) or self._cached(key, partial(self._office, office))
                 where = offices + order[other] * office_width
                 out[where : where + office_width] = block
 
-    def _studio(self, studio: tuple[str, ...]) -> tuple[array[float], float]:
+    def _studio(self, studio: list[str]) -> tuple[array[float], float]:
         """One Studio's slice of ``_studios`` and its entry of ``studio_quality``."""
         quality = 0.0
         if len(studio) == 3:
             a, b, c = sorted(self.numbers[card] for card in studio)
             quality = (100 * a + 10 * b + c) / 1000.0
-        found = (array("f", _studios(self.infos, [list(studio)], 1, _first)), quality)
-        if len(self._studio_blocks) >= BLOCK_CACHE_LIMIT:
-            self._studio_blocks.clear()
-        self._studio_blocks[studio] = found
-        return found
+        return array("f", _studios(self.infos, [list(studio)], 1, _first)), quality
 
-    def _office(self, office: tuple[str, ...]) -> array[float]:
+    def _office(self, office: list[str]) -> array[float]:
         """One Office's slice of ``_offices``."""
-        return _remember(self._office_blocks, office, array("f", _offices(self.infos, [list(office)], 1, _first)))
+        return array("f", _offices(self.infos, [list(office)], 1, _first))
 
     def _write_folder(
         self, out: MutableSequence[float], base: int, card: str, amount: int, response: str | None, money_total: float
     ) -> None:
-        key = (card, amount, response, money_total)
-        block = self._folders.get(key)
+        key = ("folder", card, amount, response, money_total)
+        block = self._blocks.get(key)
         if block is None:
             folder: FolderView = {
                 "round": 0,
@@ -479,7 +483,7 @@ class _StateWriter:
                 "back": None,
                 "role": "",
             }
-            block = _remember(self._folders, key, array("f", _folder(self.infos, folder, money_total)))
+            block = self._cached(key, partial(array, "f", _folder(self.infos, folder, money_total)))
         out[base : base + len(block)] = block
 
     def _write_history(self, out: MutableSequence[float], me: int, earlier: list[Folder], money_total: float) -> None:
@@ -487,25 +491,31 @@ class _StateWriter:
 
         Folders are frozen values and the cache holds on to them, so the ids in a key stay theirs.
         """
-        key = (me, money_total, tuple(map(id, earlier)))
-        found = self._histories.get(key)
+        key = ("history", me, money_total, tuple(map(id, earlier)))
+        found = self._blocks.get(key)
         if found is None:
-            before = self._histories.get((me, money_total, key[2][: -self.n]))
-            totals = list(before[0]) if before is not None and len(earlier) >= self.n else [0.0] * (self.n * 6)
-            order = self.order[me]
-            for folder in earlier[-self.n :] if before is not None else earlier:
-                sent = folder.sender == me
-                if not sent and folder.recipient != me:
-                    continue
-                base = order[folder.recipient if sent else folder.sender] * 6 + (0 if sent else 3)
-                totals[base + (0 if folder.response == "secure" else 1)] += 1.0 / MAX_ROUNDS
-                totals[base + 2] += folder.amount / money_total
-            if len(self._histories) >= BLOCK_CACHE_LIMIT:
-                self._histories.clear()
-            found = self._histories[key] = (totals, array("f", [clip01(value) for value in totals]), tuple(earlier))
+            found = self._cached(key, partial(self._history, key, earlier, money_total))
         start = self.at["folder_history"]
         block = found[1]
         out[start : start + len(block)] = block
+
+    def _history(
+        self, key: tuple[Any, ...], earlier: list[Folder], money_total: float
+    ) -> tuple[list[float], array[float], tuple[Folder, ...]]:
+        """(the unclipped sums, the block, the folders themselves); the sums of all rounds but the last are reused."""
+        me = key[1]
+        shorter = (*key[:3], key[3][: -self.n])
+        before = self._blocks.get(shorter) or self._old.get(shorter)
+        totals = list(before[0]) if before is not None else [0.0] * (self.n * 6)
+        order = self.order[me]
+        for folder in earlier[-self.n :] if before is not None else earlier:
+            sent = folder.sender == me
+            if not sent and folder.recipient != me:
+                continue
+            base = order[folder.recipient if sent else folder.sender] * 6 + (0 if sent else 3)
+            totals[base + (0 if folder.response == "secure" else 1)] += 1.0 / MAX_ROUNDS
+            totals[base + 2] += folder.amount / money_total
+        return totals, array("f", [clip01(value) for value in totals]), tuple(earlier)
 
     def _final(self, state: CinecittaState, order: list[int], out: MutableSequence[float]) -> None:
         breakdowns = rules.final_breakdowns(state)
@@ -519,15 +529,7 @@ class _StateWriter:
             out[base + 3] = clip01((item["quality"] or 0) / 1000.0)
 
 
-K = TypeVar("K")
-
-
-def _remember(cache: dict[K, array[float]], key: K, block: array[float]) -> array[float]:
-    """Keep ``block`` under ``key`` (starting the cache again when it is full) and return it."""
-    if len(cache) >= BLOCK_CACHE_LIMIT:
-        cache.clear()
-    cache[key] = block
-    return block
+V = TypeVar("V")
 
 
 def _first(seat: int) -> int:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Iterable, Mapping, MutableSequence
-from functools import cache
+from functools import cache, partial
 from typing import Any, TypeVar, cast
 
 from greenlight.core.game import Observation
@@ -45,7 +45,6 @@ from greenlight.games.maybe_movies.observation import (
     VoteDetails,
 )
 from greenlight.games.maybe_movies.state import CHANGE_EDIT, OVER, MaybeMoviesState, Stack
-from greenlight.games.maybe_movies.view import pitch_preview
 
 PHASES = ("pitch", "vote", "change_edit", "cost_choice", "profit_choice", "movie_pick", "over")
 PLAYER_COUNTS = (3, 4, 5, 6)
@@ -351,15 +350,21 @@ def _writer(num_players: int, flags: tuple[bool, ...]) -> _StateWriter:
     return _StateWriter(num_players, flags)
 
 
+#: A movie card's slot block, its Budget per icon (doubled as the pitch preview doubles it), its Profit and
+#: whether it is a blockbuster (whose text the preview leaves open).
+_MovieFacts = tuple["array[float]", tuple[int, ...], int, bool]
+
+
 class _StateWriter:
     """Writes a seat's vector from a Maybe Movies state: the same numbers ``encode`` computes from ``observe``.
 
     Card ids name different cards in every game (each generates its own
-    catalogue), so every cached block is kept per catalogue, and the catalogue
-    itself is kept alive with them so that its id stays its own. Blocks are
-    computed by the reference's own functions from the catalogue's details and
-    cached by exactly what they are computed from (the cards in a place, the
-    Movies Made stacks, ...).
+    catalogue), so everything cached is kept per catalogue, and the catalogue
+    itself is kept alive with it so that its id stays its own. A card's part
+    of the vector is computed once by the reference's own functions from the
+    catalogue's printed details; a place (the market, the row, a seat's won
+    cards...) is cached by exactly the cards in it, for every viewer, and
+    written at the viewer's relative position.
     """
 
     def __init__(self, num_players: int, flags: tuple[bool, ...]) -> None:
@@ -370,13 +375,19 @@ class _StateWriter:
         self.order = [[(seat - viewer) % n for seat in range(n)] for viewer in range(n)]
         self._catalogues: dict[int, Catalogue] = {}
         self._blocks: dict[tuple[Any, ...], Any] = {}
+        self._old: dict[tuple[Any, ...], Any] = {}
 
     def _cached(self, key: tuple[Any, ...], make: Callable[[], V]) -> V:
+        """The block under ``key``, made once; the cache keeps two generations of at most ``BLOCK_CACHE_LIMIT`` each,
+        so blocks still in use survive when it starts again."""
         found: V | None = self._blocks.get(key)
         if found is None:
+            found = self._old.get(key)
+            if found is None:
+                found = make()
             if len(self._blocks) >= BLOCK_CACHE_LIMIT:
-                self._blocks.clear()
-            found = self._blocks[key] = make()
+                self._old, self._blocks = self._blocks, {}
+            self._blocks[key] = found
         return found
 
     def __call__(self, state: MaybeMoviesState, seat: int, out: MutableSequence[float]) -> None:
@@ -385,10 +396,13 @@ class _StateWriter:
         catalogue = id(table)
         if catalogue not in self._catalogues:
             if len(self._catalogues) >= CATALOGUE_LIMIT:
+                # Blocks are keyed by catalogue ids: they go with the catalogues that keep those ids theirs.
                 self._catalogues.clear()
                 self._blocks.clear()
+                self._old.clear()
             self._catalogues[catalogue] = table
         cached = self._cached
+        order = self.order[seat]
         phase = state.phase
         header = cached(("header", state.turn, phase), lambda: self._header(state.turn, phase))
         out[: len(header)] = header
@@ -396,7 +410,7 @@ class _StateWriter:
         votes = state.votes
         committed = tuple([voter for voter in state.voters if votes[voter] is not None])
         active = state.active if phase != OVER else -1
-        key = ("seats", seat, active, players, committed, tuple(map(len, state.hands)))
+        key: tuple[Any, ...] = ("seats", seat, active, players, committed, tuple(map(len, state.hands)))
         block = cached(key, lambda: self._seat_block(seat, active, players, committed, state.hands))
         start = at["active"]
         out[start : start + len(block)] = block
@@ -410,32 +424,36 @@ class _StateWriter:
             start = at["my_vote"]
             out[start : start + len(block)] = block
         if any(state.known):
-            self._known(state, seat, out)
+            self._known(state, order, out)
         made = tuple(state.made)
         made_block, counts, doubles = cached(("made", catalogue, made), lambda: self._made(table, made))
         market = tuple(state.market)
-        block = cached(("market", catalogue, market, doubles), lambda: self._slots(table, market, MARKET_SLOTS, doubles))
+        block = cached(("market", catalogue, market, doubles), lambda: self._slots(table, market, MARKET_SLOTS, doubles)[0])
         start = at["market"]
         out[start : start + len(block)] = block
         row = tuple(state.row)
-        row_block, pitch_block = cached(
-            ("row", catalogue, row, doubles), lambda: (self._slots(table, row, ROW_SLOTS, doubles), self._pitch(state))
-        )
+        row_block, pitch_block = cached(("row", catalogue, row, doubles), lambda: self._slots(table, row, ROW_SLOTS, doubles))
         start = at["row"]
         out[start : start + len(row_block)] = row_block
         start = at["pitch"]
         out[start : start + len(pitch_block)] = pitch_block
         start = at["movies_made"]
         out[start : start + len(made_block)] = made_block
-        won = tuple(map(tuple, state.won))
-        block = cached(("won", catalogue, seat, won, counts), lambda: self._won(table, seat, won, counts))
-        start = at["won"]
-        out[start : start + len(block)] = block
-        if any(state.personal):
-            personal = tuple(map(tuple, state.personal))
-            block = cached(("personal", catalogue, seat, personal, doubles), lambda: self._personal(table, seat, personal, doubles))
-            start = at["personal"]
-            out[start : start + len(block)] = block
+        won_start, scores_start, icons = at["won"], at["scores"], len(ICONS)
+        for other, held in enumerate(state.won):
+            if held:
+                cards = tuple(held)
+                won, score = cached(("won", catalogue, cards, counts), partial(self._won, table, cards, counts))
+                where = order[other]
+                out[won_start + where * icons : won_start + (where + 1) * icons] = won
+                out[scores_start + where] = score
+        personal_start, width = at["personal"], PERSONAL_SLOTS * MOVIE_FEATURES
+        for other, held in enumerate(state.personal):
+            if held:
+                cards = tuple(held)
+                block = cached(("market", catalogue, cards, doubles), partial(self._personal, table, cards, doubles))
+                base = personal_start + order[other] * width
+                out[base : base + width] = block
         start = at["piles"]
         out[start] = clip01(len(state.draw_pile) / 60.0)
         out[start + 1] = clip01(len(state.discard) / 60.0)
@@ -445,13 +463,22 @@ class _StateWriter:
         start = at["pool"]
         out[start : start + len(block)] = block
         if state.rounds:
-            self._reveals(table, state.rounds, seat, out)
+            start = at["reveals"]
+            out[start] = clip01(len(state.rounds) / REVEAL_SCALE)
+            for other, card in enumerate(state.rounds[-1]):
+                kind = 3 if card is None else ("YES", "NO", "CHANGE").index(table.vote(card).kind)
+                out[start + 1 + order[other] * REVEAL_KINDS + kind] = 1.0
         start = at["edits"]
         out[start] = clip01(state.edits / MAX_TURNS)
         out[start + 1] = 1.0 if phase == CHANGE_EDIT else 0.0
         out[start + 2] = 1.0 if state.choice_point is not None else 0.0
         if phase == OVER:
-            self._final(state, seat, out)
+            result = rules.rank_breakdowns(rules.final_breakdowns(state))
+            start = at["final"]
+            for other, final_score in enumerate(result.scores):
+                base = start + order[other] * 2
+                out[base] = 1.0 if other in result.winners else 0.0
+                out[base + 1] = clip01(final_score / SCORE_SCALE)
 
     # -- blocks, each computed once per key by the reference's own functions ----------------------
 
@@ -481,10 +508,9 @@ class _StateWriter:
             block[3 * n + order[other]] = clip01(len(hand) / MAX_TURNS)
         return array("f", block)
 
-    def _known(self, state: MaybeMoviesState, seat: int, out: MutableSequence[float]) -> None:
+    def _known(self, state: MaybeMoviesState, order: list[int], out: MutableSequence[float]) -> None:
         start = self.at["known_in_hand"]
         width = len(VOTE_TYPES) * len(ICONS)
-        order = self.order[seat]
         for other, held in enumerate(state.known):
             if held:
                 known = [0.0] * width
@@ -510,43 +536,52 @@ class _StateWriter:
             doubles = (frozenset(failed), frozenset(succeeded))
         return array("f", block), tuple(counts), doubles
 
-    def _slots(self, table: Catalogue, cards: tuple[str, ...], size: int, doubles: tuple[frozenset[str], frozenset[str]]) -> array[float]:
+    def _movie(self, table: Catalogue, card_id: str, doubles: tuple[frozenset[str], frozenset[str]]) -> _MovieFacts:
+        """One movie card's slot block (the reference's ``_movie_slots`` of it alone) and its pitch-preview figures."""
         failed, succeeded = doubles
-        return array("f", _movie_slots(_details(table, cards), list(cards), size, (set(failed), set(succeeded))))
+        details = _details(table, (card_id,))
+        block = array("f", _movie_slots(details, [card_id], 1, (set(failed), set(succeeded))))
+        card = table.movie(card_id)
+        icons = {ICONS[icon] for icon in card.printed_icons}
+        cost_doubles, profit_doubles = bool(icons & failed), bool(icons & succeeded)
+        budget = [0] * len(ICONS)
+        for icon in card.cost:
+            budget[icon] += 2 if cost_doubles else 1
+        return block, tuple(budget), card.profit * (2 if profit_doubles else 1), card.is_text
 
-    def _pitch(self, state: MaybeMoviesState) -> array[float]:
-        """The pitch field from the view's own preview of the row."""
-        pitch = pitch_preview(state)
-        block = [clip01(pitch["budget"][icon] / 10.0) for icon in ICONS]
-        block += [clip01(pitch["profit"] / 30.0), clip01(len(pitch["open_texts"]) / ROW_SLOTS)]
-        return array("f", block)
+    def _slots(
+        self, table: Catalogue, cards: tuple[str, ...], size: int, doubles: tuple[frozenset[str], frozenset[str]]
+    ) -> tuple[array[float], array[float]]:
+        """The movie slots of ``cards`` (the first ``size``), and the pitch field if they are the row (as ``pitch_preview``)."""
+        block = array("f")
+        budget = [0] * len(ICONS)
+        profit = texts = 0
+        for card in cards:
+            facts: _MovieFacts = self._cached(("movie", id(table), card, doubles), partial(self._movie, table, card, doubles))
+            block.extend(facts[0])
+            for icon, count in enumerate(facts[1]):
+                budget[icon] += count
+            if facts[3]:
+                texts += 1
+            else:
+                profit += facts[2]
+        slots = block[: size * MOVIE_FEATURES]
+        slots.extend(array("f", bytes(4 * (size * MOVIE_FEATURES - len(slots)))))
+        pitch = [clip01(count / 10.0) for count in budget] + [clip01(profit / 30.0), clip01(texts / ROW_SLOTS)]
+        return slots, array("f", pitch)
 
-    def _won(self, table: Catalogue, seat: int, won: tuple[tuple[str, ...], ...], counts: tuple[int, ...]) -> array[float]:
-        """won and scores (a seat's score: each won card's icon count in Movies Made)."""
-        n = self.n
-        order = self.order[seat]
-        block = [0.0] * (n * len(ICONS) + n)
-        for other, held in enumerate(won):
-            icons = [0] * len(ICONS)
-            for card in held:
-                icons[table.vote(card).icon] += 1
-            base = order[other] * len(ICONS)
-            for icon, count in enumerate(icons):
-                block[base + icon] = _SIXTHS[count] if count < len(_SIXTHS) else 1.0
-            score = sum(count * counts[icon] for icon, count in enumerate(icons))
-            block[n * len(ICONS) + order[other]] = clip01(score / SCORE_SCALE)
-        return array("f", block)
+    def _personal(self, table: Catalogue, cards: tuple[str, ...], doubles: tuple[frozenset[str], frozenset[str]]) -> array[float]:
+        """A seat's face-up personal movie cards, as movie slots."""
+        return self._slots(table, cards, PERSONAL_SLOTS, doubles)[0]
 
-    def _personal(
-        self, table: Catalogue, seat: int, personal: tuple[tuple[str, ...], ...], doubles: tuple[frozenset[str], frozenset[str]]
-    ) -> array[float]:
-        width = PERSONAL_SLOTS * MOVIE_FEATURES
-        order = self.order[seat]
-        block = [0.0] * (self.n * width)
-        for other, held in enumerate(personal):
-            base = order[other] * width
-            block[base : base + width] = self._slots(table, held, PERSONAL_SLOTS, doubles)
-        return array("f", block)
+    def _won(self, table: Catalogue, cards: tuple[str, ...], counts: tuple[int, ...]) -> tuple[array[float], float]:
+        """A seat's part of ``won`` and its entry of ``scores`` (each won card scores its icon's Movies Made count)."""
+        icons = [0] * len(ICONS)
+        for card in cards:
+            icons[table.vote(card).icon] += 1
+        won = array("f", [_SIXTHS[count] if count < len(_SIXTHS) else 1.0 for count in icons])
+        score = sum(count * counts[icon] for icon, count in enumerate(icons))
+        return won, clip01(score / SCORE_SCALE)
 
     def _pool(self, table: Catalogue, pool: tuple[str, ...]) -> array[float]:
         counts = [0] * (len(VOTE_TYPES) * len(ICONS))
@@ -558,27 +593,13 @@ class _StateWriter:
         block.append(clip01(len(pool) / 60.0))
         return array("f", block)
 
-    def _reveals(self, table: Catalogue, rounds: list[tuple[str | None, ...]], seat: int, out: MutableSequence[float]) -> None:
-        start = self.at["reveals"]
-        out[start] = clip01(len(rounds) / REVEAL_SCALE)
-        order = self.order[seat]
-        for other, card in enumerate(rounds[-1]):
-            kind = 3 if card is None else ("YES", "NO", "CHANGE").index(table.vote(card).kind)
-            out[start + 1 + order[other] * REVEAL_KINDS + kind] = 1.0
-
-    def _final(self, state: MaybeMoviesState, seat: int, out: MutableSequence[float]) -> None:
-        result = rules.rank_breakdowns(rules.final_breakdowns(state))
-        start = self.at["final"]
-        order = self.order[seat]
-        for other, score in enumerate(result.scores):
-            base = start + order[other] * 2
-            out[base] = 1.0 if other in result.winners else 0.0
-            out[base + 1] = clip01(score / SCORE_SCALE)
-
 
 def _details(table: Catalogue, cards: Iterable[str]) -> dict[str, CardDetails]:
-    """The printed details the reference reads from an observation's ``cards`` table, straight from the catalogue."""
-    return {card: cast(CardDetails, table.details(card)) for card in cards}
+    """The printed details the reference reads from an observation's ``cards`` table, straight from the catalogue.
+
+    (The catalogue's own JSON of each card; a movie's cosmetic title, which the encoding never reads, is left empty.)
+    """
+    return {card: cast(CardDetails, table.vote(card).to_json() if table.is_vote(card) else table.movie(card).to_json("")) for card in cards}
 
 
 def _starts(fields: Iterable[tuple[str, int]]) -> Iterable[tuple[str, int]]:

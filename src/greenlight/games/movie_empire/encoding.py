@@ -519,16 +519,29 @@ def _writer(num_players: int, lay: Layout, shoot_a_short: bool, clean_hands: boo
     return _StateWriter(num_players, lay, shoot_a_short, clean_hands)
 
 
+def _repeated(step: float, times: int) -> tuple[float, ...]:
+    """``clip01`` of 0 plus ``step`` added ``k`` times, for every k: the sums the reference builds one card at a time."""
+    values = [0.0]
+    for _ in range(times):
+        values.append(clip01(values[-1] + step))
+    return tuple(values)
+
+
+#: Released movies of one genre or market (the reference adds 0.2 per movie).
+_FIFTHS = _repeated(0.2, 40)
+
+
 class _StateWriter:
     """Writes a seat's vector from a Movie Empire state: the same numbers ``encode`` computes from ``observe``.
 
-    The vector is written in blocks, each computed by the reference's own
-    functions (on a scratch list, from the view's JSON of that part) and
-    cached by exactly what it is computed from: the header by round, phase and
-    decision; the board by the per-space arrays; a player by its public
-    figures, hand, released movies and lines (frozen values, kept alive by the
-    cache so that their ids stay theirs); the viewer's private cards by their
-    lists.
+    What depends only on the data tables (which spaces are in use, each card's
+    place in the vocabulary and its running sums) is laid out once. What the
+    state holds is read directly, in the reference's own sums, or taken from
+    blocks the reference computed once and cached by exactly what they come
+    from: the header by round, phase and decision; the card slots by their
+    cards; a production line by the (frozen) line itself, kept alive by the
+    cache so that its id stays its own; a hand, the discards and a seat's
+    released movies by their cards.
     """
 
     def __init__(self, num_players: int, lay: Layout, shoot_a_short: bool, clean_hands: bool) -> None:
@@ -538,25 +551,33 @@ class _StateWriter:
         self.fields = _fields(n, lay)
         self.at = _offsets(self.fields)
         self.size = sum(length for _, length in self.fields)
-        self.order = [[(seat - viewer) % n for seat in range(n)] for viewer in range(n)]
         self._blocks: dict[tuple[Any, ...], Any] = {}
+        self._old: dict[tuple[Any, ...], Any] = {}
+        production, stars = len(lay.production), len(lay.stars)
+        #: Each card's kind by its place in the vocabulary (production, then stars, then scripts).
+        self.kind_index = {card: 0 if index < production else 1 if index < production + stars else 2 for card, index in lay.vocab.items()}
+        #: Each card's running sum in a count field: k copies give sums[k] (the reference adds 1 / copies per card).
+        self.sums = {card: _repeated(lay.per_copy[index], 16) for card, index in lay.vocab.items()}
+        self._board: tuple[array[float], list[tuple[int, int, int]], list[tuple[int, int]]] | None = None
+        self.line_width = lay.line_width
+        self.player_width = lay.player_width
 
     def _cached(self, key: tuple[Any, ...], make: Callable[[], V]) -> V:
+        """The block under ``key``, made once; the cache keeps two generations of at most ``BLOCK_CACHE_LIMIT`` each,
+        so blocks still in use survive when it starts again."""
         found: V | None = self._blocks.get(key)
         if found is None:
+            found = self._old.get(key)
+            if found is None:
+                found = make()
             if len(self._blocks) >= BLOCK_CACHE_LIMIT:
-                self._blocks.clear()
-            found = self._blocks[key] = make()
+                self._old, self._blocks = self._blocks, {}
+            self._blocks[key] = found
         return found
-
-    def _region(self, first: str, stop: str, fill: Callable[[list[float]], None]) -> array[float]:
-        """Run a reference filler on a scratch vector and keep the fields from ``first`` up to ``stop``."""
-        scratch = [0.0] * self.size
-        fill(scratch)
-        return array("f", scratch[self.at[first] : self.at[stop]])
 
     def __call__(self, state: MovieEmpireState, seat: int, out: MutableSequence[float]) -> None:
         at = self.at
+        n = self.n
         cached = self._cached
         decision = rules.decision(state)
         phase = state.phase
@@ -584,24 +605,13 @@ class _StateWriter:
         block = cached(key, lambda: self._trends(state))
         start = at["trends"]
         out[start : start + len(block)] = block
-        key = (
-            "board",
-            seat,
-            tuple(state.assistant),
-            tuple(state.blocked),
-            tuple(state.slot_card),
-            tuple(state.cut_by),
-            tuple(state.release_line),
-        )
-        block = cached(key, lambda: self._board(state, seat))
-        start = at["spaces"]
-        out[start : start + len(block)] = block
+        self._write_board(state, seat, out)
         start = at["piles"]
         deck_sizes = self.lay.deck_sizes
         for index, pile in enumerate((state.production_pile, state.star_pile, state.script_pile)):
             out[start + index] = clip01(len(pile) / max(deck_sizes[index], 1))
         key = ("discards", tuple(state.production_discard), tuple(state.star_discard), tuple(state.script_discard))
-        block = cached(key, lambda: self._discards(state))
+        block = cached(key, lambda: self._counts_block(len(self.lay.vocab), *key[1:]))
         start = at["discards"]
         out[start : start + len(block)] = block
         start = at["premieres"]
@@ -609,23 +619,20 @@ class _StateWriter:
             if market in MARKETS:
                 out[start + MARKETS.index(market)] = 1.0
         out[start + len(MARKETS)] = clip01(len(state.premieres) / 4.0)
-        self._players(state, seat, out)
-        commitment = state.commit[seat]
-        key = (
-            "private",
-            tuple(state.hands[seat]),
-            tuple(state.dealt[seat]),
-            tuple(state.drawn[seat]),
-            commitment,
-            tuple(state.gifted[seat]),
-        )
-        block = cached(key, lambda: self._private(state, seat))
+        for player in range(n):
+            self._write_player(state, player, at["players"] + (player - seat) % n * self.player_width, out)
+        hand = tuple(state.hands[seat])
+        block = cached(("hand", hand), lambda: self._counts_block(len(self.lay.vocab), hand))
         start = at["hand"]
         out[start : start + len(block)] = block
+        if state.dealt[seat] or state.drawn[seat] or state.commit[seat] is not None or state.gifted[seat]:
+            block = self._private(state, seat)
+            start = at["dealt"]
+            out[start : start + len(block)] = block
         if phase == OVER:
             self._final(state, seat, out)
 
-    # -- blocks, each computed once per key -----------------------------------------------------
+    # -- header and turn ------------------------------------------------------------------------
 
     def _header(self, round_number: int, last_round: int, phase: str, kind: str) -> array[float]:
         """num_players, options, round, phase, decision, spectator."""
@@ -653,8 +660,13 @@ class _StateWriter:
             block[3 * n + (turn_seat - seat) % n] = 1.0
         return array("f", block)
 
+    def _field(self, name: str, fill: Callable[[list[float]], None]) -> array[float]:
+        """Run a reference filler on a scratch copy of one field (the filler writes at offset 0)."""
+        scratch = [0.0] * dict(self.fields)[name]
+        fill(scratch)
+        return array("f", scratch)
+
     def _turn(self, state: MovieEmpireState) -> array[float]:
-        table = state.table
         turn: TurnView = {
             "seat": state.turn_seat,
             "placed": state.turn_placed,
@@ -662,9 +674,9 @@ class _StateWriter:
             "target": state.target + 1 if state.target != NO_SEAT else None,
             "lays": state.lays,
             "swap_card": state.sub_card,
-            "release_space": table.spaces[state.sub_space].id if state.sub_space != NO_SEAT else None,
+            "release_space": state.table.spaces[state.sub_space].id if state.sub_space != NO_SEAT else None,
         }
-        return self._region("turn", "internet", lambda out: _turn(out, self.at["turn"], turn, self.lay))
+        return self._field("turn", lambda out: _turn(out, 0, turn, self.lay))
 
     def _internet(self, state: MovieEmpireState, seat: int, out: MutableSequence[float]) -> None:
         internet_seat, space = state.net_items[state.net_pos]
@@ -677,7 +689,7 @@ class _StateWriter:
 
     def _plan(self, state: MovieEmpireState, plan_next: str | None) -> array[float]:
         plan: PlanView = {"active": state.plan, "next": plan_next, "revealed": list(state.plans_done), "pile": len(state.plan_pile)}
-        return self._region("plan", "trends", lambda out: _plan(out, self.at["plan"], plan, self.lay))
+        return self._field("plan", lambda out: _plan(out, 0, plan, self.lay))
 
     def _trends(self, state: MovieEmpireState) -> array[float]:
         trends: TrendsView = {
@@ -687,108 +699,195 @@ class _StateWriter:
             "pile": len(state.trend_pile),
             "removed": len(state.trend_removed),
         }
-        return self._region("trends", "spaces", lambda out: _trends(out, self.at["trends"], trends, self.lay))
+        return self._field("trends", lambda out: _trends(out, 0, trends, self.lay))
 
-    def _board(self, state: MovieEmpireState, seat: int) -> array[float]:
-        """spaces, releases and the production, script and star slots, from the view's JSON of each space in use."""
-        spaces = [_space_json(state, space.index) for space in in_use(state)]
+    # -- the board ------------------------------------------------------------------------------
+
+    def _board_layout(self, state: MovieEmpireState) -> tuple[array[float], list[tuple[int, int, int]], list[tuple[int, int]]]:
+        """The spaces in use (fixed by the tables, player count and variant): the field with their in-use flags,
+        (state index, field offset, release offset or -1) of each, and (state index, slot kind) of each card slot."""
+        lay = self.lay
         n = self.n
-        return self._region("spaces", "piles", lambda out: _spaces(out, self.at, spaces, n, lambda other: (other - seat) % n, self.lay))
-
-    def _discards(self, state: MovieEmpireState) -> array[float]:
-        def fill(out: list[float]) -> None:
-            for cards in (state.production_discard, state.star_discard, state.script_discard):
-                _counts(out, self.at["discards"], self.lay, cards)
-
-        return self._region("discards", "premieres", fill)
-
-    def _players(self, state: MovieEmpireState, seat: int, out: MutableSequence[float]) -> None:
-        """Every player's block, at its place counted from the viewer."""
-        start = self.at["players"]
-        width = self.lay.player_width
-        lines = state.lines
-        for player in range(self.n):
-            dossier = state.dossier[player]
-            own_lines = lines[player]
-            key = (
-                "player",
-                player,
-                state.money[player],
-                state.pp[player],
-                state.sympathy[player],
-                tuple(state.hands[player]),
-                tuple(state.known[player]),
-                state.placed[player],
-                state.passed[player],
-                dossier,
-                state.round if dossier != NO_SEAT else 0,  # a dossier becomes usable in a later round
-                state.spent[player],
-                state.exempt[player],
-                state.statues[player],
-                tuple(state.released[player]),
-                len(state.drawn[player]),
-                len(state.dealt[player]),
-                *map(id, own_lines),
+        width = 1 + 2 * n
+        flags = [0.0] * dict(self.fields)["spaces"]
+        spaces: list[tuple[int, int, int]] = []
+        slots: list[tuple[int, int]] = []
+        for space in in_use(state):
+            index = lay.spaces.get(space.id)
+            if index is None:
+                continue
+            flags[index * width] = 1.0
+            release = (
+                lay.release_slots[space.id] * (MAX_LINES + n) if space.task_name == "release" and space.id in lay.release_slots else -1
             )
-            found = self._blocks.get(key)
-            if found is None:
-                found = self._cached(key, partial(self._player, state, player))
-            base = start + (player - seat) % self.n * width
-            out[base : base + width] = found[0]
+            spaces.append((space.index, self.at["spaces"] + index * width, release))
+            if space.task_name in ("production", "script", "star"):
+                slots.append((space.index, index))
+        return array("f", flags), spaces, slots
 
-    def _player(self, state: MovieEmpireState, player: int) -> tuple[array[float], tuple[Line | None, ...]]:
-        """One player block from the view's figures of that player (its lines kept with it, so their ids stay theirs)."""
-        table = state.table
-        counts = {"production": 0, "star": 0, "script": 0}
-        for card in state.hands[player]:
-            counts[table.kind_of(card)] += 1
-        bar = level(state, player)
-        dossier = state.dossier[player]
-        view: PlayerView = {
-            "seat": player,
-            "money": state.money[player],
-            "pp": state.pp[player],
-            "sympathy": state.sympathy[player],
-            "budget": bar.budget,
-            "lines_allowed": bar.lines,
-            "hand_size": len(state.hands[player]),
-            "hand_counts": {"production": counts["production"], "star": counts["star"], "script": counts["script"]},
-            "known_cards": sorted(state.known[player]),
-            "assistants_placed": state.placed[player],
-            "passed": state.passed[player],
-            "dossier_round": None if dossier == NO_SEAT else dossier,
-            "dossier_usable": usable_dossier(state, player),
-            "dossiers_spent": state.spent[player],
-            "exempt": state.exempt[player],
-            "statues": state.statues[player],
-            "released": [list(movie) for movie in state.released[player]],
-            # The encoding never reads a line's premiere preview, so the view's costly preview is left out.
-            "lines": [cast(Any, line_json(table, index, line)) for index, line in enumerate(state.lines[player])],
-            "drawn_count": len(state.drawn[player]),
-            "dealt_count": len(state.dealt[player]),
-        }
-        block = [0.0] * self.lay.player_width
-        _player(block, 0, view, self.lay)
-        return array("f", block), tuple(state.lines[player])
+    def _write_board(self, state: MovieEmpireState, seat: int, out: MutableSequence[float]) -> None:
+        """spaces, releases and the production, script and star slots (what ``_spaces`` writes)."""
+        if self._board is None:
+            self._board = self._board_layout(state)
+        flags, spaces, _ = self._board
+        n = self.n
+        at = self.at
+        start = at["spaces"]
+        out[start : start + len(flags)] = flags
+        releases = at["releases"]
+        assistant, blocked, cut_by, release_line = state.assistant, state.blocked, state.cut_by, state.release_line
+        for index, base, release in spaces:
+            who = assistant[index]
+            if who != NO_SEAT:
+                out[base + 1 + (who - seat) % n] = 1.0
+            who = blocked[index]
+            if who != NO_SEAT:
+                out[base + 1 + n + (who - seat) % n] = 1.0
+            if release >= 0:
+                line = release_line[index]
+                if 0 <= line < MAX_LINES:
+                    out[releases + release + line] = 1.0
+                who = cut_by[index]
+                if who != NO_SEAT:
+                    out[releases + release + MAX_LINES + (who - seat) % n] = 1.0
+        cards = tuple(state.slot_card)
+        block = self._blocks.get(("slots", cards))
+        if block is None:
+            block = self._cached(("slots", cards), partial(self._slots, state))
+        start = at["production_slots"]
+        out[start : start + len(block)] = block
+
+    def _slots(self, state: MovieEmpireState) -> array[float]:
+        """The production, script and star slot fields, by the reference from the view's JSON of each card slot."""
+        assert self._board is not None
+        views = [_space_json(state, index) for index, _ in self._board[2]]
+        start, stop = self.at["production_slots"], self.at["piles"]
+        scratch = [0.0] * self.size
+        _spaces(scratch, self.at, views, self.n, lambda other: other, self.lay)
+        return array("f", scratch[start:stop])
+
+    # -- cards ----------------------------------------------------------------------------------
+
+    def _counts_block(self, size: int, *piles: Iterable[str]) -> array[float]:
+        """Counts over the card vocabulary (``_counts``): each card's running sum of 1 / copies."""
+        counted: dict[str, int] = {}
+        for pile in piles:
+            for card in pile:
+                counted[card] = counted.get(card, 0) + 1
+        block = [0.0] * size
+        vocab, sums = self.lay.vocab, self.sums
+        for card, count in counted.items():
+            index = vocab.get(card)
+            if index is not None:
+                block[index] = sums[card][min(count, len(sums[card]) - 1)]
+        return array("f", block)
 
     def _private(self, state: MovieEmpireState, seat: int) -> array[float]:
-        """hand, dealt, drawn, commitment, gifted (the reference's ``encode`` for a seat)."""
+        """dealt, drawn, commitment and gifted (rarely any), by the reference on a scratch copy."""
         lay = self.lay
         at = self.at
+        scratch = [0.0] * self.size
+        for card in state.dealt[seat]:
+            if card in lay.scripts:
+                scratch[at["dealt"] + lay.scripts[card]] = 1.0
+        _counts(scratch, at["drawn"], lay, state.drawn[seat], positions=lay.production)
+        commitment = state.commit[seat]
+        if commitment is not None:
+            scratch[at["commitment"]] = 1.0
+            _counts(scratch, at["commitment"] + 1, lay, commitment)
+        _counts(scratch, at["gifted"], lay, state.gifted[seat])
+        return array("f", scratch[at["dealt"] : at["final"]])
 
-        def fill(out: list[float]) -> None:
-            _counts(out, at["hand"], lay, state.hands[seat])
-            for card in state.dealt[seat]:
-                if card in lay.scripts:
-                    out[at["dealt"] + lay.scripts[card]] = 1.0
-            _counts(out, at["drawn"], lay, state.drawn[seat], positions=lay.production)
-            commitment = state.commit[seat]
-            if commitment is not None:
-                out[at["commitment"]] = 1.0
-                _counts(out, at["commitment"] + 1, lay, commitment)
-            _counts(out, at["gifted"], lay, state.gifted[seat])
+    # -- players --------------------------------------------------------------------------------
 
-        return self._region("hand", "final", fill)
+    def _write_player(self, state: MovieEmpireState, player: int, base: int, out: MutableSequence[float]) -> None:
+        """One player block (what ``_player`` writes from the view's figures of that player)."""
+        dossier = state.dossier[player]
+        key = (
+            "player",
+            state.money[player],
+            state.pp[player],
+            state.sympathy[player],
+            tuple(state.hands[player]),
+            tuple(state.known[player]),
+            state.placed[player],
+            state.passed[player],
+            dossier,
+            state.round if dossier != NO_SEAT else 0,  # a dossier becomes usable in a later round
+            state.spent[player],
+            state.exempt[player],
+            state.statues[player],
+            tuple(state.released[player]),
+            len(state.drawn[player]),
+            len(state.dealt[player]),
+        )
+        block = self._blocks.get(key)
+        if block is None:
+            block = self._cached(key, partial(self._figures, state, player))
+        out[base : base + len(block)] = block
+        start = base + len(block)
+        width = self.line_width
+        for slot, line in enumerate(state.lines[player][:MAX_LINES]):
+            if line is not None:
+                found = self._blocks.get(("line", id(line), slot))
+                if found is None:
+                    found = self._cached(("line", id(line), slot), partial(self._line, state, slot, line))
+                out[start + slot * width : start + (slot + 1) * width] = found[0]
+
+    def _figures(self, state: MovieEmpireState, player: int) -> array[float]:
+        """A player block up to its lines: the figures, released movies and known cards ``_player`` writes."""
+        kinds = [0, 0, 0]
+        kind_index = self.kind_index
+        hand = state.hands[player]
+        for card in hand:
+            kinds[kind_index.get(card, 2)] += 1
+        bar = level(state, player)
+        dossier = state.dossier[player]
+        known = state.known[player]
+        released = state.released[player]
+        block = array(
+            "f",
+            (
+                clip01(state.money[player] / MONEY_SCALE),
+                clip01(state.pp[player] / PP_SCALE),
+                clip01((state.sympathy[player] + 5) / 10.0),
+                clip01(bar.budget / 10.0),
+                clip01(bar.lines / MAX_LINES),
+                clip01(len(hand) / 10.0),
+                clip01(kinds[0] / 5.0),
+                clip01(kinds[1] / 5.0),
+                clip01(kinds[2] / 5.0),
+                clip01(len(known) / 5.0),
+                clip01(state.placed[player] / 4.0),
+                1.0 if state.passed[player] else 0.0,
+                1.0 if dossier != NO_SEAT else 0.0,
+                1.0 if usable_dossier(state, player) else 0.0,
+                clip01(state.spent[player] / 3.0),
+                1.0 if state.exempt[player] else 0.0,
+                clip01(state.statues[player] / 5.0),
+                clip01(len(released) / 8.0),
+                clip01(len(state.drawn[player]) / 5.0),
+                clip01(len(state.dealt[player]) / 5.0),
+            ),
+        )
+        genres = [0] * len(GENRES)
+        markets = [0] * len(MARKETS)
+        for _, genre, market in released:
+            if genre in GENRES:
+                genres[GENRES.index(genre)] += 1
+            if market in MARKETS:
+                markets[MARKETS.index(market)] += 1
+        block.extend(_FIFTHS[min(count, len(_FIFTHS) - 1)] for count in (*genres, *markets))
+        block.extend(self._counts_block(len(self.lay.vocab), known))
+        return block
+
+    def _line(self, state: MovieEmpireState, slot: int, line: Line) -> tuple[array[float], Line]:
+        """One production line by the reference from the view's JSON of it (kept with the line, so its id stays its own)."""
+        view = line_json(state.table, slot, line)
+        assert view is not None
+        scratch = [0.0] * self.lay.line_width
+        _line(scratch, 0, view, self.lay)
+        return array("f", scratch), line
 
     def _final(self, state: MovieEmpireState, seat: int, out: MutableSequence[float]) -> None:
         from greenlight.games.movie_empire.scoring import final_breakdowns, rank
