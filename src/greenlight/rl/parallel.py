@@ -15,6 +15,10 @@ Each agent's ``action_mask`` says whether it acts now (all zeros: it does
 not, and whatever it sends is ignored). One ``step`` is one decision of the
 game, so ``step`` may be called with actions for every live agent, as
 PettingZoo's ``parallel_api_test`` does.
+
+Observations use the same arrays as the AEC environment: one vector and one
+mask per agent, allocated once (:mod:`greenlight.rl.observer`) and rewritten
+by every ``reset`` and ``step``; copy them to keep them.
 """
 
 from __future__ import annotations
@@ -27,11 +31,7 @@ from pettingzoo import ParallelEnv
 
 from greenlight.core.game import Game
 from greenlight.core.spec import Options
-from greenlight.rl.common import (
-    Shaping,
-    action_mask,
-    potential,
-)
+from greenlight.rl.common import Shaping, potential
 from greenlight.rl.seats import SeatAgents
 
 AgentObservation = dict[str, npt.NDArray[Any]]
@@ -53,14 +53,19 @@ class GreenlightParallelEnv(SeatAgents, ParallelEnv):  # type: ignore[misc]
     ) -> None:
         self._set_up(game, num_players, options, seed, render_mode, shaping)
         self.agents: list[str] = []
-        self._no_action = np.zeros(self.game.num_distinct_actions, dtype=np.int8)
+        self._observed: dict[str, AgentObservation] = {
+            agent: {"observation": self.observer.vectors[seat], "action_mask": self.observer.masks[seat]}
+            for seat, agent in enumerate(self.possible_agents)
+        }
 
     def acting(self) -> list[str]:
         """The agents that act in the next ``step``: every committing seat of a simultaneous step, else the seat to act."""
+        return [self.possible_agents[seat] for seat in self._acting_seats()]
+
+    def _acting_seats(self) -> tuple[int, ...]:
         assert self.state is not None, "call reset() first"
         decision = self.game.decision(self.state)
-        seats = decision.players if decision.simultaneous else decision.players[:1]
-        return [self.possible_agents[seat] for seat in seats]
+        return decision.players if decision.simultaneous else decision.players[:1]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, AgentObservation], dict[str, Any]]:
         """Start a new game: every agent's observation and an empty info each. Game options are fixed at construction."""
@@ -75,16 +80,17 @@ class GreenlightParallelEnv(SeatAgents, ParallelEnv):  # type: ignore[misc]
         assert self.state is not None, "call reset() first"
         if not self.agents:
             raise ValueError("the game is over: call reset() to start another")
-        movers = self.acting()
-        missing = [agent for agent in movers if agent not in actions]
+        agents = self.possible_agents
+        movers = self._acting_seats()
+        missing = [agents[seat] for seat in movers if agents[seat] not in actions]
         if missing:
             raise ValueError(f"{', '.join(missing)} must act in this step")
         # Every commitment is read before any is applied: nobody's choice depends on another's in the same step.
-        chosen = [(self.possible_agents.index(agent), int(actions[agent])) for agent in movers]
-        moves = [(seat, self.game.action_from_code(self.state, seat, code)) for seat, code in chosen]
+        moves = [(seat, self.observer.action(self.state, seat, int(actions[agents[seat]]))) for seat in movers]
         for seat, action in moves:
             self.game.apply_unchecked(self.state, seat, action)
             self._actions.append((seat, action))
+        self.observer.changed()
         rewards = dict.fromkeys(self.agents, 0.0)
         infos: dict[str, Any] = {agent: {} for agent in self.agents}
         over = self.game.is_terminal(self.state)
@@ -109,14 +115,18 @@ class GreenlightParallelEnv(SeatAgents, ParallelEnv):  # type: ignore[misc]
         return observations, rewards, terminations, truncations, infos
 
     def _observations(self) -> dict[str, AgentObservation]:
+        """Every agent's observation, written into its own arrays (the dict is new; the arrays are the agent's)."""
         assert self.state is not None
-        acting = set(self.acting()) if not self.game.is_terminal(self.state) else set()
-        observations: dict[str, AgentObservation] = {}
-        for seat, agent in enumerate(self.possible_agents):
-            vector = np.asarray(self.encoding.encode(self.game.observe(self.state, seat)), dtype=np.float32)
-            mask = action_mask(self.game, self.state, seat) if agent in acting else self._no_action.copy()
-            observations[agent] = {"observation": vector, "action_mask": mask}
-        return observations
+        observer = self.observer
+        state = self.state
+        acting = self._acting_seats()
+        for seat in range(self.num_players):
+            observer.observation(state, seat)
+            if seat in acting:
+                observer.mask(state, seat)
+            else:
+                observer.no_mask(seat)
+        return dict(self._observed)
 
 
 def pettingzoo_parallel_env(

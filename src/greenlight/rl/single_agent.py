@@ -12,6 +12,11 @@ objects; they act through a ``SeatView`` like any other bot, so they never
 see more than their own seat either. Named bots are re-seeded from the
 episode seed at every reset, so ``reset(seed=s)`` replays exactly.
 
+The encoder writes the observation and the mask into arrays allocated once
+(:mod:`greenlight.rl.observer`); ``reset`` and ``step`` hand out copies of
+them, as Gymnasium's API asks (users keep what they are given, and
+``check_env`` verifies that nothing is shared between calls).
+
 Rewards: the learner's win share at the end, 0 before (optional potential
 shaping as in :mod:`greenlight.rl.multi_agent`). An illegal action code
 either raises ``IllegalActionError`` (``illegal_action="raise"``) or ends the
@@ -36,8 +41,9 @@ from greenlight.core.game import Game
 from greenlight.core.record import Record
 from greenlight.core.spec import Options
 from greenlight.core.state import GameState
-from greenlight.rl.common import ENV_VERSION, Shaping, action_mask, plain_text, potential, resolve_game, shaping_weights
+from greenlight.rl.common import ENV_VERSION, Shaping, plain_text, potential, resolve_game, shaping_weights
 from greenlight.rl.encoding import encoding_for, has_encoding
+from greenlight.rl.observer import SeatObserver
 
 Opponent = str | Bot
 ILLEGAL_ACTIONS = ("lose", "raise")
@@ -78,6 +84,8 @@ class GreenlightGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         size = self.encoding.size(self.num_players, self.options)
         self.observation_space = spaces.Box(0.0, 1.0, shape=(size,), dtype=np.float32)
         self.action_space = spaces.Discrete(self.game.num_distinct_actions)
+        self.observer = SeatObserver(self.game, self.num_players, self.options)
+        self._no_mask = np.zeros(self.game.num_distinct_actions, dtype=np.int8)
         self.state: GameState | None = None
         self.game_seed = -1
         self._bots: dict[int, Bot] = {}
@@ -92,6 +100,7 @@ class GreenlightGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         super().reset(seed=seed)
         self.game_seed = int(self.np_random.integers(0, 2**31 - 1))
         self.state = self.game.new_state(self.num_players, self.game_seed, self.options)
+        self.observer.changed()
         self._actions = []
         self._bots = self._make_bots()
         self._over = False
@@ -119,6 +128,7 @@ class GreenlightGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             seat = min(players)
             chosen = self._bots[seat].choose(SeatView(self.game, self.state, seat))
             self.game.apply(self.state, seat, chosen)
+            self.observer.changed()
             self._actions.append((seat, chosen))
 
     def step(self, action: int | np.integer[Any]) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
@@ -127,7 +137,7 @@ class GreenlightGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         if self._over:
             raise gymnasium.error.ResetNeeded("the episode is over; call reset()")
         try:
-            chosen = self.game.action_from_code(self.state, self.seat, int(action))
+            chosen = self.observer.action(self.state, self.seat, int(action))
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise
@@ -136,6 +146,7 @@ class GreenlightGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             info["illegal_action"] = True
             return self._observation(), self.illegal_reward, True, False, info
         self.game.apply_unchecked(self.state, self.seat, chosen)
+        self.observer.changed()
         self._actions.append((self.seat, chosen))
         self._play_opponents()
         info = self._info()
@@ -155,16 +166,16 @@ class GreenlightGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
 
     def _observation(self) -> npt.NDArray[np.float32]:
         assert self.state is not None
-        return np.asarray(self.encoding.encode(self.game.observe(self.state, self.seat)), dtype=np.float32)
+        return self.observer.observation(self.state, self.seat).copy()
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self._mask()}
+        return {"action_mask": self._mask().copy()}
 
     def _mask(self) -> npt.NDArray[np.int8]:
         assert self.state is not None
         if self._over:
-            return np.zeros(self.game.num_distinct_actions, dtype=np.int8)
-        return action_mask(self.game, self.state, self.seat)
+            return self._no_mask
+        return self.observer.mask(self.state, self.seat)
 
     def _seat_potential(self) -> float:
         if not self.weights:
