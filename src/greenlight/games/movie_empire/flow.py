@@ -11,7 +11,7 @@ end of the game after the last round's premieres.
 from __future__ import annotations
 
 from greenlight.core.events import Event
-from greenlight.games.movie_empire.actions import DONE, PASS
+from greenlight.games.movie_empire.actions import PASS
 from greenlight.games.movie_empire.effects import run_check, usable_dossier
 from greenlight.games.movie_empire.events import GameOver, Passed, PremierePhase, ProduceDone
 from greenlight.games.movie_empire.premiere import build_net_items, free_markets, net_lines, pending_release, release_spaces, score_premiere
@@ -39,7 +39,7 @@ from greenlight.games.movie_empire.state import (
     WORKING,
     MovieEmpireState,
 )
-from greenlight.games.movie_empire.working import ASSISTANTS, can_place, produce_options, produce_step_actions, turn_menu
+from greenlight.games.movie_empire.working import ASSISTANTS, can_place, produce_options, produce_step_over, turn_menu
 
 TURN_ACTIVE, TURN_OVER = 0, 1
 
@@ -130,8 +130,7 @@ def _working(state: MovieEmpireState, events: list[Event]) -> bool:
         return False
     seat = state.turn_seat
     if state.target != NO_SEAT:
-        # ``done`` is offered only after a lay, so before one the step is never down to [done].
-        if state.lays and produce_step_actions(state, seat) == [DONE]:
+        if produce_step_over(state, seat):
             state.target = NO_SEAT  # nothing more can be laid: the produce step ends by itself
             produce_done_data: ProduceDone = {"seat": seat}
             events.append(Event("produce_done", produce_done_data))

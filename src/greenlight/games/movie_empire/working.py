@@ -187,6 +187,7 @@ class Board:
         "first_segments",
         "lay_targets",
         "production",
+        "production_indexes",
         "releases",
         "segments",
         "spaces",
@@ -197,6 +198,7 @@ class Board:
         self.spaces = spaces
         #: Production slots, PS1 first (R69), and release spaces top to bottom (R36).
         self.production = tuple(space for space in spaces if space.task == T_PRODUCTION)
+        self.production_indexes = tuple(space.index for space in self.production)
         self.releases = tuple(space for space in spaces if space.task == T_RELEASE)
         #: The spaces of each task, in board order.
         self.by_task = {task: tuple(space for space in spaces if space.task == task) for task in range(len(TASKS))}
@@ -271,9 +273,9 @@ def _any_takeable(state: MovieEmpireState, seat: int) -> bool:
 
 def _takeable_exists(state: MovieEmpireState, board: Board, forbidden_stage: int) -> bool:
     production, cards, blocked = state.table.production, state.slot_card, state.blocked
-    for space in board.production:
-        card = cards[space.index]
-        if card is not None and blocked[space.index] == NO_SEAT and production[card].stage != forbidden_stage:
+    for index in board.production_indexes:
+        card = cards[index]
+        if card is not None and blocked[index] == NO_SEAT and production[card].stage != forbidden_stage:
             return True
     return False
 
@@ -375,12 +377,10 @@ def _scan_places(state: MovieEmpireState, seat: int, skip_hand_dependent: bool, 
             forbidden_tasks = plan.forbidden_tasks
         elif plan.effect == "forbid_take_stage":
             forbidden_stage = plan.forbidden_stage
-    clean = state.clean
-    taken = state.dossier[seat]
-    usable = taken != NO_SEAT and taken < state.round and not clean  # usable_dossier, inlined
+    usable: bool | None = None  # usable_dossier, asked only at the spaces that take a dossier
     assistant, blocked, cards = state.assistant, state.blocked, state.slot_card
     static = False
-    board = _board(table, state.num_players, clean)
+    board = board_of(state)
     for kind, rows in board.first_segments if first_only else board.segments:
         if kind == K_PLAIN:
             for index, task, space_money, _, plain, _ in rows:
@@ -435,7 +435,7 @@ def _scan_places(state: MovieEmpireState, seat: int, skip_hand_dependent: bool, 
                 if assistant[index] != NO_SEAT or blocked[index] != NO_SEAT or task in forbidden_tasks or money + space_money < 0:
                     continue
                 if some_release is None:
-                    some_release = _some_release(state, seat)
+                    some_release = _some_release(state, seat, table)
                 if not some_release:
                     break
                 places.append(plain)
@@ -445,8 +445,14 @@ def _scan_places(state: MovieEmpireState, seat: int, skip_hand_dependent: bool, 
             for index, task, space_money, _, plain, with_dossier in rows:
                 if assistant[index] != NO_SEAT or blocked[index] != NO_SEAT or task in forbidden_tasks or money + space_money < 0:
                     continue
+                if usable is None:
+                    usable = usable_dossier(state, seat)
                 if kind == K_SABOTAGE:
-                    if not skip_hand_dependent and holds_production(state, seat) and _takeable_exists(state, board, forbidden_stage):
+                    if (
+                        not skip_hand_dependent
+                        and not table.production.keys().isdisjoint(state.hands[seat])  # holds a production card
+                        and _takeable_exists(state, board, forbidden_stage)
+                    ):
                         places.append(plain)
                         if first_only:
                             return places, static
@@ -473,11 +479,13 @@ def _scan_places(state: MovieEmpireState, seat: int, skip_hand_dependent: bool, 
     return places, static
 
 
-def _some_release(state: MovieEmpireState, seat: int) -> bool:
+def _some_release(state: MovieEmpireState, seat: int, table: Tables) -> bool:
     """Whether some line of ``seat`` may be released (``release_ok`` of line 1 or 2)."""
     for line in state.lines[seat]:
-        if line is not None and not line.shut and not line.locked and 1 in line.stages and not plan_blocks_release(state, seat, line):
-            return True
+        if line is not None and not line.shut and not line.locked and 1 in line.stages:
+            plan = plan_for(state, seat)  # plan_blocks_release, inlined: asked only of a line that could go
+            if plan is None or plan.effect != "release_requirement" or holds(plan.release_requirement, metrics(table, line)):
+                return True
     return False
 
 
@@ -731,6 +739,19 @@ def produce_step_actions(state: MovieEmpireState, seat: int) -> list[Action]:
     if state.lays and (reach is None or reach.open_after(index, line, state.hands[seat])):
         actions.append(DONE)
     return actions
+
+
+def produce_step_over(state: MovieEmpireState, seat: int) -> bool:
+    """Whether ``produce_step_actions`` is exactly ``[done]``: nothing more can be laid (found without listing the lays)."""
+    index = state.target
+    line = state.lines[seat][index]
+    if line is None or not state.lays:
+        return False  # a script to lay, or no lay yet: ``done`` is not even offered
+    reach = produce_reach(state, seat)
+    hand = state.hands[seat]
+    if reach is None:
+        return not lay_actions(state.table, line, hand, first_only=True)
+    return not reach.any_opening_lay(index, line, hand) and reach.open_after(index, line, hand)
 
 
 def placement_this_turn(state: MovieEmpireState, seat: int) -> bool:
