@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache
+from operator import floordiv, gt, mul, sub
 from typing import Any, NamedTuple
 
 from greenlight.games.maybe_movies.cards import ICONS, NO, NUM_ICONS, YES, MovieCard, VoteCard
@@ -116,13 +117,18 @@ def net_of(votes: Sequence[VoteCard]) -> tuple[int, ...]:
 
 def success_check(need: Sequence[int], any_units: int, net: Sequence[int]) -> CheckResult:
     """§4.4: D from needed icons (a negative net adds to it, R3), surplus pairs as wildcards, then W >= D and S - 2D >= A."""
-    pairs = list(zip(need[:NUM_ICONS], net[:NUM_ICONS], strict=True))
-    shortfall = tuple([want - have if want > 0 and want > have else 0 for want, have in pairs])
-    surplus = tuple([have - want if have > want else 0 for want, have in pairs])
+    # Per icon, in C (maps over the six icons; the check runs at every final vote):
+    # shortfall = max(0, need - net) where need > 0, else 0; surplus = max(0, net - need).
+    shortfall = tuple(map(mul, map(max, map(sub, need, net), _ZEROS), map(gt, need, _ZEROS)))
+    surplus = tuple(map(max, map(sub, net, need), _ZEROS))
     d = sum(shortfall)
     s = sum(surplus)
-    w = sum([amount // 2 for amount in surplus])
+    w = sum(map(floordiv, surplus, _TWOS))
     return CheckResult(tuple(need), tuple(net), shortfall, surplus, any_units, d, s, w, w >= d and s - 2 * d >= any_units)
+
+
+_ZEROS = (0,) * NUM_ICONS
+_TWOS = (2,) * NUM_ICONS
 
 
 def passes(need: Sequence[int], any_units: int, net: Sequence[int]) -> bool:

@@ -19,6 +19,7 @@ import json
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cache, lru_cache
+from math import floor
 from operator import attrgetter
 from pathlib import Path
 from typing import Any, Final, Literal, NamedTuple
@@ -189,6 +190,7 @@ class Catalogue(StaticData):
         "movie_cards",
         "movies",
         "source",
+        "text_ids",
         "votes",
     )
 
@@ -216,6 +218,8 @@ class Catalogue(StaticData):
         self.hand_cards: Mapping[str, VoteCard] = dict(zip(hand_ids, hand_cards, strict=True))
         self.movie_cards: Mapping[str, MovieCard] = dict(zip(movie_ids, movie_cards, strict=True))
         self.change_ids = frozenset(map(_card_id, self.changes))
+        #: The movie cards whose cost and profit are texts (the blockbusters, §2.5).
+        self.text_ids = frozenset([card.id for card in movie_cards if card.cost_key is not None])
         #: Positions used by the integer action codes (votes then CHANGE; movies then blockbusters).
         self._vote_index = _positions(hand_ids)
         self._movie_index = _positions(movie_ids)
@@ -312,25 +316,30 @@ def balanced_picks(random: Callable[[], float], margin: int) -> Iterator[int]:
     one of 64 tuples chosen by a bit mask, and a pick is one ``U()`` from ``random`` and a few integer steps.
     """
     counts = [0] * NUM_ICONS
-    low, at_low, out_of_reach = 0, NUM_ICONS, 0
+    low, at_low, limit, out_of_reach = 0, NUM_ICONS, margin, 0
     while True:
-        eligible = _ELIGIBLE[out_of_reach]
-        icon = eligible[int(random() * len(eligible))]  # floor: the product is never negative
+        eligible, size = _ELIGIBLE[out_of_reach]
+        icon = eligible[floor(random() * size)]
         count = counts[icon]
         counts[icon] = count + 1
         if count == low:
             at_low -= 1
             if not at_low:
                 low += 1
+                limit += 1
                 at_low = counts.count(low)
                 out_of_reach = 0
-        elif count == low + margin:
-            out_of_reach |= 1 << icon
+        elif count == limit:
+            out_of_reach |= _BIT[icon]
         yield icon
 
 
-#: The icons, in icon order, that are not in the bit mask of out-of-reach icons.
-_ELIGIBLE = tuple(tuple(icon for icon in range(NUM_ICONS) if not mask >> icon & 1) for mask in range(1 << NUM_ICONS))
+#: The icons, in icon order, that are not in the bit mask of out-of-reach icons, and how many they are.
+_ELIGIBLE = tuple(
+    (eligible, len(eligible))
+    for eligible in (tuple(icon for icon in range(NUM_ICONS) if not mask >> icon & 1) for mask in range(1 << NUM_ICONS))
+)
+_BIT = tuple(1 << icon for icon in range(NUM_ICONS))
 
 
 #: Reference word lists for the cosmetic titles (any lists are allowed, §2.6 Flavour).
@@ -378,16 +387,16 @@ def generate_catalogue(seed: int) -> Catalogue:
     """G1-G4 on the deck stream of ``seed``, draw for draw as §2.6 prescribes (titles from the flavour stream).
 
     Every game of a random playout generates its catalogue, so the primitives of ``chance`` (``int_in``,
-    ``pick``, ``real_in``, ``round_half_up``) are written out here: ``floor`` of a number >= 0 is ``int``.
+    ``pick``, ``real_in``, ``round_half_up``) are written out here.
     """
     rng = deck_stream(seed)
     random = rng.random
-    # G1 votes: the value (YES 2-4, NO 1-2: int_in) is drawn before the icon.
+    # G1 votes, YES and NO in turn: the value (YES 2-4, NO 1-2: int_in) is drawn before the icon.
     pick_icon = balanced_picks(random, 1).__next__
     votes: list[VoteCard] = []
-    for i in range(NUM_VOTES):
-        value = 2 + int(random() * 3) if i % 2 == 0 else 1 + int(random() * 2)
-        votes.append(_vote_card(i, value, pick_icon()))
+    for yes_cards, no_cards in _GENERATED_VOTES:
+        votes.append(yes_cards[floor(random() * 3) * NUM_ICONS + pick_icon()])
+        votes.append(no_cards[floor(random() * 2) * NUM_ICONS + pick_icon()])
     # G2 CHANGE: no randomness.
     changes = _CHANGE_CARDS
     # G3 movies: 46 icon counts (the last two are never used), then per movie its icons and its profit.
@@ -397,34 +406,36 @@ def generate_catalogue(seed: int) -> Catalogue:
     movies: list[MovieCard] = []
     for k in range(NUM_MOVIES):
         n = counts[k]
-        icons = (pick_icon(),) if n == 1 else tuple(pick_icon() for _ in range(n))
+        icons = (pick_icon(),) if n == 1 else (pick_icon(), pick_icon()) if n == 2 else (pick_icon(), pick_icon(), pick_icon())
         m = _PROFIT_FACTOR_LOW + _PROFIT_FACTOR_WIDTH * random()  # real_in(0.66, 1.75)
-        profit = min(5, max(1, int(n * m + 0.5)))  # round_half_up
+        profit = min(5, max(1, floor(n * m + 0.5)))  # round_half_up
         movies.append(MovieCard(_MOVIE_IDS[k], icons, profit))
     # G4 blockbusters, in this exact order: cost key, X, N, profit key.
     pick_icon = balanced_picks(random, 1).__next__
     blockbusters: list[MovieCard] = []
     for k in range(NUM_BLOCKBUSTERS):
-        cost_key = COST_KEYS[int(random() * len(COST_KEYS))]
+        cost_key = COST_KEYS[floor(random() * len(COST_KEYS))]
         x = pick_icon() if cost_key in X_KEYS else None
-        n_param = 1 + int(random() * 3) if cost_key in N_KEYS else None
-        profit_key = PROFIT_KEYS[int(random() * len(PROFIT_KEYS))]
-        blockbusters.append(MovieCard(_BLOCKBUSTER_IDS[k], cost_key=cost_key, x=x, n=n_param, profit_key=profit_key))
+        n_param = 1 + floor(random() * 3) if cost_key in N_KEYS else None
+        profit_key = PROFIT_KEYS[floor(random() * len(PROFIT_KEYS))]
+        blockbusters.append(MovieCard(_BLOCKBUSTER_IDS[k], (), 0, cost_key, x, n_param, profit_key))
     return Catalogue("generated", votes, changes, movies, blockbusters, flavour_seed=seed)
 
 
 _PROFIT_FACTOR_LOW = 0.66
 _PROFIT_FACTOR_WIDTH = 1.75 - 0.66  # real_in computes the width first
-_VOTE_IDS = tuple(f"{'N' if i % 2 else 'Y'}{i // 2 + 1:02d}" for i in range(NUM_VOTES))
 _MOVIE_IDS = tuple(f"M{k:02d}" for k in range(1, NUM_MOVIES + 1))
 _BLOCKBUSTER_IDS = tuple(f"B{k:02d}" for k in range(1, NUM_BLOCKBUSTERS + 1))
 _CHANGE_CARDS = tuple(VoteCard(f"C{n:02d}", CHANGE, number=n) for n in range(1, NUM_CHANGE + 1))
-
-
-@cache
-def _vote_card(i: int, value: int, icon: int) -> VoteCard:
-    """The ``i``-th generated vote (even: YES, odd: NO); at most 900 distinct ones, shared by every catalogue."""
-    return VoteCard(_VOTE_IDS[i], NO if i % 2 else YES, value, icon)
+#: Every vote G1 can make, shared by all generated catalogues: for the k-th YES and NO pair, the YES card of value
+#: 2 + v and icon i at ``v * NUM_ICONS + i``, and the NO card of value 1 + v and icon i likewise.
+_GENERATED_VOTES = tuple(
+    (
+        tuple(VoteCard(f"Y{k:02d}", YES, value, icon) for value in (2, 3, 4) for icon in range(NUM_ICONS)),
+        tuple(VoteCard(f"N{k:02d}", NO, value, icon) for value in (1, 2) for icon in range(NUM_ICONS)),
+    )
+    for k in range(1, NUM_VOTES // 2 + 1)
+)
 
 
 # -- fixed catalogue from a data file (§2.7) ----------------------------------------------

@@ -12,9 +12,9 @@ the stream differently, so the generator, setup and every chance event of
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import MutableSequence, Sequence
+from math import floor
 from typing import TypeVar
 
 from greenlight.core.rng import Stream
@@ -39,19 +39,19 @@ def flavour_stream(seed: int) -> Stream:
 
 def int_in(rng: random.Random, a: int, b: int) -> int:
     """``a + floor(U() * (b - a + 1))``: a whole number from a to b, both included."""
-    return a + math.floor(rng.random() * (b - a + 1))
+    return a + floor(rng.random() * (b - a + 1))
 
 
 def pick(rng: random.Random, seq: Sequence[T]) -> T:
     """``seq[floor(U() * len(seq))]``."""
-    return seq[math.floor(rng.random() * len(seq))]
+    return seq[floor(rng.random() * len(seq))]
 
 
 def shuffle(rng: random.Random, seq: MutableSequence[T]) -> None:
     """In place, from the last index down to 1: ``j = floor(U() * (i + 1))``, swap ``seq[i]`` and ``seq[j]``."""
     draw = rng.random
     for i in range(len(seq) - 1, 0, -1):
-        j = int(draw() * (i + 1))  # floor: the product is never negative
+        j = floor(draw() * (i + 1))
         seq[i], seq[j] = seq[j], seq[i]
 
 
@@ -63,9 +63,9 @@ def real_in(rng: random.Random, a: float, b: float) -> float:
 
 def round_half_up(x: float) -> int:
     """``floor(x + 0.5)``."""
-    return math.floor(x + 0.5)
+    return floor(x + 0.5)
 
 
 def random_index(rng: random.Random, size: int) -> int:
     """``floor(U() * size)``: the CHANGE replacement draw of §4.9."""
-    return math.floor(rng.random() * size)
+    return floor(rng.random() * size)

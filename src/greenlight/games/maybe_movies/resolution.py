@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from operator import attrgetter
 
 from greenlight.core.events import Event
 from greenlight.games.maybe_movies import turn
@@ -16,7 +17,7 @@ from greenlight.games.maybe_movies.budget import (
     net_of,
     success_check,
 )
-from greenlight.games.maybe_movies.cards import NO, YES, MovieCard
+from greenlight.games.maybe_movies.cards import NO, YES, MovieCard, VoteCard
 from greenlight.games.maybe_movies.chance import shuffle
 from greenlight.games.maybe_movies.events import Budget, Failed, Payout, Profits
 from greenlight.games.maybe_movies.state import COST_CHOICE, PROFIT_CHOICE, MaybeMoviesState, Settlement
@@ -50,35 +51,36 @@ _NO_ICONS: frozenset[int] = frozenset()
 def pitch_facts(state: MaybeMoviesState, row: Sequence[str], votes: Iterable[str | None]) -> PitchFacts:
     """The facts the cost and profit texts read for ``row`` under ``votes`` (R32, R36)."""
     movie_cards = state.table.movie_cards
-    return _facts(state, tuple([movie_cards[card] for card in row]), votes, made_icons(state))
+    return _facts(state, tuple([movie_cards[card] for card in row]), _cast(state, votes), made_icons(state))
+
+
+def _cast(state: MaybeMoviesState, votes: Iterable[str | None]) -> list[VoteCard]:
+    """The cards of the votes cast."""
+    hand_cards = state.table.hand_cards
+    return [hand_cards[card] for card in votes if card is not None]
 
 
 def _facts(
     state: MaybeMoviesState,
     cards: tuple[MovieCard, ...],
-    votes: Iterable[str | None],
+    cast: Sequence[VoteCard],
     icons: tuple[frozenset[int], frozenset[int], frozenset[int]],
 ) -> PitchFacts:
-    hand_cards = state.table.hand_cards
-    yes = no = 0
-    for card in votes:
-        if card is not None:
-            kind = hand_cards[card].kind
-            if kind == YES:
-                yes += 1
-            elif kind == NO:
-                no += 1
+    kinds = list(map(_kind, cast))
     every, failed, succeeded = icons
-    return PitchFacts(cards, yes, no, state.edits, every, failed, succeeded)
+    return PitchFacts(cards, kinds.count(YES), kinds.count(NO), state.edits, every, failed, succeeded)
 
 
-def _evaluation_facts(state: MaybeMoviesState, votes: Iterable[str | None]) -> PitchFacts:
+_kind = attrgetter("kind")
+
+
+def _evaluation_facts(state: MaybeMoviesState, cast: Sequence[VoteCard]) -> PitchFacts:
     """:func:`pitch_facts` of the final row for the evaluation, which reads the Movies Made icons only through
     blockbuster texts and Trendsetter doubling: without either they are left empty (the facts go nowhere else)."""
     movie_cards = state.table.movie_cards
     cards = tuple([movie_cards[card] for card in state.row])
-    needs_icons = state.trendsetter or any(card.cost_key is not None for card in cards)
-    return _facts(state, cards, votes, made_icons(state) if needs_icons else (_NO_ICONS, _NO_ICONS, _NO_ICONS))
+    needs_icons = state.trendsetter or not state.table.text_ids.isdisjoint(state.row)
+    return _facts(state, cards, cast, made_icons(state) if needs_icons else (_NO_ICONS, _NO_ICONS, _NO_ICONS))
 
 
 def final_vote(state: MaybeMoviesState, events: list[Event]) -> None:
@@ -90,8 +92,8 @@ def final_vote(state: MaybeMoviesState, events: list[Event]) -> None:
 
 def continue_costs(state: MaybeMoviesState, events: list[Event]) -> None:
     """T6 left to right; stop at the first COST_CHOICE still open (R38), else run the check (T7)."""
-    votes = final_votes(state)
-    facts = _evaluation_facts(state, votes)
+    cast = _cast(state, final_votes(state))
+    facts = _evaluation_facts(state, cast)
     try:
         evaluation = evaluate_costs(facts, Replay(state.cost_choices))
     except NeedChoice as need:
@@ -100,8 +102,7 @@ def continue_costs(state: MaybeMoviesState, events: list[Event]) -> None:
         return
     state.choice_point = None
     state.evaluation = evaluation
-    hand_cards = state.table.hand_cards
-    result = success_check(evaluation.need, evaluation.any_units, net_of([hand_cards[card] for card in votes if card is not None]))
+    result = success_check(evaluation.need, evaluation.any_units, net_of(cast))
     state.result = result
     # Event data as dict displays: a TypedDict called like a class builds the same dict several times slower.
     budget: Budget = {
@@ -126,7 +127,7 @@ def continue_profits(state: MaybeMoviesState, events: list[Event], facts: PitchF
     """
     assert state.evaluation is not None
     if facts is None:
-        facts = _evaluation_facts(state, final_votes(state))
+        facts = _evaluation_facts(state, _cast(state, final_votes(state)))
     try:
         evaluation = evaluate_profits(facts, state.evaluation, Replay(state.profit_choices))
     except NeedChoice as need:
@@ -194,11 +195,12 @@ def resolve_failure(state: MaybeMoviesState, events: list[Event]) -> None:
     hand_cards = state.table.hand_cards
     votes = final_votes(state)
     played = [(seat, card) for seat in vote_order(state) if (card := votes[seat]) is not None]
-    any_yes = any(hand_cards[card].kind == YES for _, card in played)
+    kinds = [hand_cards[card].kind for _, card in played]
+    any_yes = YES in kinds
     shares: list[list[str]] = [[] for _ in range(state.num_players)]
     to_pool: list[str] = []
-    for seat, card in played:
-        if any_yes and hand_cards[card].kind == NO:
+    for (seat, card), kind in zip(played, kinds, strict=True):
+        if any_yes and kind == NO:
             state.won[seat].append(card)
             shares[seat].append(card)
         else:

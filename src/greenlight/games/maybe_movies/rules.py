@@ -20,6 +20,7 @@ by :func:`settle`, so a caller only ever sees real choices.
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import is_
 from typing import Any
 
 from greenlight.core.actions import Action
@@ -103,24 +104,26 @@ def actor(state: MaybeMoviesState) -> int | None:
     return state.active
 
 
-#: Decisions are immutable and few, so each distinct one is built once and shared.
+#: Decisions are immutable and few, so each distinct one is built once and shared: sequential ones by
+#: (phase, seat, detail), votes by the voters and, per seat, whether its vote is still missing.
 _DECISIONS: dict[tuple[Any, ...], Decision] = {}
+_VOTE_DECISIONS: dict[tuple[tuple[int, ...], tuple[bool, ...]], Decision] = {}
+_NO_VOTES = (None,) * 6  # one per seat at the largest table
 
 
 def decision(state: MaybeMoviesState) -> Decision:
     """What the game waits for now."""
     phase = state.phase
+    if phase == VOTE:
+        vote_key = (state.voters, tuple(map(is_, state.votes, _NO_VOTES)))
+        found = _VOTE_DECISIONS.get(vote_key)
+        if found is None:
+            found = _VOTE_DECISIONS[vote_key] = _vote_decision(*vote_key)
+        return found
     if phase == OVER:
         return GAME_OVER
-    if phase == VOTE:
-        votes = state.votes
-        committed = 0
-        for seat in state.voters:
-            if votes[seat] is not None:
-                committed |= 1 << seat
-        key: tuple[Any, ...] = (VOTE, state.voters, committed)
-    elif phase == CHANGE_EDIT:
-        key = (CHANGE_EDIT, state.change_queue[0][0], state.edit_step)
+    if phase == CHANGE_EDIT:
+        key: tuple[Any, ...] = (CHANGE_EDIT, state.change_queue[0][0], state.edit_step)
     else:
         key = (phase, state.active, state.trendsetter)
     found = _DECISIONS.get(key)
@@ -129,13 +132,14 @@ def decision(state: MaybeMoviesState) -> Decision:
     return found
 
 
+def _vote_decision(voters: tuple[int, ...], missing: tuple[bool, ...]) -> Decision:
+    waiting = tuple(seat for seat in voters if missing[seat])
+    committed = tuple(seat for seat in voters if not missing[seat])
+    return Decision(players=waiting, kind=VOTE, simultaneous=True, committed=committed, prompt=PROMPTS[VOTE])
+
+
 def _make_decision(key: tuple[Any, ...]) -> Decision:
     phase = key[0]
-    if phase == VOTE:
-        voters, mask = key[1], key[2]
-        waiting = tuple(seat for seat in voters if not mask >> seat & 1)
-        committed = tuple(seat for seat in voters if mask >> seat & 1)
-        return Decision(players=waiting, kind=VOTE, simultaneous=True, committed=committed, prompt=PROMPTS[VOTE])
     if phase == CHANGE_EDIT:
         return Decision(players=(key[1],), kind=CHANGE_EDIT, prompt=EDIT_PROMPTS[key[2]])
     if phase == MOVIE_PICK and key[2]:
@@ -299,29 +303,28 @@ def settle(state: MaybeMoviesState, events: list[Event]) -> None:
     """Run every automatic step: single-card votes, the reveal, and decisions with exactly one legal option (§4.0)."""
     while True:
         phase = state.phase
-        if phase == OVER:
-            return
         if phase == VOTE:
-            votes, hands = state.votes, state.hands
-            waiting = False
-            for seat in state.voters:
-                if votes[seat] is None:
+            waiting = decision(state).players
+            if waiting:
+                hands = state.hands
+                if 1 not in map(len, map(hands.__getitem__, waiting)):
+                    return
+                for seat in waiting:  # a hand's last card votes by itself
                     hand = hands[seat]
                     if len(hand) == 1:
                         vote.commit_vote(state, seat, hand[0], events, automatic=True)
-                    else:
-                        waiting = True
-            if waiting:
-                return
+                if decision(state).players:
+                    return
             vote.reveal(state, events)
-            continue
-        if phase == PITCH:
+        elif phase == PITCH:
             # Most steps are pitch steps: count the options instead of building them (turn.pitch_actions).
             if turn.pitch_option_count(state) != 1:
                 return
-            options = turn.pitch_actions(state)
+            apply_sequential(state, turn.pitch_actions(state)[0], events)
+        elif phase == OVER:
+            return
         else:
             options = sequential_actions(state)
             if len(options) != 1:
                 return
-        apply_sequential(state, options[0], events)
+            apply_sequential(state, options[0], events)

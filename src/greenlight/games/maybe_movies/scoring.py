@@ -55,7 +55,7 @@ def final_breakdowns(state: MaybeMoviesState) -> list[Breakdown]:
 
 def rank_breakdowns(breakdowns: list[Breakdown]) -> Outcome:
     """Scores (the sum of the points per icon), competition ranking, and shared wins on ties (R18)."""
-    points = [sum(item[icon] for icon in ICONS) for item in breakdowns]
+    points = [sum([item[icon] for icon in ICONS]) for item in breakdowns]
     return outcome_from_keys(points, [(score,) for score in points], breakdowns)
 
 

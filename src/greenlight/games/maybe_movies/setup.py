@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import attrgetter
 from typing import Any
 
 from greenlight.games.maybe_movies import rules, turn, vote
@@ -43,7 +44,7 @@ def deal(state: MaybeMoviesState) -> None:
     while True:  # R9: re-deal the same list, in its current order, until every hand has a YES and a NO
         shuffle(rng, deck)
         hands = [deck[HAND_SIZE * seat : HAND_SIZE * (seat + 1)] for seat in range(n)]
-        if all(_has_both(table, hand) for hand in hands):
+        if all([_has_both(table, hand) for hand in hands]):
             break
     state.hands = hands
     if state.breaking:  # R25: exactly 2 CHANGE cards per seat, numbers 1 .. 2N
@@ -51,9 +52,9 @@ def deal(state: MaybeMoviesState) -> None:
         shuffle(rng, change)
         for seat in range(n):
             state.hands[seat] += change[2 * seat : 2 * seat + 2]
-    pile = [card.id for card in table.movies]
+    pile = list(map(_card_id, table.movies))
     if state.blockbuster:  # R41: all 16 blockbusters join the movie deck
-        pile += [card.id for card in table.blockbusters]
+        pile += map(_card_id, table.blockbusters)
     shuffle(rng, pile)
     state.draw_pile = pile
     turn.refill_market(state, [])
@@ -63,8 +64,12 @@ def deal(state: MaybeMoviesState) -> None:
 
 
 def _has_both(table: Catalogue, hand: Sequence[str]) -> bool:
-    kinds = {table.vote(card).kind for card in hand}
+    kinds = set(map(_kind, map(table.hand_cards.__getitem__, hand)))
     return YES in kinds and NO in kinds
+
+
+_card_id = attrgetter("id")
+_kind = attrgetter("kind")
 
 
 def position(

@@ -65,7 +65,11 @@ def reveal(state: MaybeMoviesState, events: list[Event]) -> None:
     shown: VotesRevealed = {"votes": list(revealed), "round": len(state.rounds)}
     events.append(Event("votes_revealed", shown))
     change_ids = table.change_ids
-    changers = [(seat, card) for seat, card in enumerate(revealed) if card is not None and card in change_ids]
+    changers = (
+        []
+        if change_ids.isdisjoint(revealed)
+        else [(seat, card) for seat, card in enumerate(revealed) if card is not None and card in change_ids]
+    )
     if changers:
         changers.sort(key=lambda entry: table.vote(entry[1]).number)  # §6.2: lowest number first
         state.change_queue = changers
