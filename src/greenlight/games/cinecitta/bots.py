@@ -30,20 +30,28 @@ PRICE_SCALE = 25.0
 
 def estimate_value(table: CardTable, studio: Sequence[str], office: Sequence[str], wallet: int, rounds_left: int) -> float:
     """Estimated final value of a tableau: quality (or its likely completion) + money after wages x reels."""
-    numbers = sorted(table[card].number for card in studio)
+    # Search rollouts call this for every plan they weigh: the table's per-field maps, list comprehensions.
+    number = table.number
+    numbers = sorted([number[card] for card in studio])
     missing = 3 - len(numbers)
     if missing and rounds_left < missing:
         quality = -300.0  # cannot finish the Studio any more: a drop-out
     else:
-        filled = sorted([*numbers, *([FILL_NUMBER] * missing)])
+        filled = sorted([*numbers, *([FILL_NUMBER] * missing)]) if missing else numbers
         quality = 100 * filled[0] + 10 * filled[1] + filled[2] - 60 * missing
-    promotion = 10 * sum(table[card].promotion for card in office)
-    has_pen = any(table[card].pen for card in office)
+    promotions, pens = table.promotion, table.pen
+    promotion = 10 * sum([promotions[card] for card in office])
+    has_pen = False
+    for card in office:
+        if pens[card]:
+            has_pen = True
+            break
     wages = 0 if has_pen else 10 * (len(studio) + len(office) + rounds_left)
     money = wallet + promotion - wages
     if money < 0:
         return quality - 400.0  # a wage drop-out loses everything
-    reels = sum(table[card].reels for card in office)
+    reels_of = table.reels
+    reels = sum([reels_of[card] for card in office])
     # Reels still to come: most rounds push one more card into the Office.
     expected_reels = reels + 0.6 * rounds_left
     return quality + money * expected_reels

@@ -34,11 +34,13 @@ class StaffCard:
 class CardTable(StaticData):
     """The immutable card table of one game, loaded once.
 
-    ``occupation`` maps each card id to its occupation: the rules read it for
-    every placement, and a dictionary lookup costs a fraction of ``table[card]``.
+    ``occupation``, ``number``, ``promotion``, ``reels`` and ``pen`` map each
+    card id to that field of its card: the rules and the bots read them for
+    every placement and estimate, and a dictionary lookup costs a fraction of
+    ``table[card].field``.
     """
 
-    __slots__ = ("_by_id", "_decks", "_index", "cards", "occupation", "source")
+    __slots__ = ("_by_id", "_decks", "_index", "cards", "number", "occupation", "pen", "promotion", "reels", "source")
 
     def __init__(self, source: str, cards: tuple[StaffCard, ...]) -> None:
         self.source = source
@@ -46,6 +48,10 @@ class CardTable(StaticData):
         self._by_id = {card.id: card for card in cards}
         self._index = {card.id: index for index, card in enumerate(cards)}
         self.occupation: dict[str, str] = {card.id: card.occupation for card in cards}
+        self.number: dict[str, int] = {card.id: card.number for card in cards}
+        self.promotion: dict[str, int] = {card.id: card.promotion for card in cards}
+        self.reels: dict[str, int] = {card.id: card.reels for card in cards}
+        self.pen: dict[str, bool] = {card.id: card.pen for card in cards}
         self._decks = {n: tuple(card.id for card in cards if n not in card.removed_at) for n in PLAYER_COUNTS}
 
     def __getitem__(self, card_id: str) -> StaffCard:

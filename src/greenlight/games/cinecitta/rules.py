@@ -426,18 +426,21 @@ def quality_of(table: CardTable, studio: Sequence[str]) -> int | None:
     """S1: the three Studio numbers in ascending order read as a number (R40); None if incomplete."""
     if len(studio) != 3:
         return None
-    a, b, c = sorted(table[card].number for card in studio)
+    number = table.number
+    a, b, c = sorted([number[card] for card in studio])
     return 100 * a + 10 * b + c
 
 
 def promotion_of(table: CardTable, office: Sequence[str]) -> int:
     """S2: the money the Office's promotion icons add (10 per icon; Studio icons never count, R27)."""
-    return 10 * sum(table[card].promotion for card in office)
+    promotion = table.promotion
+    return 10 * sum([promotion[card] for card in office])
 
 
 def has_pen(table: CardTable, office: Sequence[str]) -> bool:
     """Whether a Pen in the Office waives every wage (R27, R28: only Office Pens count, one is enough)."""
-    return any(table[card].pen for card in office)
+    pen = table.pen
+    return any([pen[card] for card in office])
 
 
 def wages_of(table: CardTable, studio: Sequence[str], office: Sequence[str]) -> int:
@@ -447,7 +450,8 @@ def wages_of(table: CardTable, studio: Sequence[str], office: Sequence[str]) -> 
 
 def reels_of(table: CardTable, office: Sequence[str]) -> int:
     """S5: the film reels of the Office cards (Studio reels never count)."""
-    return sum(table[card].reels for card in office)
+    reels = table.reels
+    return sum([reels[card] for card in office])
 
 
 def score_seat(table: CardTable, studio: Sequence[str], office: Sequence[str], wallet: int) -> Breakdown:
