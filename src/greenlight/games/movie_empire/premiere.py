@@ -189,11 +189,17 @@ def build_net_items(state: MovieEmpireState) -> list[tuple[int, int]]:
     if state.num_players < 3:
         return []
     spaces = release_spaces(state)
+    assistant, cut_by = state.assistant, state.cut_by
+    last_round = state.round == state.last_round
     items: list[tuple[int, int]] = []
     for seat in state.turn_order():
-        mine = [space for space in spaces if state.assistant[space.index] == seat]
-        items.extend((seat, space.index) for space in mine if state.cut_by[space.index] != NO_SEAT)
-        if not mine and state.round == state.last_round:
+        has_release = False
+        for space in spaces:
+            if assistant[space.index] == seat:
+                has_release = True
+                if cut_by[space.index] != NO_SEAT:
+                    items.append((seat, space.index))
+        if not has_release and last_round:
             items.append((seat, NO_SEAT))
     return items
 

@@ -286,29 +286,33 @@ def upkeep_dossiers(state: MovieEmpireState, events: list[Event]) -> None:
 def upkeep_board(state: MovieEmpireState, events: list[Event]) -> None:
     """Steps 4-9: production slots, scripts and stars, trends, reset, first player, next round."""
     table = state.table
+    cards = state.slot_card
     # Step 4: discard the surcharge-free slots (PS1, PS2), slide the rest down, refill.
     board = board_of(state)
     slots = board.production
+    remaining: list[str | None] = []
     for space in slots:
-        card = state.slot_card[space.index]
-        if space.surcharge == 0 and card is not None:
-            state.production_discard.append(card)
-            state.slot_card[space.index] = None
-    remaining = [card for space in slots if (card := state.slot_card[space.index]) is not None]
-    for position, space in enumerate(slots):
-        state.slot_card[space.index] = remaining[position] if position < len(remaining) else None
+        card = cards[space.index]
+        if card is not None:
+            if space.surcharge == 0:
+                state.production_discard.append(card)
+            else:
+                remaining.append(card)
+    remaining += [None] * (len(slots) - len(remaining))
+    for space, card in zip(slots, remaining, strict=True):
+        cards[space.index] = card
     fill_slots(state, T_PRODUCTION)
     # Step 5: scripts and stars.
     for space in board.by_task[T_SCRIPT]:
-        card = state.slot_card[space.index]
+        card = cards[space.index]
         if card is not None:
             state.script_discard.append(card)
-            state.slot_card[space.index] = None
+            cards[space.index] = None
     for space in board.by_task[T_STAR]:
-        card = state.slot_card[space.index]
+        card = cards[space.index]
         if card is not None:
             state.star_discard.append(card)
-            state.slot_card[space.index] = None
+            cards[space.index] = None
     fill_slots(state, T_SCRIPT)
     fill_slots(state, T_STAR)
     # Step 6: the active trend leaves the game (R5); the row moves right; a new trend on TS1.

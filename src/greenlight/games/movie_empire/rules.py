@@ -119,6 +119,8 @@ def _choosers(state: MovieEmpireState) -> list[int]:
 
 def decision(state: MovieEmpireState) -> Decision:
     """What the game waits for now."""
+    if state.phase == WORKING and not state.queue and not state.sub:  # the usual case, as _mover finds it
+        return _sequential("produce" if state.target != NO_SEAT else "turn", state.turn_seat)
     if state.phase == OVER:
         return GAME_OVER
     kind, seat = _mover(state)
@@ -135,6 +137,10 @@ def decision(state: MovieEmpireState) -> Decision:
 
 def legal_actions(state: MovieEmpireState, seat: int) -> list[Action]:
     """Every action ``seat`` may take now; empty if it owes none."""
+    if state.phase == WORKING and not state.queue and not state.sub:  # the usual case, as _mover finds it
+        if seat != state.turn_seat:
+            return []
+        return working.produce_step_actions(state, seat) if state.target != NO_SEAT else working.turn_menu(state, seat)
     if state.phase == OVER:
         return []
     kind, mover = _mover(state)

@@ -39,12 +39,22 @@ def final_breakdown(
     """§5 steps 2-3 for every seat, category by category."""
     movies = [len(items) for items in released]
     hardworking = _most(movies)
+    genres: list[dict[str, int]] = []
+    markets: list[dict[str, int]] = []
+    for items in released:
+        by_genre = dict.fromkeys(GENRES, 0)
+        by_market = dict.fromkeys(BOARD_MARKETS, 0)
+        for _, genre, market in items:
+            by_genre[genre] = by_genre.get(genre, 0) + 1
+            by_market[market] = by_market.get(market, 0) + 1
+        genres.append(by_genre)
+        markets.append(by_market)
     # NET premieres count for genres (R45), but not for markets.
-    exploitation = {genre: _most([sum(1 for _, g, _ in items if g == genre) for items in released]) for genre in GENRES}
-    patriot = {market: _most([sum(1 for _, _, m in items if m == market) for items in released]) for market in BOARD_MARKETS}
+    exploitation = {genre: _most([counts[genre] for counts in genres]) for genre in GENRES}
+    patriot = {market: _most([counts[market] for counts in markets]) for market in BOARD_MARKETS}
     trendsetter = _most(list(statues))
     breakdown: list[Breakdown] = []
-    for seat, items in enumerate(released):
+    for seat in range(len(released)):
         item: Breakdown = {
             "premieres": pp[seat],
             "sympathy": table.sympathy[sympathy[seat]].end_pp,
@@ -57,15 +67,15 @@ def final_breakdown(
             "patriot_USA": PATRIOT_PP if patriot["USA"][seat] else 0,
             "patriot_EUR": PATRIOT_PP if patriot["EUR"][seat] else 0,
             "patriot_CHN": PATRIOT_PP if patriot["CHN"][seat] else 0,
-            "king_of_the_world": KING_PP if {m for _, _, m in items} >= set(BOARD_MARKETS) else 0,
-            "jack_of_all_trades": JACK_PP if {g for _, g, _ in items} >= set(GENRES) else 0,
+            "king_of_the_world": KING_PP if all(markets[seat][market] for market in BOARD_MARKETS) else 0,
+            "jack_of_all_trades": JACK_PP if all(genres[seat][genre] for genre in GENRES) else 0,
             "trendsetter": TRENDSETTER_PP if trendsetter[seat] else 0,
             "released": movies[seat],
             "statues": statues[seat],
             "awards": 0,
             "total": 0,
         }
-        awards = sum(item[key] for key in AWARD_KEYS)
+        awards = sum([item[key] for key in AWARD_KEYS])
         item["awards"] = awards
         item["total"] = item["premieres"] + item["sympathy"] + item["money"] + item["dossier"] + awards
         breakdown.append(item)

@@ -217,19 +217,16 @@ class Board:
         self.block_rows = tuple((space.index, block_action(space.id)) for space in spaces)
 
 
-_boards: dict[tuple[Tables, int, bool], Board] = {}
+_boards: dict[tuple[Tables, int, object], Board] = {}
 
 
 def board_of(state: MovieEmpireState) -> Board:
     """The board of ``state``'s tables, player count and variant (built on first use, then shared)."""
-    return _board(state.table, state.num_players, state.clean)
-
-
-def _board(table: Tables, num_players: int, clean: bool) -> Board:
-    key = (table, num_players, clean)
+    # Keyed by the option's value as the state holds it, so the lookup needs no call to ``state.clean``.
+    key = (state.table, state.num_players, state.options.get("clean_hands"))
     board = _boards.get(key)
     if board is None:
-        board = _boards[key] = Board(table.spaces_in_use(num_players, clean))
+        board = _boards[key] = Board(state.table.spaces_in_use(state.num_players, state.clean))
     return board
 
 
@@ -706,6 +703,8 @@ def produce_options(state: MovieEmpireState, seat: int, reach: Reach | None = No
     options: list[Action] = []
     hand = state.hands[seat]
     table = state.table
+    if table.production.keys().isdisjoint(hand) and table.stars.keys().isdisjoint(hand):
+        return options  # only production cards and stars are laid, and a new line needs a production card
     for index, line in enumerate(state.lines[seat]):
         if line is None or line.shut or line.locked:
             continue
@@ -713,6 +712,8 @@ def produce_options(state: MovieEmpireState, seat: int, reach: Reach | None = No
             options.append(PRODUCE_LINE[index])
             if first_only:
                 return options
+    if table.scripts.keys().isdisjoint(hand):
+        return options  # a new line starts with a script from the hand
     slot = new_line_slot(state, seat)
     if slot != NO_SEAT and new_line_scripts(state, seat, slot, reach, first_only=True):
         options.append(PRODUCE_NEW)
