@@ -242,19 +242,22 @@ class _Search:
             arms = node.arms[seat] = {}
         count = node.choices.get(seat, 0)
         node.choices[seat] = count + 1
-        # One lookup per legal action: hashing actions is most of a selection among dozens of them.
+        # One lookup per legal action, in one pass: hashing actions is most of a selection among dozens of them.
         tried: list[tuple[Action, _Arm]] = []
+        untried: list[Action] = []
         arm_of = arms.get
         for action in legal:
             found = arm_of(action)
-            if found is not None:
+            if found is None:
+                untried.append(action)
+            else:
                 found.available += 1
                 tried.append((action, found))
         limit = len(legal)
         if self.config.widening > 0:
             limit = min(limit, max(1, math.ceil(self.config.widening * (count + 1) ** self.config.widening_power)))
         if len(tried) < limit:
-            action = self._new_action(arms, legal, world, seat)
+            action = self._new_action(arms, untried, world, seat)
             arm = arms[action] = _Arm()
             arm.available = 1
             return action, arm
@@ -268,12 +271,12 @@ class _Search:
                 best_action, best_arm, best_score = action, arm, score
         return best_action, best_arm
 
-    def _new_action(self, arms: dict[Action, _Arm], legal: list[Action], world: GameState, seat: int) -> Action:
+    def _new_action(self, arms: dict[Action, _Arm], untried: list[Action], world: GameState, seat: int) -> Action:
+        """The rollout policy's suggestion if untried here, else a random untried legal action (in legal order)."""
         if self.prior is not None:
             suggestion = self.prior(world, seat)
             if suggestion not in arms:
                 return suggestion
-        untried = [action for action in legal if action not in arms]
         return untried[self.rng.randrange(len(untried))]
 
     def _rollout(self, world: GameState) -> tuple[float, ...]:
