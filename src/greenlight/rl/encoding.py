@@ -136,7 +136,9 @@ class EncodingMismatch(AssertionError):
     """The fast path and the reference encoding disagree."""
 
 
-def check_state_writer(game: Game[Any], states: Iterable[Any], *, resamples: int = 1, seed: int = 0) -> int:
+def check_state_writer(
+    game: Game[Any], states: Iterable[Any], *, resamples: int = 1, seed: int = 0, writer: StateWriter | None = None
+) -> int:
     """Check the fast path against the reference on ``states``, for every seat; return the vectors compared.
 
     At each state and seat: ``writer(state, seat)`` must equal
@@ -145,6 +147,9 @@ def check_state_writer(game: Game[Any], states: Iterable[Any], *, resamples: int
     rng)``, a world where everything hidden from the seat is drawn again (so
     the fast path, which reads the state, provably sees no more than the
     observation). The states may be one object mutated between yields.
+    ``writer`` checks that writer instead of the game's own (for one player
+    count and options). Raises :class:`EncodingMismatch` naming the fields
+    that differ.
     """
     encoding = encoding_for(game)
     writers: dict[tuple[int, str], tuple[StateWriter, int]] = {}
@@ -154,20 +159,20 @@ def check_state_writer(game: Game[Any], states: Iterable[Any], *, resamples: int
         num_players = game.num_players(state)
         key = (num_players, repr(sorted(state.options.items())))
         if key not in writers:
-            writer = state_writer_for(game, num_players, state.options)
-            if writer is None:
+            found = writer or state_writer_for(game, num_players, state.options)
+            if found is None:
                 raise LookupError(f"{game.spec.title} has no fast encoding path")
-            writers[key] = (writer, encoding.size(num_players, state.options))
-        writer, size = writers[key]
+            writers[key] = (found, encoding.size(num_players, state.options))
+        write, size = writers[key]
         for seat in range(num_players):
             expected = np.asarray(encoding.encode(game.observe(state, seat)), dtype=np.float32)
             fast = array("f", bytes(4 * size))
-            writer(state, seat, fast)
+            write(state, seat, fast)
             _compare(game, encoding, state, seat, fast, expected, "the reference encoding of its observation")
             for _ in range(resamples):
                 world = game.determinize(state, seat, rng)
                 again = array("f", bytes(4 * size))
-                writer(world, seat, again)
+                write(world, seat, again)
                 _compare(game, encoding, state, seat, again, expected, "its vector after determinize redrew what it cannot see")
             compared += 1
     return compared

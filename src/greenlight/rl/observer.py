@@ -41,6 +41,8 @@ from greenlight.rl.encoding import StateWriter, encoding_for, state_writer_for
 #: Distinct actions whose codes are remembered before the cache starts again (games that share their action
 #: objects have far fewer; games that build new ones every step would otherwise grow it without end).
 CODE_CACHE_LIMIT = 200_000
+#: Up to this many legal codes a mask is cleared byte by byte; above, all of it is zeroed at once.
+MASK_CLEAR_ONE_BY_ONE = 16
 
 
 class SeatObserver:
@@ -63,7 +65,8 @@ class SeatObserver:
         self._vectors = [array("f", self._zeros) for _ in range(num_players)]
         #: Each seat's observation vector: a float32 view of the buffer the encoder writes.
         self.vectors = [np.frombuffer(vector, dtype=np.float32) for vector in self._vectors]
-        self._mask_bytes = [bytearray(game.num_distinct_actions) for _ in range(num_players)]
+        self._no_codes = bytes(game.num_distinct_actions)
+        self._mask_bytes = [bytearray(self._no_codes) for _ in range(num_players)]
         #: Each seat's action mask (int8, 1 at the legal codes): a view of the bytes the codes are set in.
         self.masks = [np.frombuffer(mask, dtype=np.int8) for mask in self._mask_bytes]
         self._masked: list[list[int]] = [[] for _ in range(num_players)]
@@ -102,8 +105,7 @@ class SeatObserver:
         codes = self.codes(state, actions)
         # One byte at a time is cheaper than NumPy's fancy indexing for the few codes a seat has.
         mask = self._mask_bytes[seat]
-        for code in self._masked[seat]:
-            mask[code] = 0
+        self._clear(mask, self._masked[seat])
         for code in codes:
             mask[code] = 1
         self._masked[seat] = codes
@@ -113,12 +115,18 @@ class SeatObserver:
 
     def no_mask(self, seat: int) -> npt.NDArray[np.int8]:
         """Clear ``seat``'s mask (it does not act now) and return it."""
-        mask = self._mask_bytes[seat]
-        for code in self._masked[seat]:
-            mask[code] = 0
+        self._clear(self._mask_bytes[seat], self._masked[seat])
         self._masked[seat] = []
         self._masked_at[seat] = -1
         return self.masks[seat]
+
+    def _clear(self, mask: bytearray, codes: list[int]) -> None:
+        """Zero the bytes of ``codes`` (all of the mask at once when there are many)."""
+        if len(codes) > MASK_CLEAR_ONE_BY_ONE:
+            mask[:] = self._no_codes
+        else:
+            for code in codes:
+                mask[code] = 0
 
     def codes(self, state: Any, actions: list[Action]) -> list[int]:
         """The action codes of ``actions``, in order (each code computed once per distinct action object)."""

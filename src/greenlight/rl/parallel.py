@@ -23,6 +23,7 @@ by every ``reset`` and ``step``; copy them to keep them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -74,7 +75,7 @@ class GreenlightParallelEnv(SeatAgents, ParallelEnv):  # type: ignore[misc]
         return self._observations(), {agent: {} for agent in self.agents}
 
     def step(
-        self, actions: dict[str, int | np.integer[Any]]
+        self, actions: Mapping[str, int | np.integer[Any]]
     ) -> tuple[dict[str, AgentObservation], dict[str, float], dict[str, bool], dict[str, bool], dict[str, Any]]:
         """Apply the action codes of the agents that act now (others' entries are ignored); raise if one is missing or illegal."""
         assert self.state is not None, "call reset() first"

@@ -1,0 +1,166 @@
+"""The fast path: each game's state writer equals the observation-based reference, at every step, for every seat.
+
+The environments encode observations with ``state_writer`` (straight from the
+state, into buffers allocated once). ``encode(observe(state, seat))`` stays the
+reference; these tests hold the fast path to it exactly, on every step of
+seeded games of every player count and variant, and again after
+``determinize`` has redrawn everything hidden from the seat.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+np = pytest.importorskip("numpy")  # the rl extra
+pytest.importorskip("pettingzoo")
+
+from greenlight.core.registry import get_game
+from greenlight.rl import gym_env, pettingzoo_env, pettingzoo_parallel_env
+from greenlight.rl.encoding import (
+    EncodingMismatch,
+    check_state_writer,
+    encode,
+    encoding_for,
+    fast_encode,
+    field_slices,
+    state_writer_for,
+)
+from greenlight.rl.observer import SeatObserver
+from tests.rl.helpers import encoded_games, game_counts
+
+
+def _states(game_id: str, num_players: int, seeds: range, options: dict[str, Any] | None = None) -> Iterator[Any]:
+    """Every state of seeded random games (one object, mutated between yields)."""
+    game = get_game(game_id)
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = game.new_state(num_players, seed, options)
+        while True:
+            yield state
+            players = game.decision(state).players
+            if not players:
+                break
+            seat = rng.choice(players)
+            game.apply_unchecked(state, seat, rng.choice(game.legal_actions(state, seat)))
+
+
+def _variants() -> list[tuple[str, int, dict[str, Any]]]:
+    """Every game, player count and combination of boolean variants."""
+    return [
+        (game.spec.id, n, options)
+        for game in encoded_games()
+        for n in game.spec.player_counts
+        for options in game.spec.variant_combinations(n)
+    ]
+
+
+def test_every_game_has_a_fast_path_and_the_environments_use_it() -> None:
+    for game in encoded_games():
+        n = game.spec.min_players
+        assert state_writer_for(game, n, game.spec.resolve_options(n, None)) is not None, game.spec.id
+        assert pettingzoo_env(game.spec.id, n).observer.fast
+
+
+@pytest.mark.parametrize(("game_id", "num_players"), game_counts())
+def test_fast_path_equals_the_reference_at_every_step_for_every_seat(game_id: str, num_players: int) -> None:
+    compared = check_state_writer(get_game(game_id), _states(game_id, num_players, range(4)), resamples=1, seed=num_players)
+    assert compared > 100
+
+
+@pytest.mark.parametrize(("game_id", "num_players", "options"), _variants(), ids=lambda value: str(value))
+def test_fast_path_equals_the_reference_with_every_variant(game_id: str, num_players: int, options: dict[str, Any]) -> None:
+    check_state_writer(get_game(game_id), _states(game_id, num_players, range(100, 102), options), resamples=1)
+
+
+@pytest.mark.parametrize("game_id", [game.spec.id for game in encoded_games()])
+def test_fast_path_sees_nothing_more_when_hidden_information_is_redrawn_often(game_id: str) -> None:
+    """The no-leak test of the fast path: several worlds per state, each written equal to the real state's reference."""
+    game = get_game(game_id)
+    n = game.spec.max_players
+    check_state_writer(game, _states(game_id, n, range(300, 302)), resamples=4, seed=7)
+
+
+def test_a_wrong_fast_path_is_caught_and_the_field_named() -> None:
+    game = get_game("cinecitta")
+    writer = state_writer_for(game, 3, game.spec.resolve_options(3, None))
+    assert writer is not None
+    wallet = field_slices(encoding_for(game).fields(3, {}))["wallet"].start
+
+    def leaky(state: Any, seat: int, out: Any) -> None:
+        writer(state, seat, out)
+        out[wallet] = state.wallets[(seat + 1) % 3] / 300  # the neighbour's wallet: hidden from the seat
+
+    with pytest.raises(EncodingMismatch, match=r"\['wallet'\]"):
+        check_state_writer(game, _states("cinecitta", 3, range(1)), writer=leaky)
+
+
+def test_fast_encode_returns_the_reference_vector() -> None:
+    game = get_game("movie-empire")
+    state = game.new_state(3, 5)
+    for seat in range(3):
+        np.testing.assert_array_equal(fast_encode(game, state, seat), encode(game, game.observe(state, seat)))
+
+
+@pytest.mark.parametrize(("game_id", "num_players"), [("cinecitta", 4), ("maybe-movies", 3), ("movie-empire", 2)])
+def test_aec_observations_are_the_reference_encoding_in_each_agents_own_arrays(game_id: str, num_players: int) -> None:
+    env = pettingzoo_env(game_id, num_players, seed=2)
+    env.reset(seed=2)
+    game = env.game
+    rng = np.random.default_rng(2)
+    arrays = {agent: env.observe(agent) for agent in env.possible_agents}
+    steps = 0
+    for agent in env.agent_iter():
+        observation, _reward, terminated, truncated, _info = env.last()
+        seat = env.agent_name_mapping[agent]
+        assert observation["observation"] is arrays[agent]["observation"], "an agent's vector is written in place"
+        np.testing.assert_array_equal(observation["observation"], encode(game, game.observe(env.state, seat)))
+        legal = game.legal_action_codes(env.state, seat) if not (terminated or truncated) else []
+        assert sorted(np.flatnonzero(observation["action_mask"]).tolist()) == sorted(legal)
+        env.step(None if terminated or truncated else int(rng.choice(legal)))
+        steps += 1
+    assert steps > 20
+
+
+def test_parallel_observations_are_the_reference_encoding() -> None:
+    env = pettingzoo_parallel_env("maybe-movies", 4, seed=4)
+    observations, _ = env.reset(seed=4)
+    game = env.game
+    rng = np.random.default_rng(4)
+    while env.agents:
+        for seat, agent in enumerate(env.possible_agents):
+            np.testing.assert_array_equal(observations[agent]["observation"], encode(game, game.observe(env.state, seat)))
+        acting = env.acting()
+        actions = {agent: int(rng.choice(np.flatnonzero(observations[agent]["action_mask"]))) for agent in acting}
+        observations, *_ = env.step(actions)
+
+
+def test_gymnasium_hands_out_copies_of_the_reference_encoding() -> None:
+    env = gym_env("cinecitta", seat=1, opponents=["random", "random"])
+    observation, info = env.reset(seed=3)
+    game = env.game
+    kept = []
+    terminated = False
+    while not terminated:
+        assert env.state is not None
+        np.testing.assert_array_equal(observation, encode(game, game.observe(env.state, 1)))
+        kept.append((observation, observation.copy()))
+        observation, _reward, terminated, _truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    for given, copy in kept:
+        np.testing.assert_array_equal(given, copy)  # later steps never wrote into what was handed out
+
+
+def test_reference_observer_gives_the_same_vectors_as_the_fast_one() -> None:
+    game = get_game("cinecitta")
+    options = game.spec.resolve_options(3, None)
+    fast, reference = SeatObserver(game, 3, options), SeatObserver(game, 3, options, fast=False)
+    assert fast.fast and not reference.fast
+    for state in _states("cinecitta", 3, range(2)):
+        fast.changed()
+        reference.changed()
+        for seat in range(3):
+            np.testing.assert_array_equal(fast.observation(state, seat), reference.observation(state, seat))
+            np.testing.assert_array_equal(fast.mask(state, seat), reference.mask(state, seat))
