@@ -125,8 +125,9 @@ def _working(state: MovieEmpireState, events: list[Event]) -> bool:
     if state.step == TURN_OVER:
         if not next_turn(state):
             _begin_premiere(state, events)
-        return True
-    if state.sub != SUB_NONE:
+            return True
+        # A new turn began; nothing was queued meanwhile, so its first decision is looked at at once.
+    elif state.sub != SUB_NONE:
         return False
     seat = state.turn_seat
     if state.target != NO_SEAT:
@@ -167,7 +168,7 @@ def _begin_premiere(state: MovieEmpireState, events: list[Event]) -> None:
 def _premiere(state: MovieEmpireState, events: list[Event]) -> bool:
     spaces = release_spaces(state)
     while state.prem_pos < len(spaces):
-        pending = pending_release(state)
+        pending = pending_release(state, spaces)
         if pending is None:
             state.prem_pos += 1
             continue

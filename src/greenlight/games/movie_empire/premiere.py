@@ -34,9 +34,13 @@ def free_markets(state: MovieEmpireState) -> list[str]:
     return [market for market in BOARD_MARKETS if market not in state.markets_used]
 
 
-def pending_release(state: MovieEmpireState) -> tuple[int, int] | None:
-    """(owner, line) of the release space at ``prem_pos`` if it premieres (§4.8 step 1), else None."""
-    spaces = release_spaces(state)
+def pending_release(state: MovieEmpireState, spaces: tuple[Space, ...] | None = None) -> tuple[int, int] | None:
+    """(owner, line) of the release space at ``prem_pos`` if it premieres (§4.8 step 1), else None.
+
+    ``spaces`` are the release spaces, when the caller has them already.
+    """
+    if spaces is None:
+        spaces = release_spaces(state)
     if state.prem_pos >= len(spaces):
         return None
     index = spaces[state.prem_pos].index

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import combinations
 
 from greenlight.core.actions import Action
@@ -17,6 +18,7 @@ from greenlight.games.movie_empire.cards import (
     T_PRODUCTION,
     T_SCRIPT,
     T_STAR,
+    Tables,
     load_tables,
 )
 from greenlight.games.movie_empire.effects import (
@@ -25,7 +27,6 @@ from greenlight.games.movie_empire.effects import (
     draw_script,
     draw_star,
     gain_cards,
-    level,
     queue_checks,
     spend_dossier,
     usable_dossier,
@@ -54,7 +55,7 @@ from greenlight.games.movie_empire.state import (
     WORKING,
     MovieEmpireState,
 )
-from greenlight.games.movie_empire.working import board_of
+from greenlight.games.movie_empire.working import Board, board_of
 
 SHORT_DEAL = 2
 SCRIPTS_DEALT = 3
@@ -73,9 +74,7 @@ def setup(num_players: int, seed: int, options: dict[str, OptionValue]) -> Movie
     rng = Stream("movie-empire", "setup", seed)
     state.first_player = rng.randrange(num_players)  # R62
     # Step 3: two piles, each half of the blue and half of the non-blue cards.
-    blue_stage = STAGE_INDEX["B"]
-    blue = [card for card in table.production_deck if table.production[card].stage == blue_stage]
-    other = [card for card in table.production_deck if table.production[card].stage != blue_stage]
+    blue, other = (list(cards) for cards in _blue_and_other(table))
     rng.shuffle(blue)
     rng.shuffle(other)
     top = blue[: len(blue) // 2] + other[: len(other) // 2]  # the top pile gets the floor halves (§2.10)
@@ -113,14 +112,23 @@ def setup(num_players: int, seed: int, options: dict[str, OptionValue]) -> Movie
     return state
 
 
+@cache
+def _blue_and_other(table: Tables) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The production deck's blue cards and its other cards, each in table order (read once per table)."""
+    blue_stage = STAGE_INDEX["B"]
+    blue = tuple(card for card in table.production_deck if table.production[card].stage == blue_stage)
+    other = tuple(card for card in table.production_deck if table.production[card].stage != blue_stage)
+    return blue, other
+
+
 _DRAWS = {T_PRODUCTION: draw_production, T_STAR: draw_star, T_SCRIPT: draw_script}
 
 
-def fill_slots(state: MovieEmpireState, task: int) -> None:
-    """Fill the empty in-use slots of one board, lowest first, in draw order (R6, R69)."""
+def fill_slots(state: MovieEmpireState, task: int, board: Board | None = None) -> None:
+    """Fill the empty in-use slots of one board, lowest first, in draw order (R6, R69); ``board``: ``board_of(state)``."""
     draw = _DRAWS[task]
     cards = state.slot_card
-    for space in board_of(state).by_task[task]:
+    for space in (board or board_of(state)).by_task[task]:
         if cards[space.index] is None:
             cards[space.index] = draw(state)
 
@@ -170,8 +178,9 @@ def begin_round(state: MovieEmpireState, events: list[Event]) -> None:
         "plan": state.plan,
     }
     events.append(Event("round_started", round_started_data))
+    bar, sympathy = state.table.sympathy, state.sympathy
     for seat in state.turn_order():
-        budget = level(state, seat).budget
+        budget = bar[sympathy[seat]].budget  # level(), read directly
         state.money[seat] += budget
         budget_data: Budget = {"seat": seat, "money": budget}
         events.append(Event("budget", budget_data))
@@ -182,7 +191,7 @@ def begin_round(state: MovieEmpireState, events: list[Event]) -> None:
 def exemption_actions(state: MovieEmpireState, seat: int) -> list[Action]:
     """Decline, or one of the three ways to ignore the plan (§4.1 step 3)."""
     actions: list[Action] = [_EXEMPT["decline"]]
-    if level(state, seat).plan_exempt:
+    if state.table.sympathy[state.sympathy[seat]].plan_exempt:  # level(), read directly
         actions.append(_EXEMPT["free"])
     if usable_dossier(state, seat):
         actions.append(_EXEMPT["dossier"])
@@ -301,7 +310,7 @@ def upkeep_board(state: MovieEmpireState, events: list[Event]) -> None:
     remaining += [None] * (len(slots) - len(remaining))
     for space, card in zip(slots, remaining, strict=True):
         cards[space.index] = card
-    fill_slots(state, T_PRODUCTION)
+    fill_slots(state, T_PRODUCTION, board)
     # Step 5: scripts and stars.
     for space in board.by_task[T_SCRIPT]:
         card = cards[space.index]
@@ -313,8 +322,8 @@ def upkeep_board(state: MovieEmpireState, events: list[Event]) -> None:
         if card is not None:
             state.star_discard.append(card)
             cards[space.index] = None
-    fill_slots(state, T_SCRIPT)
-    fill_slots(state, T_STAR)
+    fill_slots(state, T_SCRIPT, board)
+    fill_slots(state, T_STAR, board)
     # Step 6: the active trend leaves the game (R5); the row moves right; a new trend on TS1.
     row = state.trend_row
     state.trend_row = [state.trend_pile.pop() if state.trend_pile else None, row[0], row[1]]
@@ -348,7 +357,7 @@ def upkeep_board(state: MovieEmpireState, events: list[Event]) -> None:
     upkeep_done_data: UpkeepDone = {
         "round": state.round,
         "first_player": next_first,
-        "slots": _slot_view(state),
+        "slots": {space.id: cards[space.index] for space in board.card_slots},
     }
     events.append(Event("upkeep_done", upkeep_done_data))
     state.round += 1
@@ -359,8 +368,3 @@ def begin_upkeep(state: MovieEmpireState) -> None:
     """Enter Upkeep at step 3 (assistants return with the step 7 reset; nothing in between reads them)."""
     state.phase = UPKEEP
     state.step = UP_DOSSIERS
-
-
-def _slot_view(state: MovieEmpireState) -> dict[str, str | None]:
-    cards = state.slot_card
-    return {space.id: cards[space.index] for space in board_of(state).card_slots}

@@ -121,6 +121,8 @@ def decision(state: MovieEmpireState) -> Decision:
     """What the game waits for now."""
     if state.phase == WORKING and not state.queue and not state.sub:  # the usual case, as _mover finds it
         return _sequential("produce" if state.target != NO_SEAT else "turn", state.turn_seat)
+    if state.phase == GRUMPY and not state.queue:  # the next usual one, as _mover finds it
+        return _sequential("exemption", state.turn_order()[state.exempt_pos])
     if state.phase == OVER:
         return GAME_OVER
     kind, seat = _mover(state)
@@ -141,6 +143,8 @@ def legal_actions(state: MovieEmpireState, seat: int) -> list[Action]:
         if seat != state.turn_seat:
             return []
         return working.produce_step_actions(state, seat) if state.target != NO_SEAT else working.turn_menu(state, seat)
+    if state.phase == GRUMPY and not state.queue:  # the next usual one, as _mover finds it
+        return rounds.exemption_actions(state, seat) if seat == state.turn_order()[state.exempt_pos] else []
     if state.phase == OVER:
         return []
     kind, mover = _mover(state)
