@@ -1,18 +1,38 @@
-"""RL-layer benchmark: env steps per second, and search iterations per second of two ISMCTS bots.
+"""RL-layer benchmark: environment steps per second against the engine's own random playouts, in one run.
 
-Everything runs in one process on one game and player count, so the figures
-are comparable with each other:
+For every game and player count asked for (default: every count of every
+game), in the same process and interleaved round by round so that a change in
+the machine's load touches every figure alike:
 
-* **engine**: random playouts straight on the engine (apply + legal actions), for reference;
-* **pettingzoo**: AEC env, masked random actions (every step encodes an observation and builds a mask);
-* **gymnasium**: single-agent env against random bots (learner steps; bot moves counted separately);
-* **openspiel**: the adapter's ``apply_action`` with random legal codes (no observation);
-* **search**: iterations per second at the first decision of several deals, seat 0, for
-  OpenSpiel's Python ``ISMCTSBot`` through the adapter (random rollouts to the end, ``determinize``
-  resampler) and Greenlight's own ``greenlight.bots.ismcts.ISMCTSBot`` with the same kind of
-  rollouts, then with the settings of its ``hard`` level.
+* **engine**: random playouts straight on the engine, actions/s (a new deal per
+  game, then ``decision``, ``legal_actions``, a uniform choice and
+  ``apply_unchecked`` until the end), the reference every ratio is taken
+  against;
+* **aec**: the standard PettingZoo AEC loop, steps/s (one step = one action)::
 
-    python bench/bench_rl.py --game cinecitta --players 3
+      for agent in env.agent_iter():
+          obs, reward, terminated, truncated, info = env.last()
+          action = None if terminated or truncated else <uniform among obs["action_mask"]'s legal codes>
+          env.step(action)
+
+  The legal codes are read with ``mask.view(bool).nonzero()[0]``: the same
+  codes as ``np.flatnonzero(mask)``, which NumPy computes about ten times
+  slower on an int8 array;
+* **parallel**: the PettingZoo Parallel loop (every acting agent picks from its
+  mask, then ``env.step(actions)``), steps/s and actions/s;
+* **gymnasium** (``--all``): one learner against random bots, learner steps/s;
+* **openspiel** (``--all``): the adapter's ``apply_action`` with random legal
+  codes, steps/s (no observation).
+
+Each measurement runs whole games for ``--seconds`` of CPU time of this
+process (``time.process_time``, less disturbed by other work on the machine
+than the wall clock); the figures are medians over ``--rounds`` rounds, and each
+ratio is the median of the rounds' ratios. ``--reference`` also measures the
+AEC loop with the observation-based reference encoding instead of the fast
+path. ISMCTS search speed is in ``bench/bench_search.py``.
+
+    python bench/bench_rl.py                                   # every game and player count
+    python bench/bench_rl.py cinecitta:3 maybe-movies:4 --rounds 5 --seconds 3
 """
 
 from __future__ import annotations
@@ -20,182 +40,208 @@ from __future__ import annotations
 import argparse
 import platform
 import random
+import statistics
 import time
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from greenlight.core.bot import SeatView
 from greenlight.core.registry import get_game
-from greenlight.rl import gym_env, openspiel_game, pettingzoo_env
-from greenlight.rl.openspiel import ismcts_bot
+from greenlight.rl import gym_env, openspiel_game, pettingzoo_env, pettingzoo_parallel_env
+from greenlight.rl.encoding import has_encoding
+from greenlight.rl.observer import SeatObserver
 
 
-def _timed(work: Callable[[], int], seconds: float) -> tuple[int, float]:
-    """Repeat ``work`` (returning a count) until ``seconds`` have passed; return (count, elapsed)."""
+def _timed(work: Callable[[], int], seconds: float) -> float:
+    """Repeat ``work`` (returning a count) for ``seconds`` of CPU time; return the count per CPU second."""
     count = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
+    started = time.process_time()
+    while (elapsed := time.process_time() - started) < seconds:
         count += work()
-    return count, time.perf_counter() - started
+    return count / elapsed
 
 
-def bench_engine(game_id: str, players: int, seconds: float) -> dict[str, float]:
-    game = get_game(game_id)
-    rng = random.Random(0)
-    seeds = iter(range(10**9))
-
-    def playout() -> int:
-        state = game.new_state(players, next(seeds))
-        actions = 0
-        while players_to_act := game.decision(state).players:
-            seat = players_to_act[0]
-            game.apply_unchecked(state, seat, rng.choice(game.legal_actions(state, seat)))
-            actions += 1
-        return actions
-
-    actions, elapsed = _timed(playout, seconds)
-    return {"actions/s": actions / elapsed}
+def _legal(mask: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """The legal codes of an int8 action mask."""
+    return mask.view(np.bool_).nonzero()[0]
 
 
-def bench_pettingzoo(game_id: str, players: int, seconds: float) -> dict[str, float]:
-    env = pettingzoo_env(game_id, players, seed=0)
-    rng = np.random.default_rng(0)
-    games = 0
+class Bench:
+    """The measurements of one game and player count; every method runs whole games for ``seconds``."""
 
-    def episode() -> int:
-        nonlocal games
-        env.reset()
+    def __init__(self, game_id: str, players: int, seconds: float) -> None:
+        self.game = get_game(game_id)
+        self.game_id = game_id
+        self.players = players
+        self.seconds = seconds
+        self.rng = random.Random(0)
+        self.seeds = iter(range(10**9))
+        self.aec = pettingzoo_env(game_id, players, seed=0)
+        self.reference = pettingzoo_env(game_id, players, seed=0)
+        self.reference.observer = SeatObserver(self.reference.game, players, self.reference.options, fast=False)
+        self.parallel = pettingzoo_parallel_env(game_id, players, seed=0)
+
+    def engine(self) -> dict[str, float]:
+        game, players, rng = self.game, self.players, self.rng
+
+        def playout() -> int:
+            state = game.new_state(players, next(self.seeds))
+            actions = 0
+            while to_act := game.decision(state).players:
+                seat = to_act[0]
+                game.apply_unchecked(state, seat, rng.choice(game.legal_actions(state, seat)))
+                actions += 1
+            return actions
+
+        return {"actions/s": _timed(playout, self.seconds)}
+
+    def _aec(self, env: Any) -> float:
+        rng = self.rng
+
+        def episode() -> int:
+            env.reset()
+            steps = 0
+            for _agent in env.agent_iter():
+                observation, _reward, terminated, truncated, _info = env.last()
+                if terminated or truncated:
+                    env.step(None)
+                    continue
+                legal = _legal(observation["action_mask"])
+                env.step(int(legal[rng.randrange(len(legal))]))
+                steps += 1
+            return steps
+
+        return _timed(episode, self.seconds)
+
+    def pettingzoo_aec(self) -> dict[str, float]:
+        return {"steps/s": self._aec(self.aec)}
+
+    def pettingzoo_aec_reference(self) -> dict[str, float]:
+        return {"steps/s": self._aec(self.reference)}
+
+    def pettingzoo_parallel(self) -> dict[str, float]:
+        env, rng = self.parallel, self.rng
         steps = 0
-        for _agent in env.agent_iter():
-            observation, _reward, terminated, truncated, _info = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
-            steps += 1
-        games += 1
-        return steps
 
-    steps, elapsed = _timed(episode, seconds)
-    return {"steps/s": steps / elapsed, "games/s": games / elapsed}
+        def episode() -> int:
+            nonlocal steps
+            observations, _ = env.reset()
+            actions = 0
+            while env.agents:
+                chosen = {}
+                for agent, observation in observations.items():
+                    legal = _legal(observation["action_mask"])
+                    if len(legal):
+                        chosen[agent] = int(legal[rng.randrange(len(legal))])
+                observations, *_ = env.step(chosen)
+                actions += len(chosen)
+                steps += 1
+            return actions
 
+        started_steps = steps
+        started = time.process_time()
+        actions_per_second = _timed(episode, self.seconds)
+        steps_per_second = (steps - started_steps) / (time.process_time() - started)
+        return {"steps/s": steps_per_second, "actions/s": actions_per_second}
 
-def bench_gymnasium(game_id: str, players: int, seconds: float) -> dict[str, float]:
-    env = gym_env(game_id, seat=0, opponents=["random"] * (players - 1))
-    rng = np.random.default_rng(0)
-    games = 0
-    seeds = iter(range(10**9))
+    def gymnasium(self) -> dict[str, float]:
+        env = gym_env(self.game_id, seat=0, opponents=["random"] * (self.players - 1))
+        rng = self.rng
 
-    def episode() -> int:
-        nonlocal games
-        _observation, info = env.reset(seed=next(seeds))
-        steps = 0
-        terminated = False
-        while not terminated:
-            _observation, _reward, terminated, _truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
-            steps += 1
-        games += 1
-        return steps
+        def episode() -> int:
+            _observation, info = env.reset(seed=next(self.seeds))
+            steps = 0
+            terminated = False
+            while not terminated:
+                legal = _legal(info["action_mask"])
+                _observation, _reward, terminated, _truncated, info = env.step(int(legal[rng.randrange(len(legal))]))
+                steps += 1
+            return steps
 
-    steps, elapsed = _timed(episode, seconds)
-    return {"learner steps/s": steps / elapsed, "games/s": games / elapsed}
+        return {"learner steps/s": _timed(episode, self.seconds)}
 
+    def openspiel(self) -> dict[str, float]:
+        game = openspiel_game(self.game_id, self.players)
+        rng = self.rng
 
-def bench_openspiel(game_id: str, players: int, seconds: float) -> dict[str, float]:
-    game = openspiel_game(game_id, players)
-    rng = random.Random(0)
-    games = 0
-    deals = iter(range(10**9))
+        def episode() -> int:
+            state = game.new_initial_state()
+            state.apply_action(next(self.seeds) % game.max_chance_outcomes())
+            steps = 0
+            while not state.is_terminal():
+                state.apply_action(rng.choice(state.legal_actions()))
+                steps += 1
+            return steps
 
-    def episode() -> int:
-        nonlocal games
-        state = game.new_initial_state()
-        state.apply_action(next(deals) % game.max_chance_outcomes())
-        steps = 0
-        while not state.is_terminal():
-            state.apply_action(rng.choice(state.legal_actions()))
-            steps += 1
-        games += 1
-        return steps
-
-    steps, elapsed = _timed(episode, seconds)
-    return {"steps/s": steps / elapsed, "games/s": games / elapsed}
+        return {"steps/s": _timed(episode, self.seconds)}
 
 
-def bench_search(game_id: str, players: int, iterations: int, positions: int) -> dict[str, dict[str, float]]:
-    """Iterations per second of each search bot at the first decision of ``positions`` deals."""
-    results: dict[str, dict[str, float]] = {}
-    spiel = openspiel_game(game_id, players)
-    elapsed = 0.0
-    for deal in range(positions):
-        state = spiel.new_initial_state()
-        state.apply_action(deal)
-        bot = ismcts_bot(spiel, simulations=iterations, seed=deal)
-        started = time.perf_counter()
-        bot.step(state)
-        elapsed += time.perf_counter() - started
-    results["openspiel ISMCTSBot (python, random rollouts)"] = {"iterations/s": iterations * positions / elapsed}
+def _targets(specs: list[str]) -> list[tuple[str, int]]:
+    """``game:players`` specs (a bare game id means every player count); none means every game with an encoder."""
+    from greenlight.core.registry import all_games
 
-    try:
-        from greenlight.bots.ismcts import ISMCTSBot, SearchConfig
-        from greenlight.bots.levels import hard_search
-    except ImportError:  # the search bot is not in this checkout
-        return results
-    game = get_game(game_id)
-    configs: dict[str, Any] = {
-        "greenlight ISMCTSBot (random rollouts)": SearchConfig(iterations=iterations, rollout="random", rollout_epsilon=0.0)
-    }
-    hard = hard_search(game)
-    if hard is not None:
-        configs["greenlight hard level (heuristic rollouts, its settings)"] = SearchConfig(
-            iterations=iterations,
-            rollout=hard.rollout,
-            rollout_epsilon=hard.rollout_epsilon,
-            rollout_depth=hard.rollout_depth,
-            exploration=hard.exploration,
-            widening=hard.widening,
-            widening_power=hard.widening_power,
-        )
-    for label, config in configs.items():
-        done = 0
-        seconds = 0.0
-        for deal in range(positions):
-            state = game.new_state(players, deal)
-            bot = ISMCTSBot(seed=deal, config=config)
-            bot.choose(SeatView(game, state, 0))
-            done += bot.last_stats.iterations
-            seconds += bot.last_stats.seconds
-        results[label] = {"iterations/s": done / seconds}
-    return results
+    if not specs:
+        return [(game.spec.id, n) for game in all_games().values() if has_encoding(game) for n in game.spec.player_counts]
+    targets: list[tuple[str, int]] = []
+    for spec in specs:
+        game_id, _, count = spec.partition(":")
+        game = get_game(game_id)
+        targets += [(game.spec.id, int(count))] if count else [(game.spec.id, n) for n in game.spec.player_counts]
+    return targets
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", default="cinecitta")
-    parser.add_argument("--players", type=int, default=3)
-    parser.add_argument("--seconds", type=float, default=10.0, help="time per env measurement")
-    parser.add_argument("--iterations", type=int, default=300, help="search iterations per position")
-    parser.add_argument("--positions", type=int, default=5, help="deals searched per bot")
+    parser.add_argument("targets", nargs="*", help="game:players (a bare game id: every player count); default: all")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (medians are reported)")
+    parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per measurement and round")
+    parser.add_argument("--all", action="store_true", help="also measure the Gymnasium env and the OpenSpiel adapter")
+    parser.add_argument("--reference", action="store_true", help="also measure the AEC loop with the reference encoding")
     args = parser.parse_args()
-    print(f"# bench_rl: {args.game}, {args.players} players; Python {platform.python_version()} on {platform.machine()}")
-    rows: list[tuple[str, str, float]] = []
-    for label, bench in (
-        ("engine", bench_engine),
-        ("pettingzoo", bench_pettingzoo),
-        ("gymnasium", bench_gymnasium),
-        ("openspiel", bench_openspiel),
-    ):
-        for unit, value in bench(args.game, args.players, args.seconds).items():
-            rows.append((label, unit, value))
-    for label, figures in bench_search(args.game, args.players, args.iterations, args.positions).items():
-        for unit, value in figures.items():
-            rows.append((label, unit, value))
-    print("| measurement | unit | value |")
-    print("|---|---|---|")
-    for label, unit, value in rows:
-        print(f"| {label} | {unit} | {value:,.0f} |" if value >= 100 else f"| {label} | {unit} | {value:,.1f} |")
+    print(f"# bench_rl: Python {platform.python_version()} on {platform.machine()}, {args.rounds} rounds of {args.seconds} CPU s")
+    print(
+        "| game | players | engine actions/s | AEC steps/s | AEC / engine | Parallel steps/s | Parallel actions/s | Parallel / engine |"
+        + (" AEC, reference encoding, steps/s |" if args.reference else "")
+        + (" Gymnasium learner steps/s | OpenSpiel steps/s |" if args.all else "")
+    )
+    print("|---|---|---|---|---|---|---|---|" + ("---|" if args.reference else "") + ("---|---|" if args.all else ""))
+    for game_id, players in _targets(args.targets):
+        bench = Bench(game_id, players, args.seconds)
+        measurements: list[tuple[str, Callable[[], dict[str, float]]]] = [
+            ("engine", bench.engine),
+            ("aec", bench.pettingzoo_aec),
+            ("parallel", bench.pettingzoo_parallel),
+        ]
+        if args.reference:
+            measurements.append(("reference", bench.pettingzoo_aec_reference))
+        if args.all:
+            measurements += [("gymnasium", bench.gymnasium), ("openspiel", bench.openspiel)]
+        rounds: list[dict[str, dict[str, float]]] = []
+        for _ in range(args.rounds):
+            rounds.append({label: measure() for label, measure in measurements})
+
+        def median(label: str, unit: str) -> float:
+            return statistics.median(figures[label][unit] for figures in rounds)
+
+        def ratio(label: str, unit: str) -> float:
+            return statistics.median(figures[label][unit] / figures["engine"]["actions/s"] for figures in rounds)
+
+        row = [
+            game_id,
+            str(players),
+            f"{median('engine', 'actions/s'):,.0f}",
+            f"{median('aec', 'steps/s'):,.0f}",
+            f"{ratio('aec', 'steps/s'):.0%}",
+            f"{median('parallel', 'steps/s'):,.0f}",
+            f"{median('parallel', 'actions/s'):,.0f}",
+            f"{ratio('parallel', 'actions/s'):.0%}",
+        ]
+        if args.reference:
+            row.append(f"{median('reference', 'steps/s'):,.0f}")
+        if args.all:
+            row += [f"{median('gymnasium', 'learner steps/s'):,.0f}", f"{median('openspiel', 'steps/s'):,.0f}"]
+        print("| " + " | ".join(row) + " |", flush=True)
 
 
 if __name__ == "__main__":
