@@ -219,7 +219,9 @@ def lay_actions(table: Tables, line: Line, hand: Iterable[str], *, first_only: b
                 break
             continue
         if carried is None:
-            carried = {cards[position].carried for position in positions}
+            carried = set()
+            for position in positions:  # a loop, not a comprehension: a line holds a handful of positions
+                carried.add(cards[position].carried)
         if card.carried in carried:
             continue  # name rule (R22, R25)
         if card.joker:  # R19

@@ -188,18 +188,14 @@ def _discard_actions(state: MovieEmpireState, seat: int) -> list[Action]:
 
 def apply(state: MovieEmpireState, seat: int, action: Action) -> list[Event]:
     """Apply a legal action, then run the automatic steps that follow."""
-    events: list[Event] = []
-    _dispatch(state, seat, action, events)
-    advance(state, events)
-    return events
-
-
-def _dispatch(state: MovieEmpireState, seat: int, action: Action, events: list[Event]) -> None:
     try:
         handler = _HANDLERS[type(action)]
     except KeyError:  # pragma: no cover - every action type has a handler
         raise TypeError(f"unknown action {action!r}") from None
+    events: list[Event] = []
     handler(state, seat, action, events)
+    advance(state, events)
+    return events
 
 
 def _apply_discard(state: MovieEmpireState, seat: int, action: Discard, events: list[Event]) -> None:
