@@ -43,6 +43,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -177,6 +178,19 @@ class Bench:
         return {"steps/s": _timed(episode, self.seconds)}
 
 
+Rounds = list[dict[str, dict[str, float]]]
+
+
+def _median(rounds: Rounds, label: str, unit: str) -> float:
+    """The median over rounds of one figure."""
+    return statistics.median(figures[label][unit] for figures in rounds)
+
+
+def _ratio(rounds: Rounds, label: str, unit: str) -> float:
+    """The median over rounds of one figure divided by that round's engine actions/s."""
+    return statistics.median(figures[label][unit] / figures["engine"]["actions/s"] for figures in rounds)
+
+
 def _targets(specs: list[str]) -> list[tuple[str, int]]:
     """``game:players`` specs (a bare game id means every player count); none means every game with an encoder."""
     from greenlight.core.registry import all_games
@@ -217,16 +231,12 @@ def main() -> None:
             measurements.append(("reference", bench.pettingzoo_aec_reference))
         if args.all:
             measurements += [("gymnasium", bench.gymnasium), ("openspiel", bench.openspiel)]
-        rounds: list[dict[str, dict[str, float]]] = []
+        rounds: Rounds = []
         for _ in range(args.rounds):
             rounds.append({label: measure() for label, measure in measurements})
 
-        def median(label: str, unit: str) -> float:
-            return statistics.median(figures[label][unit] for figures in rounds)
-
-        def ratio(label: str, unit: str) -> float:
-            return statistics.median(figures[label][unit] / figures["engine"]["actions/s"] for figures in rounds)
-
+        median = partial(_median, rounds)
+        ratio = partial(_ratio, rounds)
         row = [
             game_id,
             str(players),
