@@ -164,3 +164,22 @@ def test_reference_observer_gives_the_same_vectors_as_the_fast_one() -> None:
         for seat in range(3):
             np.testing.assert_array_equal(fast.observation(state, seat), reference.observation(state, seat))
             np.testing.assert_array_equal(fast.mask(state, seat), reference.mask(state, seat))
+
+
+def test_openspiel_tensors_are_the_reference_encoding() -> None:
+    pytest.importorskip("pyspiel")
+    from greenlight.rl.openspiel import openspiel_game
+
+    spiel = openspiel_game("movie-empire", 2)
+    game = get_game("movie-empire")
+    state = spiel.new_initial_state()
+    state.apply_action(3)
+    rng = random.Random(3)
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        engine_state = state.greenlight_state
+        for seat in range(2):
+            expected = encode(game, game.observe(engine_state, seat))
+            np.testing.assert_array_equal(np.asarray(state.information_state_tensor(seat), dtype=np.float32), expected)
+        state.apply_action(rng.choice(state.legal_actions()))

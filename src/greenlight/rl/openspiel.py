@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import json
 import random
+from array import array
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -52,7 +53,7 @@ from greenlight.core.registry import all_games, get_game
 from greenlight.core.spec import OptionValue
 from greenlight.core.state import GameState
 from greenlight.rl.common import resolve_game
-from greenlight.rl.encoding import ObservationEncoding, encoding_for, has_encoding
+from greenlight.rl.encoding import ObservationEncoding, encoding_for, has_encoding, state_writer_for
 
 #: Default number of distinct deals at the root chance node.
 DEFAULT_DEALS = 1 << 16
@@ -312,7 +313,13 @@ class GreenlightObserver:
             raise ValueError("Greenlight observers show one seat's view or the spectator's, never every seat's private information")
         self.public_only = private == pyspiel.PrivateInfoType.NONE
         self.encoding = game.encoding
-        self.tensor = np.zeros(self.encoding.size(game.num_seats, game.options), np.float32)
+        size = self.encoding.size(game.num_seats, game.options)
+        # A seat's tensor comes from the encoding's fast path (written into ``_vector``, which ``tensor`` views);
+        # the spectator's, which has none, from the reference.
+        self._writer = None if self.public_only else state_writer_for(game.greenlight, game.num_seats, game.options)
+        self._vector = array("f", bytes(4 * size))
+        self._zeros = array("f", bytes(4 * size))
+        self.tensor = np.frombuffer(self._vector, dtype=np.float32)
         self.dict = {"observation": self.tensor}
 
     def _observation(self, state: GreenlightSpielState, player: int) -> Observation | None:
@@ -323,11 +330,16 @@ class GreenlightObserver:
 
     def set_from(self, state: GreenlightSpielState, player: int) -> None:
         """Fill ``tensor`` with the encoding of the seat's observation (zeros before the deal)."""
+        world = state.world
+        if self._writer is not None and world.state is not None and player >= 0:
+            self._vector[:] = self._zeros
+            self._writer(world.state, player, self._vector)
+            return
         observation = self._observation(state, player)
         if observation is None:
-            self.tensor.fill(0.0)
+            self._vector[:] = self._zeros
         else:
-            self.tensor[:] = self.encoding.encode(observation)
+            self._vector[:] = array("f", self.encoding.encode(observation))
 
     def string_from(self, state: GreenlightSpielState, player: int) -> str:
         """The seat's observation as canonical JSON ("" before the deal)."""
