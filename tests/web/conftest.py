@@ -97,6 +97,28 @@ class Server:
     def client(self) -> httpx.Client:
         return httpx.Client(base_url=self.url, timeout=20)
 
+    def query(self, statement: str, values: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """Rows read straight from the server's database (``?`` placeholders, on SQLite and PostgreSQL alike)."""
+        if isinstance(self.db, Path):
+            import sqlite3
+
+            with sqlite3.connect(self.db) as db:
+                return list(db.execute(statement, values))
+        import psycopg
+
+        with psycopg.connect(self.db) as db:
+            return list(db.execute(statement.replace("?", "%s"), values).fetchall())
+
+    def dump(self) -> str:
+        """Everything the database holds, as text (to show that a secret is nowhere in it)."""
+        if isinstance(self.db, Path):
+            import sqlite3
+
+            with sqlite3.connect(self.db) as db:
+                return "\n".join(db.iterdump())
+        result = subprocess.run(["pg_dump", "--data-only", self.db], capture_output=True, text=True, check=True, timeout=60)
+        return result.stdout
+
 
 # -- PostgreSQL (a real server in a temporary folder, one per test process) ------------------------------
 
@@ -132,10 +154,20 @@ def database(postgres: Any) -> str:
     return new_database(postgres)
 
 
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A module that sets ``BACKENDS = ("sqlite", "postgresql")`` runs its tests against a server on each."""
+    if "server_backend" in metafunc.fixturenames:
+        metafunc.parametrize("server_backend", getattr(metafunc.module, "BACKENDS", ("sqlite",)), scope="module")
+
+
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server shared by a test module (bots move without delay)."""
-    running = Server(tmp_path_factory.mktemp("web") / "tables.db")
+def server(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest, server_backend: str) -> Iterator[Server]:
+    """A server shared by a test module (bots move without delay), on a SQLite file or on PostgreSQL."""
+    folder = tmp_path_factory.mktemp("web")
+    if server_backend == "postgresql":
+        running = Server(new_database(request.getfixturevalue("postgres")), log=folder / "server.log")
+    else:
+        running = Server(folder / "tables.db")
     running.start()
     yield running
     running.stop()

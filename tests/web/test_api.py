@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from typing import Any
 
@@ -15,6 +14,9 @@ from greenlight.core.record import Record
 from greenlight.core.registry import all_games, get_game
 from greenlight.web.storage import hash_token
 from tests.web.conftest import Server, bearer, create_table, wait_until
+
+#: Every test here runs against a server on SQLite and on PostgreSQL (the same API on both storage backends).
+BACKENDS = ("sqlite", "postgresql")
 
 HUMANS_3 = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}, {"kind": "human", "name": "Cy"}]
 
@@ -94,9 +96,8 @@ def test_create_returns_one_token_and_link_per_human_seat_and_stores_only_hashes
     assert seats[0]["link"] == f"{server.url}/tables/{table['id']}#token={tokens[0]}"
     assert answer["spectator_link"] == f"{server.url}/tables/{table['id']}"
     # The database holds SHA-256 digests, never the tokens.
-    with sqlite3.connect(server.db) as db:
-        stored = [row[0] for row in db.execute("SELECT token_hash FROM seats WHERE table_id = ? ORDER BY seat", (table["id"],))]
-        dump = "\n".join(db.iterdump())
+    stored = [row[0] for row in server.query("SELECT token_hash FROM seats WHERE table_id = ? ORDER BY seat", (table["id"],))]
+    dump = server.dump()
     assert stored == [hash_token(tokens[0]), None, hash_token(tokens[1])]
     assert tokens[0] not in dump and tokens[1] not in dump
     assert table["id"] in json.dumps(api.get("/api/tables").json())

@@ -24,6 +24,9 @@ from greenlight.core.state import GameState
 from greenlight.games.cinecitta.cards import load_cards
 from tests.web.conftest import Server, Socket, bearer, create_table
 
+#: Every test here runs against a server on SQLite and on PostgreSQL (the same API on both storage backends).
+BACKENDS = ("sqlite", "postgresql")
+
 HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}, {"kind": "human", "name": "Cy"}]
 GAME = get_game("cinecitta")
 CARD_IDS = {card.id for card in load_cards().cards}

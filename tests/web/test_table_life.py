@@ -10,6 +10,9 @@ import httpx
 
 from tests.web.conftest import Server, Socket, bearer, create_table, wait_until
 
+#: Every test here runs against a server on SQLite and on PostgreSQL (the same API on both storage backends).
+BACKENDS = ("sqlite", "postgresql")
+
 PEOPLE = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}, {"kind": "human", "name": "Cy"}]
 
 

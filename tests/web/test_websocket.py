@@ -10,6 +10,9 @@ from greenlight.core.match import Match
 from greenlight.core.registry import get_game
 from tests.web.conftest import Server, Socket, bearer, create_table
 
+#: Every test here runs against a server on SQLite and on PostgreSQL (the same API on both storage backends).
+BACKENDS = ("sqlite", "postgresql")
+
 HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}, {"kind": "human", "name": "Cy"}]
 
 
