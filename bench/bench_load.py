@@ -18,7 +18,15 @@ what one commit per move would cap the server at.
 Tables start spread over ``--ramp`` seconds (about one game) and the
 measured window begins once all have started.
 
+With ``--postgres`` the server keeps its tables in a real PostgreSQL started
+for the run (``greenlight.testing.postgres``, a fresh database per run), and
+``--workers 1 2`` runs it with one and then two worker processes
+(``greenlight serve --workers N``); next to the result it prints the rate
+of raw single-row PostgreSQL commits measured in the same run, the
+database's own CPU and its committed transactions per second.
+
 Run: ``python bench/bench_load.py --tables 100 120 --think 1 --seconds 60``
+or ``python bench/bench_load.py --postgres --workers 1 2 --tables 100``
 """
 
 from __future__ import annotations
@@ -75,10 +83,66 @@ def raw_commit_rate(folder: Path, seconds: float = 3.0) -> float:
     return count / elapsed
 
 
+def raw_postgres_commit_rate(url: str, seconds: float = 3.0) -> float:
+    """Single-row commits per second on the PostgreSQL server, each its own transaction (the server's defaults)."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as db:
+        db.execute("CREATE TABLE raw_rows (id SERIAL PRIMARY KEY, text TEXT)")
+        count = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            db.execute("INSERT INTO raw_rows (text) VALUES ('offer D6 30')")
+            count += 1
+        elapsed = time.perf_counter() - start
+        db.execute("DROP TABLE raw_rows")
+    return count / elapsed
+
+
+def postgres_commits(url: str) -> int:
+    """Transactions committed so far in the database at ``url``."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as db:
+        row = db.execute("SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()").fetchone()
+    return int(row[0]) if row is not None else 0
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU seconds of a process so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def family(pid: int) -> list[int]:
+    """A process and all its descendants (a supervisor's workers and their bot workers)."""
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError):
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                parents.setdefault(parent, []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        todo.extend(parents.get(current, []))
+    return found
+
+
+def family_cpu(pid: int) -> float:
+    """CPU seconds of a process and its descendants (the live ones)."""
+    total = 0.0
+    for member in family(pid):
+        with contextlib.suppress(OSError):
+            total += cpu_seconds(member)
+    return total
+
+
+def postgres_cpu(data: Path) -> float:
+    """CPU seconds of every process of the PostgreSQL server whose data folder is ``data``."""
+    postmaster = int((data / "postmaster.pid").read_text().split()[0])
+    return family_cpu(postmaster)
 
 
 def address_of(table: int) -> str:
@@ -166,7 +230,9 @@ async def watch_lag(lags: list[float], stop: asyncio.Event) -> None:
         lags.append((time.perf_counter() - start - 0.005) * 1000)
 
 
-async def run_load(url: str, tables: int, think: float, ramp: float, seconds: float, server_pid: int) -> dict[str, Any]:
+async def run_load(
+    url: str, tables: int, think: float, ramp: float, seconds: float, server_pid: int, database: str | None, pg_data: Path | None
+) -> dict[str, Any]:
     stats = Stats()
     stop = asyncio.Event()
     lags: list[float] = []
@@ -175,9 +241,11 @@ async def run_load(url: str, tables: int, think: float, ramp: float, seconds: fl
     await asyncio.sleep(ramp + 3)
     async with httpx.AsyncClient(base_url=url, timeout=60) as api:
         writes_before = (await api.get("/api/health")).json()["writes"]
-        window_start, server_cpu_before, own_cpu_before = time.perf_counter(), cpu_seconds(server_pid), time.process_time()
+        pg_before = (postgres_commits(database), postgres_cpu(pg_data)) if database and pg_data else (0, 0.0)
+        window_start, server_cpu_before, own_cpu_before = time.perf_counter(), family_cpu(server_pid), time.process_time()
         await asyncio.sleep(seconds)
-        window_end, server_cpu_after, own_cpu_after = time.perf_counter(), cpu_seconds(server_pid), time.process_time()
+        window_end, server_cpu_after, own_cpu_after = time.perf_counter(), family_cpu(server_pid), time.process_time()
+        pg_after = (postgres_commits(database), postgres_cpu(pg_data)) if database and pg_data else (0, 0.0)
         health = (await api.get("/api/health")).json()
         writes_after = health["writes"]
     stop.set()
@@ -189,7 +257,7 @@ async def run_load(url: str, tables: int, think: float, ramp: float, seconds: fl
     span = window_end - window_start
     batches = writes_after["batches"] - writes_before["batches"]
     ops = writes_after["ops"] - writes_before["ops"]
-    return {
+    row: dict[str, Any] = {
         "tables": tables,
         "think_s": think,
         "window_s": round(span, 1),
@@ -209,6 +277,12 @@ async def run_load(url: str, tables: int, think: float, ramp: float, seconds: fl
         "client_loop_lag_ms_p50": round(statistics.median(lags), 1),
         "client_loop_lag_ms_p99": round(percentile(lags, 0.99), 1),
     }
+    if database is not None:
+        # With several workers /api/health answers for one of them: the database's own count covers them all.
+        del row["commits_per_s"], row["moves_per_commit"]
+        row["postgres_commits_per_s"] = round((pg_after[0] - pg_before[0]) / span, 1)
+        row["postgres_cpu"] = round((pg_after[1] - pg_before[1]) / span, 2)
+    return row
 
 
 def main() -> None:
@@ -220,30 +294,63 @@ def main() -> None:
     parser.add_argument("--ramp", type=float, default=25.0, help="seconds over which the tables start (about one game)")
     parser.add_argument("--seconds", type=float, default=30.0, help="length of the measured window")
     parser.add_argument("--dir", type=Path, default=Path.cwd(), help="folder on the disk to measure (default: here)")
+    parser.add_argument("--postgres", action="store_true", help="keep the tables in a PostgreSQL started for the run")
+    parser.add_argument("--workers", type=int, nargs="+", default=[1], help="server processes (several need --postgres)")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(dir=args.dir, prefix="bench-load-") as folder:
-        raw = raw_commit_rate(Path(folder))
-        for tables in args.tables:
-            port = free_port()
-            db = Path(folder) / f"load-{tables}.db"
-            command = [sys.executable, "-m", "greenlight.cli.main", "serve", "--port", str(port), "--db", str(db)]
-            process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if max(args.workers) > 1 and not args.postgres:
+        parser.error("several --workers need --postgres")
+    with tempfile.TemporaryDirectory(dir=args.dir, prefix="bench-load-") as folder, contextlib.ExitStack() as stack:
+        postgres = None
+        if args.postgres:
+            from greenlight.testing.postgres import TemporaryPostgres
+
+            postgres = stack.enter_context(TemporaryPostgres())
+            raw = raw_postgres_commit_rate(postgres.url)
+        else:
+            raw = raw_commit_rate(Path(folder))
+        for workers in args.workers:
+            for tables in args.tables:
+                row = run_one(Path(folder), postgres, tables, workers, args)
+                row["raw_postgres_commits_per_s" if postgres else "raw_sqlite_commits_per_s"] = round(raw, 1)
+                row["load_average"] = round(os.getloadavg()[0], 2)
+                print(json.dumps(row), flush=True)
+
+
+def run_one(folder: Path, postgres: Any, tables: int, workers: int, args: argparse.Namespace) -> dict[str, Any]:
+    """One measured run: a fresh server (and database) with ``workers`` processes under ``tables`` tables."""
+    port = free_port()
+    if postgres is not None:
+        import psycopg
+
+        name = f"load_{tables}_{workers}"
+        with psycopg.connect(postgres.url, autocommit=True) as db:
+            db.execute(f"CREATE DATABASE {name}")
+        database: str | None = postgres.url.rsplit("/", 1)[0] + f"/{name}"
+        db_option = database
+    else:
+        database, db_option = None, str(folder / f"load-{tables}.db")
+    command = [sys.executable, "-m", "greenlight.cli.main", "serve", "--port", str(port), "--db", str(db_option)]
+    command += ["--workers", str(workers)]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
             try:
-                url = f"http://127.0.0.1:{port}"
-                deadline = time.monotonic() + 30
-                while time.monotonic() < deadline:
-                    try:
-                        if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
-                            break
-                    except httpx.HTTPError:
-                        time.sleep(0.1)
-                row = asyncio.run(run_load(url, tables, args.think, args.ramp, args.seconds, process.pid))
-            finally:
-                process.terminate()
-                process.wait()
-            row["raw_sqlite_commits_per_s"] = round(raw, 1)
-            row["load_average"] = round(os.getloadavg()[0], 2)
-            print(json.dumps(row), flush=True)
+                if httpx.get(f"{url}/api/ready", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        time.sleep(1.0 if workers > 1 else 0.0)  # every worker up, not just the first to answer
+        pg_data = postgres.data if postgres is not None else None
+        row = asyncio.run(run_load(url, tables, args.think, args.ramp, args.seconds, process.pid, database, pg_data))
+    finally:
+        process.terminate()
+        process.wait()
+    row["storage"] = "postgresql" if postgres is not None else "sqlite"
+    row["workers"] = workers
+    return row
 
 
 if __name__ == "__main__":
