@@ -352,3 +352,48 @@ def test_several_workers_need_postgresql(tmp_path: Path) -> None:
         timeout=60,
     )
     assert result.returncode != 0 and "PostgreSQL" in result.stderr + result.stdout
+
+
+def test_db_copy_moves_a_sqlite_servers_tables_into_postgresql(database: str, tmp_path: Path) -> None:
+    sqlite = Server(tmp_path / "old.db")
+    sqlite.start()
+    try:
+        with sqlite.client() as api:
+            finished = create_table(api, "cinecitta", [{"kind": "bot", "bot": "random"}] * 3)["table"]["id"]
+            wait_until(lambda: api.get(f"/api/tables/{finished}").json()["status"] == "finished", what="a finished game")
+            answer = create_table(api, "cinecitta", [{"kind": "human", "name": "Ann"}, {"kind": "human"}, {"kind": "bot"}])
+            waiting, token = answer["table"]["id"], answer["seats"][0]["token"]
+            api.post(f"/api/tables/{waiting}/chat", json={"text": "see you later"}, headers=bearer(token))
+            before = {
+                table_id: api.get(f"/api/tables/{table_id}/view", headers=bearer(token) if table_id == waiting else None).json()
+                for table_id in (finished, waiting)
+            }
+    finally:
+        sqlite.stop()
+    result = subprocess.run(
+        [sys.executable, "-m", "greenlight.cli.main", "db", "copy", str(tmp_path / "old.db"), database],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0 and "copied 2 tables" in result.stdout, result.stderr
+    [server] = start_servers(database, tmp_path, 1)
+    try:
+        with server.client() as api:
+            for table_id, view in before.items():
+                after = api.get(f"/api/tables/{table_id}/view", headers=bearer(token) if table_id == waiting else None).json()
+                assert (after["version"], after["observation"], after["table"]["status"]) == (
+                    view["version"],
+                    view["observation"],
+                    view["table"]["status"],
+                )
+            assert [line["text"] for line in api.get(f"/api/tables/{waiting}/chat").json()] == ["see you later"]
+        again = subprocess.run(
+            [sys.executable, "-m", "greenlight.cli.main", "db", "copy", str(tmp_path / "old.db"), database],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert again.returncode != 0, "tables already in the target are refused"
+    finally:
+        server.stop()
