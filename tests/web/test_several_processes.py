@@ -397,3 +397,25 @@ def test_db_copy_moves_a_sqlite_servers_tables_into_postgresql(database: str, tm
         assert again.returncode != 0, "tables already in the target are refused"
     finally:
         server.stop()
+
+
+def test_a_review_made_by_one_process_is_reported_by_the_other_and_never_made_twice(database: str, tmp_path: Path) -> None:
+    first, second = start_servers(database, tmp_path, 2, extra=["--limit", "review_seconds=0.2", "--limit", "create_per_minute=0"])
+    try:
+        with first.client() as a, second.client() as b:
+            table_id = create_table(a, "cinecitta", [{"kind": "bot", "bot": "random"}] * 3)["table"]["id"]
+            wait_until(lambda: b.get(f"/api/tables/{table_id}").json()["status"] == "finished", what="the bots to finish")
+            maker = a.get("/api/health").json()["process"]
+            started = a.post(f"/api/tables/{table_id}/reviews/0")
+            assert started.status_code == 202 and started.json()["by"] == maker
+            running = wait_until(lambda: (r := b.get(f"/api/tables/{table_id}/reviews/0")).status_code == 200 and r.json(), what="progress")
+            assert running["status"] in ("running", "done")
+            if running["status"] == "running":
+                assert running["total"] > 0 and running["by"] == maker
+                again = b.post(f"/api/tables/{table_id}/reviews/0").json()
+                assert again["status"] == "done" or again["by"] == maker, "the second process started the same review again"
+            done = wait_until(lambda: (r := b.get(f"/api/tables/{table_id}/reviews/0").json())["status"] == "done" and r, timeout=120)
+            assert done["review"]["seat"] == 0
+    finally:
+        for server in (first, second):
+            server.stop()

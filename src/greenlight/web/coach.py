@@ -10,13 +10,17 @@ its turn like a bot move.
 closed) game: the game is over, so nothing in it is secret any more. A
 review runs one search per decision of that seat, each as its own job in the
 bot worker pool (bots of running tables keep their turns in between); its
-progress can be polled, and the result is stored with the table.
+progress can be polled, and the result is stored with the table. With
+several server processes the progress is stored too (in the review's row,
+until the review replaces it), so any process reports it and none starts the
+same review twice.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import time
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
@@ -38,6 +42,8 @@ router = APIRouter(tags=["hints and reviews"])
 Authorization = Annotated[str | None, Header()]
 #: Moves a hint shows.
 HINT_MOVES = 3
+#: A review's stored progress older than this belongs to a process that stopped: the review may be asked for again.
+PROGRESS_STALE_SECONDS = 30.0
 
 
 class HintsIn(BaseModel):
@@ -50,6 +56,8 @@ class HintsIn(BaseModel):
 class ReviewJob:
     """A review being made: how far it has got, and why it failed if it did."""
 
+    #: The server process making it.
+    by: str = ""
     done: int = 0
     total: int = 0
     error: str | None = None
@@ -59,7 +67,7 @@ class ReviewJob:
         """The job's progress as the API reports it."""
         if self.error is not None:
             return {"status": "failed", "error": self.error}
-        return {"status": "running", "done": self.done, "total": self.total}
+        return {"status": "running", "done": self.done, "total": self.total, "by": self.by}
 
 
 def jobs_of(request: Request) -> dict[tuple[str, int], ReviewJob]:
@@ -126,12 +134,15 @@ async def start_review(table_id: str, seat: int, request: Request, hub: Hub, cli
     job = jobs.get(key)
     if job is not None and job.error is None:
         return job.to_json()
+    elsewhere = await progress_elsewhere(hub, table, seat)
+    if elsewhere is not None:
+        return elsewhere
     running = sum(1 for item in jobs.values() if item.error is None)
     if running >= hub.settings.max_reviews:
         raise TableError(429, f"{running} reviews are being made on this server; try again in a minute", retry_after=60.0)
     limiters: Limiters = request.app.state.limiters
     await limiters.take("create", client, "reviews")
-    job = jobs[key] = ReviewJob()
+    job = jobs[key] = ReviewJob(by=hub.backend.process_id)
     job.task = asyncio.create_task(make_review(hub, table, seat, job, jobs, key))
     return job.to_json()
 
@@ -146,6 +157,9 @@ async def get_review(table_id: str, seat: int, request: Request, hub: Hub) -> di
         return {"status": "done", "review": stored["json"]}
     job = jobs_of(request).get((table.id, seat))
     if job is None:
+        elsewhere = await progress_elsewhere(hub, table, seat)
+        if elsewhere is not None:
+            return elsewhere
         raise TableError(404, "this seat has not been reviewed yet; POST to this address to start the review")
     return job.to_json()
 
@@ -171,12 +185,32 @@ def check_reviewable(table: LiveTable, seat: int) -> None:
 
 async def stored_review(hub: TableHub, table: LiveTable, seat: int) -> dict[str, Any] | None:
     """The stored review of ``seat`` (``json`` and ``html``), if it has been made."""
+    stored = await _review_row(hub, table, seat)
+    return None if stored is None or "progress" in stored else stored
+
+
+async def progress_elsewhere(hub: TableHub, table: LiveTable, seat: int) -> dict[str, Any] | None:
+    """The progress of a review of ``seat`` that another server process is making now, if one is."""
+    stored = await _review_row(hub, table, seat)
+    if stored is None or "progress" not in stored:
+        return None
+    progress: dict[str, Any] = stored["progress"]
+    if time.time() - float(progress["at"]) > PROGRESS_STALE_SECONDS:
+        return None  # its process stopped: the review may be asked for again
+    return {"status": "running", "done": int(progress["done"]), "total": int(progress["total"]), "by": str(progress["by"])}
+
+
+async def _review_row(hub: TableHub, table: LiveTable, seat: int) -> dict[str, Any] | None:
     reviews: dict[int, str] = await hub.backend.load_reviews(table.id)
     text = reviews.get(seat)
-    if text is None:
-        return None
-    stored: dict[str, Any] = json.loads(text)
-    return stored
+    return None if text is None else dict(json.loads(text))
+
+
+async def share_progress(hub: TableHub, table: LiveTable, seat: int, job: ReviewJob) -> None:
+    """Store how far a review has got, for the other server processes (only when there are any)."""
+    if hub.backend.shared:
+        progress = {"progress": {"done": job.done, "total": job.total, "by": job.by, "at": time.time()}}
+        await hub.store_write(SaveReview(table.id, seat, json.dumps(progress)), table.id)
 
 
 async def make_review(
@@ -191,6 +225,7 @@ async def make_review(
         request, review = await asyncio.to_thread(advance, steps, None)
         while request is not None:
             job.done, job.total = request.done, request.total
+            await share_progress(hub, table, seat, job)
             result = await hub.bot_pool.run(review_search, game.spec.id, request, owner=table.stored.creator)
             request, review = await asyncio.to_thread(advance, steps, result)
         assert review is not None
