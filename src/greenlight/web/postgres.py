@@ -89,7 +89,7 @@ NOW = "extract(epoch FROM clock_timestamp())"
 
 #: Schema 3 in PostgreSQL: the SQLite file's tables and columns (same names, same meaning; flags are 0/1
 #: integers as there), plus what several processes need: a revision per table (bumped by every change but a
-#: move), the bot lock's key, processes, sockets and rate-limit buckets.
+#: move), the bot lock's key, which process last took each table's bots, processes, sockets and rate-limit buckets.
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tables (
@@ -168,6 +168,10 @@ CREATE TABLE IF NOT EXISTS sockets (
 );
 CREATE INDEX IF NOT EXISTS sockets_by_table ON sockets (table_id);
 CREATE INDEX IF NOT EXISTS sockets_by_client ON sockets (client);
+CREATE TABLE IF NOT EXISTS bot_owners (
+    table_id TEXT PRIMARY KEY,
+    process TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS rate_buckets (
     name TEXT NOT NULL,
     client TEXT NOT NULL,
@@ -546,8 +550,19 @@ class PostgresBackend(Backend):
                 return False
             if row is not None and row[0]:
                 self.owned.add(table_id)
+                await self._note_owner(table_id)
                 return True
             return False
+
+    async def _note_owner(self, table_id: str) -> None:
+        """Write down that this process moves the table's bots: if it dies holding them, another takes them over."""
+        with contextlib.suppress(psycopg.Error, PoolTimeout):
+            async with self.pool.connection() as conn:
+                await conn.execute(
+                    "INSERT INTO bot_owners (table_id, process) VALUES (%s, %s)"
+                    " ON CONFLICT (table_id) DO UPDATE SET process = excluded.process",
+                    (table_id, self.process_id),
+                )
 
     async def release_bots(self, table_id: str) -> None:
         """Give the table's bot lock back."""
@@ -555,6 +570,9 @@ class PostgresBackend(Backend):
             if table_id not in self.owned:
                 return
             self.owned.discard(table_id)
+            with contextlib.suppress(psycopg.Error, PoolTimeout):
+                async with self.pool.connection() as conn:  # let go on purpose: nobody is to take it over
+                    await conn.execute("DELETE FROM bot_owners WHERE table_id = %s AND process = %s", (table_id, self.process_id))
             if self._locks is None or self._locks.closed:
                 return
             with contextlib.suppress(psycopg.Error):
@@ -574,15 +592,19 @@ class PostgresBackend(Backend):
             return True
 
     async def orphaned(self, limit: int) -> list[str]:
-        """Unfinished tables with a bot seat whose bot lock nobody holds (their process died or let them go)."""
+        """Unfinished tables whose bots a process took and nobody holds now: that process died (or lost its session).
+
+        A process that lets a table's bots go on purpose (the table went idle) erases its note, so tables
+        waiting for people are not taken over: whichever process a person's move reaches takes them then.
+        """
         rows = await self._fetch(
-            "SELECT t.id FROM tables t WHERE t.finished_at IS NULL AND t.closed_at IS NULL AND t.error IS NULL"
-            " AND EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.kind = 'bot')"
+            "SELECT t.id FROM bot_owners o JOIN tables t ON t.id = o.table_id"
+            " WHERE o.process <> %s AND t.finished_at IS NULL AND t.closed_at IS NULL AND t.error IS NULL"
             " AND NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.objsubid = 1"
             "   AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())"
             "   AND l.classid::bigint = t.bot_lock >> 32 AND l.objid::bigint = t.bot_lock & 4294967295)"
             " ORDER BY random() LIMIT %s",
-            (limit,),
+            (self.process_id, limit),
         )
         return [row[0] for row in rows]
 
@@ -685,6 +707,10 @@ class PostgresBackend(Backend):
                     )
                     await conn.execute(f"DELETE FROM server_processes WHERE seen_at < {NOW} - %s", (PROCESS_TIMEOUT_SECONDS * 4,))
                     await conn.execute(f"DELETE FROM rate_buckets WHERE at < {NOW} - 3600")
+                    await conn.execute(
+                        "DELETE FROM bot_owners o USING tables t WHERE t.id = o.table_id"
+                        " AND (t.finished_at IS NOT NULL OR t.closed_at IS NOT NULL OR t.error IS NOT NULL)"
+                    )
             except Exception as error:
                 log.warning("could not refresh this process's heartbeat: %s", error)
 

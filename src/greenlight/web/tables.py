@@ -1149,9 +1149,15 @@ class TableHub:
         stored = None
         if changes.revision != revision:
             stored = await self._store_call(self.backend.load_table, table.id)
-        if table.pending or table.version != version:
+        if table.pending:
             table.stale = True  # this process's own moves are being stored: the rows may be theirs
             return
+        if table.version != version:
+            self._schedule_refresh(table)  # another refresh moved the copy meanwhile: look again from there
+            return
+        if stored is not None and len(stored.record.actions) != version + len(changes.actions):
+            stored = None  # the row is newer than the moves read (a move landed in between): read both again
+            self._schedule_refresh(table)
         self._apply_changes(table, changes, stored)
 
     def _apply_changes(self, table: LiveTable, changes: TableChanges, stored: StoredTable | None) -> None:
@@ -1172,8 +1178,6 @@ class TableHub:
             self._take_row(table, stored)
             table.revision = stored.revision
             changed = True
-        else:
-            table.revision = changes.revision
         if changes.chat:
             self._heard_chat(table, changes.chat)
         if changed:
