@@ -226,3 +226,29 @@ def test_a_backend_reports_what_is_stored_beyond_what_a_process_knows(run: Calla
             assert changes.actions == [] and changes.chat == []
 
     run(scenario)
+
+
+def test_only_one_process_moves_a_tables_bots_and_only_a_dead_ones_tables_are_taken_over(postgres: Any) -> None:
+    from greenlight.web.postgres import PostgresBackend
+
+    database = new_database(postgres)
+
+    async def scenario() -> None:
+        first, second = PostgresBackend(database), PostgresBackend(database)
+        for backend in (first, second):
+            await backend.start(lambda notice: None)
+        await first.writer.write(CreateTable(table("t1")))
+        assert await first.own_bots("t1") and not await second.own_bots("t1")
+        assert await second.orphaned(10) == []  # held by a live process
+        await first.release_bots("t1")
+        assert await second.orphaned(10) == []  # let go on purpose: nothing to take over
+        assert await second.own_bots("t1") and not await first.own_bots("t1")
+        assert second._locks is not None
+        await second._locks.close()  # the session holding the lock ends, as when its process is killed
+        assert not await second.holds_bot_locks()
+        assert await first.orphaned(10) == ["t1"]
+        assert await first.own_bots("t1") and await first.orphaned(10) == []
+        await first.close()
+        await second.close()
+
+    asyncio.run(scenario())
