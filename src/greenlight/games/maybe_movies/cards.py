@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache, lru_cache
 from math import floor
 from operator import attrgetter
@@ -167,10 +167,41 @@ class MovieCard(NamedTuple):
 _card_id = attrgetter("id")
 
 
-@lru_cache(maxsize=64)
-def _positions(ids: tuple[str, ...]) -> Mapping[str, int]:
-    """The position of each id; shared by every catalogue with these ids (all generated ones), so treat as read-only."""
-    return {card_id: index for index, card_id in enumerate(ids)}
+class CardLayout(NamedTuple):
+    """Where each card id sits in a catalogue, and which ids are CHANGE cards and text cards.
+
+    It follows from the cards' ids and kinds alone, so every generated catalogue (same ids, same kinds)
+    shares one; treat its maps as read-only.
+    """
+
+    hand_ids: tuple[str, ...]
+    movie_ids: tuple[str, ...]
+    vote_index: Mapping[str, int]
+    movie_index: Mapping[str, int]
+    change_ids: frozenset[str]
+    text_ids: frozenset[str]
+
+    @staticmethod
+    def of(hand_cards: Sequence[VoteCard], movie_cards: Sequence[MovieCard]) -> CardLayout:
+        """The layout of these hand cards (votes, then CHANGE) and movie cards (movies, then blockbusters)."""
+        return CardLayout.of_ids(
+            tuple(map(_card_id, hand_cards)),
+            tuple(map(_card_id, movie_cards)),
+            [card.id for card in hand_cards if card.kind == CHANGE],
+            [card.id for card in movie_cards if card.cost_key is not None],
+        )
+
+    @staticmethod
+    def of_ids(hand_ids: tuple[str, ...], movie_ids: tuple[str, ...], change_ids: Iterable[str], text_ids: Iterable[str]) -> CardLayout:
+        """The layout of cards with these ids, of which ``change_ids`` are CHANGE cards and ``text_ids`` blockbusters."""
+        return CardLayout(
+            hand_ids,
+            movie_ids,
+            {card_id: index for index, card_id in enumerate(hand_ids)},
+            {card_id: index for index, card_id in enumerate(movie_ids)},
+            frozenset(change_ids),
+            frozenset(text_ids),
+        )
 
 
 class Catalogue(StaticData):
@@ -203,6 +234,7 @@ class Catalogue(StaticData):
         blockbusters: Sequence[MovieCard],
         titles: Mapping[str, str] | None = None,
         flavour_seed: int | None = None,
+        layout: CardLayout | None = None,
     ) -> None:
         self.source = source
         self.votes = tuple(votes)
@@ -211,18 +243,18 @@ class Catalogue(StaticData):
         self.blockbusters = tuple(blockbusters)
         hand_cards = (*self.votes, *self.changes)
         movie_cards = (*self.movies, *self.blockbusters)
-        hand_ids: tuple[str, ...] = tuple(map(_card_id, hand_cards))
-        movie_ids: tuple[str, ...] = tuple(map(_card_id, movie_cards))
+        if layout is None:
+            layout = CardLayout.of(hand_cards, movie_cards)
         #: Every vote and CHANGE card by id, and every movie and blockbuster by id (the rules' hot loops read these
         #: maps directly instead of calling :meth:`vote` and :meth:`movie`; treat them as read-only).
-        self.hand_cards: Mapping[str, VoteCard] = dict(zip(hand_ids, hand_cards, strict=True))
-        self.movie_cards: Mapping[str, MovieCard] = dict(zip(movie_ids, movie_cards, strict=True))
-        self.change_ids = frozenset(map(_card_id, self.changes))
+        self.hand_cards: Mapping[str, VoteCard] = dict(zip(layout.hand_ids, hand_cards, strict=True))
+        self.movie_cards: Mapping[str, MovieCard] = dict(zip(layout.movie_ids, movie_cards, strict=True))
+        self.change_ids = layout.change_ids
         #: The movie cards whose cost and profit are texts (the blockbusters, §2.5).
-        self.text_ids = frozenset([card.id for card in movie_cards if card.cost_key is not None])
+        self.text_ids = layout.text_ids
         #: Positions used by the integer action codes (votes then CHANGE; movies then blockbusters).
-        self._vote_index = _positions(hand_ids)
-        self._movie_index = _positions(movie_ids)
+        self._vote_index = layout.vote_index
+        self._movie_index = layout.movie_index
         self._digest: str | None = None
         self._details: dict[str, CardFace] = {}
         #: Cosmetic titles: given (data file), or drawn from the flavour stream of ``flavour_seed`` when first needed.
@@ -409,7 +441,7 @@ def generate_catalogue(seed: int) -> Catalogue:
         icons = (pick_icon(),) if n == 1 else (pick_icon(), pick_icon()) if n == 2 else (pick_icon(), pick_icon(), pick_icon())
         m = _PROFIT_FACTOR_LOW + _PROFIT_FACTOR_WIDTH * random()  # real_in(0.66, 1.75)
         profit = min(5, max(1, floor(n * m + 0.5)))  # round_half_up
-        movies.append(MovieCard(_MOVIE_IDS[k], icons, profit))
+        movies.append(_new_card(MovieCard, (_MOVIE_IDS[k], icons, profit, None, None, None, None)))
     # G4 blockbusters, in this exact order: cost key, X, N, profit key.
     pick_icon = balanced_picks(random, 1).__next__
     blockbusters: list[MovieCard] = []
@@ -418,8 +450,8 @@ def generate_catalogue(seed: int) -> Catalogue:
         x = pick_icon() if cost_key in X_KEYS else None
         n_param = 1 + floor(random() * 3) if cost_key in N_KEYS else None
         profit_key = PROFIT_KEYS[floor(random() * len(PROFIT_KEYS))]
-        blockbusters.append(MovieCard(_BLOCKBUSTER_IDS[k], (), 0, cost_key, x, n_param, profit_key))
-    return Catalogue("generated", votes, changes, movies, blockbusters, flavour_seed=seed)
+        blockbusters.append(_new_card(MovieCard, (_BLOCKBUSTER_IDS[k], (), 0, cost_key, x, n_param, profit_key)))
+    return Catalogue("generated", votes, changes, movies, blockbusters, flavour_seed=seed, layout=_GENERATED_LAYOUT)
 
 
 _PROFIT_FACTOR_LOW = 0.66
@@ -427,6 +459,8 @@ _PROFIT_FACTOR_WIDTH = 1.75 - 0.66  # real_in computes the width first
 _MOVIE_IDS = tuple(f"M{k:02d}" for k in range(1, NUM_MOVIES + 1))
 _BLOCKBUSTER_IDS = tuple(f"B{k:02d}" for k in range(1, NUM_BLOCKBUSTERS + 1))
 _CHANGE_CARDS = tuple(VoteCard(f"C{n:02d}", CHANGE, number=n) for n in range(1, NUM_CHANGE + 1))
+#: Builds a card from all its fields in order: what ``MovieCard(...)`` does, without its keyword handling (half the cost).
+_new_card = tuple.__new__
 #: Every vote G1 can make, shared by all generated catalogues: for the k-th YES and NO pair, the YES card of value
 #: 2 + v and icon i at ``v * NUM_ICONS + i``, and the NO card of value 1 + v and icon i likewise.
 _GENERATED_VOTES = tuple(
@@ -435,6 +469,12 @@ _GENERATED_VOTES = tuple(
         tuple(VoteCard(f"N{k:02d}", NO, value, icon) for value in (1, 2) for icon in range(NUM_ICONS)),
     )
     for k in range(1, NUM_VOTES // 2 + 1)
+)
+_GENERATED_LAYOUT = CardLayout.of_ids(
+    tuple(cards[0].id for pair in _GENERATED_VOTES for cards in pair) + tuple(map(_card_id, _CHANGE_CARDS)),
+    _MOVIE_IDS + _BLOCKBUSTER_IDS,
+    map(_card_id, _CHANGE_CARDS),
+    _BLOCKBUSTER_IDS,
 )
 
 
