@@ -415,7 +415,7 @@ class _StateWriter:
         start = at["active"]
         out[start : start + len(block)] = block
         hand = tuple(state.hands[seat])
-        block = cached(("hand", catalogue, hand), lambda: array("f", _hand(_details(table, hand), hand)))
+        block = self._blocks.get(("hand", catalogue, hand)) or cached(("hand", catalogue, hand), partial(self._hand, table, hand))
         start = at["hand"]
         out[start : start + len(block)] = block
         vote = votes[seat]
@@ -506,6 +506,26 @@ class _StateWriter:
             block[2 * n + order[other]] = 1.0
         for other, hand in enumerate(hands):
             block[3 * n + order[other]] = clip01(len(hand) / MAX_TURNS)
+        return array("f", block)
+
+    def _hand_slot(self, table: Catalogue, card: str) -> int:
+        """Where one hand card counts in ``hand`` (the reference's ``_hand`` of it alone); -1 for a CHANGE card."""
+        key = ("hand slot", id(table), card)
+        found: int | None = self._blocks.get(key)
+        if found is None:
+            alone = _hand(_details(table, (card,)), (card,))
+            found = self._cached(key, partial(int, alone.index(0.25) if 0.25 in alone else -1))
+        return found
+
+    def _hand(self, table: Catalogue, hand: tuple[str, ...]) -> array[float]:
+        """hand: k cards of one kind count k/4, k CHANGE cards k/2, up to 1 (exact sums of the reference's steps)."""
+        block = [0.0] * (len(VOTE_TYPES) * len(ICONS) * MAX_VALUE + 1)
+        for card in hand:
+            slot = self._hand_slot(table, card)
+            if slot < 0:
+                block[-1] = clip01(block[-1] + 0.5)
+            else:
+                block[slot] = clip01(block[slot] + 0.25)
         return array("f", block)
 
     def _known(self, state: MaybeMoviesState, order: list[int], out: MutableSequence[float]) -> None:
