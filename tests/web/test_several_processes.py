@@ -227,8 +227,9 @@ def test_two_processes_racing_for_one_move_index_never_both_store_it(database: s
 def test_workers_share_one_port_and_a_killed_worker_is_replaced(database: str, tmp_path: Path) -> None:
     port = free_port()
     log = (tmp_path / "workers.log").open("wb")
+    command = [sys.executable, "-m", "greenlight.cli.main", "serve", "--db", database, "--port", str(port), "--workers", "2"]
     supervisor = subprocess.Popen(
-        [sys.executable, "-m", "greenlight.cli.main", "serve", "--db", database, "--port", str(port), "--workers", "2", "--bot-delay", "0"],
+        [*command, "--bot-delay", "0", "--log-format", "json", "--log-level", "info"],
         stdout=log,
         stderr=subprocess.STDOUT,
     )
@@ -261,6 +262,10 @@ def test_workers_share_one_port_and_a_killed_worker_is_replaced(database: str, t
         supervisor.send_signal(signal.SIGTERM)
         assert supervisor.wait(timeout=60) == 0
         log.close()
+    # Structured logs: every line a worker wrote is one JSON object naming the worker.
+    lines = [json.loads(line) for line in (tmp_path / "workers.log").read_text().splitlines() if line.startswith("{")]
+    assert lines and all({"time", "level", "logger", "message", "pid", "worker"} <= set(line) for line in lines)
+    assert {line["worker"] for line in lines if line["logger"] == "uvicorn.access"} == {0, 1}
 
 
 def test_limits_hold_across_processes(database: str, tmp_path: Path) -> None:
