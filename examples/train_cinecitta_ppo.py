@@ -22,7 +22,7 @@ training deals; a random player wins about a third against two random bots.
 Everything is seeded: a run repeats exactly.
 
     pip install -e '.[rl,train]'
-    python examples/train_cinecitta_ppo.py                                  # the run docs/rl.md reports
+    python examples/train_cinecitta_ppo.py                                  # the run docs/rl.md reports (0.28 -> 0.84 -> 0.72)
     python examples/train_cinecitta_ppo.py --random-updates 20 --medium-updates 0 --eval-games 120
 """
 
@@ -205,7 +205,8 @@ def _update(
 
 @dataclass
 class Result:
-    """Greedy win shares before training and after each phase, the steps of each phase and the time taken."""
+    """Greedy win shares before training and after each phase (NaN against medium without a medium phase),
+    the learner steps of each phase and the time taken."""
 
     before_random: float
     after_random: float
@@ -230,22 +231,26 @@ def run(random_updates: int, medium_updates: int, eval_games: int, config: Confi
             print(f"[{time.perf_counter() - started:7.1f} s] {text}", flush=True)
 
     before_random = evaluate(agent, "random", eval_games)
-    before_medium = evaluate(agent, "medium", eval_games)
+    # Heuristic bots cost far more than random ones: evaluate against them only when a phase trains against them.
+    before_medium = evaluate(agent, "medium", eval_games) if medium_updates else float("nan")
     say(f"before training: win share {before_random:.3f} against random, {before_medium:.3f} against medium")
     random_steps = train_phase(agent, optimizer, config, "random", random_updates, config.seed)
     after_random = evaluate(agent, "random", eval_games)
     say(f"after {random_steps:,} learner steps against random: win share {after_random:.3f} against random")
     medium_steps = train_phase(agent, optimizer, config, "medium", medium_updates, config.seed + 1)
-    after_medium = evaluate(agent, "medium", eval_games) if medium_updates else before_medium
-    say(f"after {medium_steps:,} more against medium: win share {after_medium:.3f} against medium (before training {before_medium:.3f})")
+    after_medium = evaluate(agent, "medium", eval_games) if medium_updates else float("nan")
+    if medium_updates:
+        say(
+            f"after {medium_steps:,} more against medium: win share {after_medium:.3f} against medium (before training {before_medium:.3f})"
+        )
     return Result(before_random, after_random, before_medium, after_medium, random_steps, medium_steps, time.perf_counter() - started)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--random-updates", type=int, default=150, help="PPO updates against random bots")
-    parser.add_argument("--medium-updates", type=int, default=150, help="PPO updates against medium bots, after")
-    parser.add_argument("--eval-games", type=int, default=500)
+    parser.add_argument("--random-updates", type=int, default=40, help="PPO updates against random bots")
+    parser.add_argument("--medium-updates", type=int, default=30, help="PPO updates against medium bots, after")
+    parser.add_argument("--eval-games", type=int, default=300)
     parser.add_argument("--envs", type=int, default=Config.envs)
     parser.add_argument("--rollout", type=int, default=Config.rollout, help="steps per game and update")
     parser.add_argument("--seed", type=int, default=0)

@@ -58,14 +58,17 @@ def test_ppo_example_runs_an_update_and_repeats_exactly() -> None:
     config = example.Config(envs=2, rollout=16, minibatches=2, epochs=1)
     first = example.run(random_updates=1, medium_updates=0, eval_games=4, config=config, log=False)
     assert first.random_steps == 32 and first.medium_steps == 0
-    assert all(0.0 <= share <= 1.0 for share in (first.before_random, first.after_random, first.before_medium))
+    assert all(0.0 <= share <= 1.0 for share in (first.before_random, first.after_random))
     again = example.run(random_updates=1, medium_updates=0, eval_games=4, config=config, log=False)
     assert (again.before_random, again.after_random) == (first.before_random, first.after_random)
 
 
 @pytest.mark.slow
 def test_ppo_raises_the_win_share_against_random_bots() -> None:
-    """A small seeded budget (about a minute on one core): the greedy win share over 200 evaluation deals rises clearly."""
+    """A small seeded budget (about a minute on one core): the greedy win share over 200 evaluation deals rises clearly.
+
+    (The full run in docs/rl.md goes from 0.28 to 0.84 in 40 updates.)
+    """
     pytest.importorskip("torch")
     example = _load("train_cinecitta_ppo")
     result = example.run(random_updates=10, medium_updates=0, eval_games=200, log=False)
