@@ -424,3 +424,15 @@ def test_a_review_made_by_one_process_is_reported_by_the_other_and_never_made_tw
     finally:
         for server in (first, second):
             server.stop()
+
+
+def test_an_unreachable_database_is_named_and_the_server_does_not_start(tmp_path: Path) -> None:
+    unused = free_port()
+    result = subprocess.run(
+        [sys.executable, "-m", "greenlight.cli.main", "serve", "--db", f"postgresql://greenlight@127.0.0.1:{unused}/games"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode != 0
+    assert f"cannot use the database PostgreSQL 127.0.0.1:{unused}/games" in " ".join(result.stderr.split())

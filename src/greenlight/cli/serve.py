@@ -86,10 +86,14 @@ def serve(
         write_timeout=write_timeout,
     )
     where = describe_db(db)
+    if listen_fd is None:  # a worker's supervisor has done this already
+        try:
+            prepare_database(db)
+        except Exception as error:
+            raise fail(f"cannot use the database {where}: {str(error).strip()}") from None
     if workers > 1:
         from greenlight.cli.workers import supervise
 
-        prepare_database(db)
         typer.echo(f"Greenlight is serving {where} with {workers} worker processes")
         typer.echo(f"Open {settings.public_url}/ in your browser (Ctrl+C stops the server).")
         options = worker_options(settings, limit or [], forwarded_allow_ips, log_level, log_format)
