@@ -436,3 +436,39 @@ def test_an_unreachable_database_is_named_and_the_server_does_not_start(tmp_path
     )
     assert result.returncode != 0
     assert f"cannot use the database PostgreSQL 127.0.0.1:{unused}/games" in " ".join(result.stderr.split())
+
+
+def test_servers_ride_out_a_database_restart(tmp_path: Path) -> None:
+    from greenlight.testing.postgres import TemporaryPostgres
+
+    with TemporaryPostgres() as own:
+        first, second = start_servers(own.url, tmp_path, 2)
+        try:
+            with first.client() as a, second.client() as b:
+                answer = create_table(a, "cinecitta", [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}, {"kind": "bot"}])
+                table_id = answer["table"]["id"]
+                tokens = [seat["token"] for seat in answer["seats"][:2]]
+                watcher = Socket(second, table_id, None)
+                watcher.view_at(0)
+                own.restart()  # every connection of both servers is cut
+
+                def ann_plays() -> bool:
+                    view = a.get(f"/api/tables/{table_id}/view", headers=bearer(tokens[0]))
+                    if view.status_code != 200:
+                        return False
+                    move = a.post(
+                        f"/api/tables/{table_id}/actions", json={"action": view.json()["legal_actions"][0]}, headers=bearer(tokens[0])
+                    )
+                    assert move.status_code in (200, 503), move.text  # refused while the database is away, never lost
+                    return move.status_code == 200
+
+                wait_until(ann_plays, timeout=30, what="a move stored after the restart")
+                legal = b.get(f"/api/tables/{table_id}/view", headers=bearer(tokens[1])).json()["legal_actions"]
+                assert b.post(f"/api/tables/{table_id}/actions", json={"action": legal[0]}, headers=bearer(tokens[1])).status_code == 200
+                # The bot moves, and the second process hears of the first's moves again (its notice connection came back).
+                view = watcher.view_at(3, timeout=30)
+                assert view["version"] >= 3
+                assert b.get("/api/ready").status_code == 200 and a.get("/api/ready").status_code == 200
+        finally:
+            for server in (first, second):
+                server.stop()

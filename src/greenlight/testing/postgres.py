@@ -98,17 +98,27 @@ class TemporaryPostgres:
         self.port = _free_port()
         try:
             self._run("initdb", "-D", str(self.data), "-U", SUPERUSER, "--auth=trust", "-E", "UTF8", "--no-instructions")
-            options = " ".join(
-                [f"-c listen_addresses=127.0.0.1 -p {self.port} -c unix_socket_directories={self.folder}"]
-                + [f"-c {name}={value}" for name, value in self.settings.items()]
-            )
-            self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.folder / "server.log"), "-w", "-t", "60", "start")
+            self._launch()
             self._run("createdb", "-h", str(self.folder), "-p", str(self.port), "-U", SUPERUSER, DATABASE)
         except subprocess.CalledProcessError as error:
             log = self.log()
             self.stop()
             raise PostgresUnavailable(f"PostgreSQL did not start: {error.stderr or error.stdout}\n{log}") from None
         return self
+
+    def _launch(self) -> None:
+        assert self.folder is not None
+        options = " ".join(
+            [f"-c listen_addresses=127.0.0.1 -p {self.port} -c unix_socket_directories={self.folder}"]
+            + [f"-c {name}={value}" for name, value in self.settings.items()]
+        )
+        # The log file keeps the server's output away from this process's pipes (pg_ctl would wait on them).
+        self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.folder / "server.log"), "-w", "-t", "60", "start")
+
+    def restart(self) -> None:
+        """Stop the server (fast shutdown: every connection is cut) and start it again on the same port and data."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "-t", "60", "stop")
+        self._launch()
 
     def log(self) -> str:
         """The server's log so far."""
