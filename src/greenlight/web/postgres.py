@@ -50,6 +50,7 @@ from greenlight.web.storage import (
     STATUSES,
     SUMMARY_COLUMNS,
     TABLE_COLUMNS,
+    TABLES_SQL,
     AddChat,
     AppendAction,
     ChatLine,
@@ -90,68 +91,13 @@ NOW = "extract(epoch FROM clock_timestamp())"
 #: Schema 3 in PostgreSQL: the SQLite file's tables and columns (same names, same meaning; flags are 0/1
 #: integers as there), plus what several processes need: a revision per table (bumped by every change but a
 #: move), the bot lock's key, which process last took each table's bots, processes, sockets and rate-limit buckets.
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    version TEXT NOT NULL,
-    num_players INTEGER NOT NULL,
-    seed TEXT NOT NULL,
-    seed_chosen INTEGER NOT NULL DEFAULT 0,
-    options TEXT NOT NULL,
-    created_at DOUBLE PRECISION NOT NULL,
-    finished_at DOUBLE PRECISION,
-    creator TEXT NOT NULL DEFAULT '',
-    closed_at DOUBLE PRECISION,
-    closed_reason TEXT,
-    error TEXT,
-    host_hash TEXT,
-    rematch_of TEXT,
-    rematch TEXT,
-    start TEXT,
-    hints INTEGER NOT NULL DEFAULT 0,
-    revision BIGINT NOT NULL DEFAULT 0,
-    bot_lock BIGINT GENERATED ALWAYS AS (('x' || substr(md5('greenlight-bots/' || id), 1, 15))::bit(60)::bigint) STORED
-);
-CREATE INDEX IF NOT EXISTS tables_by_creation ON tables (created_at DESC, id DESC);
+SCHEMA = (
+    TABLES_SQL.format(real="DOUBLE PRECISION")
+    + """
+ALTER TABLE tables ADD COLUMN IF NOT EXISTS revision BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE tables ADD COLUMN IF NOT EXISTS bot_lock BIGINT
+    GENERATED ALWAYS AS (('x' || substr(md5('greenlight-bots/' || id), 1, 15))::bit(60)::bigint) STORED;
 CREATE INDEX IF NOT EXISTS tables_unfinished ON tables (id) WHERE finished_at IS NULL AND closed_at IS NULL;
-CREATE TABLE IF NOT EXISTS seats (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    seat INTEGER NOT NULL,
-    kind TEXT NOT NULL CHECK (kind IN ('human', 'bot')),
-    bot TEXT,
-    name TEXT NOT NULL,
-    token_hash TEXT,
-    joined_at DOUBLE PRECISION,
-    open INTEGER NOT NULL DEFAULT 0,
-    stands_in_for TEXT,
-    PRIMARY KEY (table_id, seat)
-);
-CREATE TABLE IF NOT EXISTS chat (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    idx INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    text TEXT NOT NULL,
-    at DOUBLE PRECISION NOT NULL,
-    PRIMARY KEY (table_id, idx)
-);
-CREATE TABLE IF NOT EXISTS actions (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    idx INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    text TEXT NOT NULL,
-    at DOUBLE PRECISION NOT NULL,
-    PRIMARY KEY (table_id, idx)
-);
-CREATE TABLE IF NOT EXISTS reviews (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    seat INTEGER NOT NULL,
-    review TEXT NOT NULL,
-    at DOUBLE PRECISION NOT NULL,
-    PRIMARY KEY (table_id, seat)
-);
 CREATE TABLE IF NOT EXISTS server_processes (
     id TEXT PRIMARY KEY,
     started_at DOUBLE PRECISION NOT NULL,
@@ -181,6 +127,7 @@ CREATE TABLE IF NOT EXISTS rate_buckets (
     PRIMARY KEY (name, client)
 );
 """
+)
 
 
 def bot_lock_key(table_id: str) -> int:

@@ -44,7 +44,8 @@ APPEND_CHUNK = 1000
 #: Table statuses a listing can filter on.
 STATUSES = ("open", "running", "finished", "closed", "broken")
 
-SCHEMA = """
+#: The tables every SQL store keeps, the same in SQLite and PostgreSQL; ``{real}`` is each one's 64-bit float type.
+TABLES_SQL = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
@@ -54,10 +55,10 @@ CREATE TABLE IF NOT EXISTS tables (
     seed TEXT NOT NULL,
     seed_chosen INTEGER NOT NULL DEFAULT 0,
     options TEXT NOT NULL,
-    created_at REAL NOT NULL,
-    finished_at REAL,
+    created_at {real} NOT NULL,
+    finished_at {real},
     creator TEXT NOT NULL DEFAULT '',
-    closed_at REAL,
+    closed_at {real},
     closed_reason TEXT,
     error TEXT,
     host_hash TEXT,
@@ -74,7 +75,7 @@ CREATE TABLE IF NOT EXISTS seats (
     bot TEXT,
     name TEXT NOT NULL,
     token_hash TEXT,
-    joined_at REAL,
+    joined_at {real},
     open INTEGER NOT NULL DEFAULT 0,
     stands_in_for TEXT,
     PRIMARY KEY (table_id, seat)
@@ -85,7 +86,7 @@ CREATE TABLE IF NOT EXISTS chat (
     seat INTEGER NOT NULL,
     name TEXT NOT NULL,
     text TEXT NOT NULL,
-    at REAL NOT NULL,
+    at {real} NOT NULL,
     PRIMARY KEY (table_id, idx)
 );
 CREATE TABLE IF NOT EXISTS actions (
@@ -93,17 +94,18 @@ CREATE TABLE IF NOT EXISTS actions (
     idx INTEGER NOT NULL,
     seat INTEGER NOT NULL,
     text TEXT NOT NULL,
-    at REAL NOT NULL,
+    at {real} NOT NULL,
     PRIMARY KEY (table_id, idx)
 );
 CREATE TABLE IF NOT EXISTS reviews (
     table_id TEXT NOT NULL REFERENCES tables(id),
     seat INTEGER NOT NULL,
     review TEXT NOT NULL,
-    at REAL NOT NULL,
+    at {real} NOT NULL,
     PRIMARY KEY (table_id, seat)
 );
 """
+SCHEMA = TABLES_SQL.format(real="REAL")
 
 #: Schema 3 keeps the position a table started from (a game set up from a position), whether its host allows hints for
 #: everyone, and the reviews of finished games (the reviews table is made by SCHEMA).
