@@ -304,12 +304,12 @@ def settle(state: MaybeMoviesState, events: list[Event]) -> None:
     while True:
         phase = state.phase
         if phase == VOTE:
-            waiting = decision(state).players
-            if waiting:
+            # Seats without a vote are the non-voters and the voters still to choose.
+            if state.votes.count(None) > state.num_players - len(state.voters):
                 hands = state.hands
-                if 1 not in map(len, map(hands.__getitem__, waiting)):
+                if 1 not in map(len, hands):  # nobody holds a last card, which would vote by itself
                     return
-                for seat in waiting:  # a hand's last card votes by itself
+                for seat in decision(state).players:
                     hand = hands[seat]
                     if len(hand) == 1:
                         vote.commit_vote(state, seat, hand[0], events, automatic=True)

@@ -87,8 +87,18 @@ def start_turn(state: MaybeMoviesState, events: list[Event]) -> None:
     state.phase = PITCH
     state.row = []
     state.pitch_from = 0
-    started: TurnStarted = {"turn": state.turn, "active": state.active}
-    events.append(Event("turn_started", started))
+    key = (state.turn, state.active)
+    event = _TURN_STARTED.get(key)
+    if event is None:
+        started: TurnStarted = {"turn": key[0], "active": key[1]}
+        event = _TURN_STARTED[key] = Event("turn_started", started)
+    events.append(event)
+
+
+# Events are immutable (``core.events.Event``), so those that follow from a few small values are made once per
+# distinct value and shared: most events of a random playout are these.
+_TURN_STARTED: dict[tuple[int, int], Event] = {}
+_PITCH_ADDED: dict[tuple[int, str], Event] = {}
 
 
 def pitch_actions(state: MaybeMoviesState) -> list[Action]:
@@ -116,8 +126,12 @@ def add_to_pitch(state: MaybeMoviesState, card: str, events: list[Event]) -> Non
     del state.market[index]
     state.row.append(card)
     state.pitch_from = index
-    added: PitchAdded = {"seat": state.active, "card": card}
-    events.append(Event("pitch_added", added))
+    key = (state.active, card)
+    event = _PITCH_ADDED.get(key)
+    if event is None:
+        added: PitchAdded = {"seat": key[0], "card": card}
+        event = _PITCH_ADDED[key] = Event("pitch_added", added)
+    events.append(event)
 
 
 def finish_pitch(state: MaybeMoviesState, events: list[Event]) -> None:

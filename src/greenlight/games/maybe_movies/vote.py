@@ -27,10 +27,20 @@ from greenlight.games.maybe_movies.state import CHANGE_EDIT, EDIT_ADD, EDIT_SLOT
 def start_vote_round(state: MaybeMoviesState, events: list[Event]) -> None:
     """T4: every seat with a non-empty hand votes, the active player included (R10, R30)."""
     state.phase = VOTE
-    state.voters = tuple(compress(range(state.num_players), state.hands))
+    voters = state.voters = tuple(compress(range(state.num_players), state.hands))
     state.votes = [None] * state.num_players
-    started: VoteStarted = {"voters": list(state.voters), "round": len(state.rounds) + 1}
-    events.append(Event("vote_started", started))
+    key = (voters, len(state.rounds) + 1)
+    event = _VOTE_STARTED.get(key)
+    if event is None:
+        started: VoteStarted = {"voters": list(voters), "round": key[1]}
+        event = _VOTE_STARTED[key] = Event("vote_started", started)
+    events.append(event)
+
+
+# Events are immutable (``core.events.Event``), so those that follow from a few small values are made once per
+# distinct value and shared: most events of a random playout are these.
+_VOTE_STARTED: dict[tuple[tuple[int, ...], int], Event] = {}
+_VOTE_EVENTS: dict[tuple[int, str, bool], tuple[Event, Event]] = {}
 
 
 def waiting_voters(state: MaybeMoviesState) -> tuple[int, ...]:
@@ -42,11 +52,14 @@ def waiting_voters(state: MaybeMoviesState) -> tuple[int, ...]:
 def commit_vote(state: MaybeMoviesState, seat: int, card: str, events: list[Event], automatic: bool = False) -> None:
     """Store a secret vote; the card stays in hand until the reveal. Only *that* a seat chose is public."""
     state.votes[seat] = card
-    # Event data as dict displays: a TypedDict called like a class builds the same dict several times slower.
-    committed: VoteCommitted = {"seat": seat, "automatic": automatic}
-    chosen: VoteChosen = {"seat": seat, "card": card}
-    events.append(Event("vote_committed", committed))
-    events.append(Event("vote_chosen", chosen, (seat,)))
+    key = (seat, card, automatic)
+    made = _VOTE_EVENTS.get(key)
+    if made is None:
+        # Event data as dict displays: a TypedDict called like a class builds the same dict several times slower.
+        committed: VoteCommitted = {"seat": seat, "automatic": automatic}
+        chosen: VoteChosen = {"seat": seat, "card": card}
+        made = _VOTE_EVENTS[key] = (Event("vote_committed", committed), Event("vote_chosen", chosen, (seat,)))
+    events += made
 
 
 def reveal(state: MaybeMoviesState, events: list[Event]) -> None:
