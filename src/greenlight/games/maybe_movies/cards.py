@@ -168,7 +168,7 @@ _card_id = attrgetter("id")
 
 
 class CardLayout(NamedTuple):
-    """Where each card id sits in a catalogue, and which ids are CHANGE cards and text cards.
+    """Where each card id sits in a catalogue, and which ids are YES, NO, CHANGE and text cards.
 
     It follows from the cards' ids and kinds alone, so every generated catalogue (same ids, same kinds)
     shares one; treat its maps as read-only.
@@ -178,6 +178,9 @@ class CardLayout(NamedTuple):
     movie_ids: tuple[str, ...]
     vote_index: Mapping[str, int]
     movie_index: Mapping[str, int]
+    #: The YES and the NO votes in catalogue order (the deal, §3, starts from these lists).
+    yes_ids: tuple[str, ...]
+    no_ids: tuple[str, ...]
     change_ids: frozenset[str]
     text_ids: frozenset[str]
 
@@ -187,18 +190,29 @@ class CardLayout(NamedTuple):
         return CardLayout.of_ids(
             tuple(map(_card_id, hand_cards)),
             tuple(map(_card_id, movie_cards)),
+            [card.id for card in hand_cards if card.kind == YES],
+            [card.id for card in hand_cards if card.kind == NO],
             [card.id for card in hand_cards if card.kind == CHANGE],
             [card.id for card in movie_cards if card.cost_key is not None],
         )
 
     @staticmethod
-    def of_ids(hand_ids: tuple[str, ...], movie_ids: tuple[str, ...], change_ids: Iterable[str], text_ids: Iterable[str]) -> CardLayout:
-        """The layout of cards with these ids, of which ``change_ids`` are CHANGE cards and ``text_ids`` blockbusters."""
+    def of_ids(
+        hand_ids: tuple[str, ...],
+        movie_ids: tuple[str, ...],
+        yes_ids: Iterable[str],
+        no_ids: Iterable[str],
+        change_ids: Iterable[str],
+        text_ids: Iterable[str],
+    ) -> CardLayout:
+        """The layout of cards with these ids, of which those named are YES, NO, CHANGE and text cards."""
         return CardLayout(
             hand_ids,
             movie_ids,
             {card_id: index for index, card_id in enumerate(hand_ids)},
             {card_id: index for index, card_id in enumerate(movie_ids)},
+            tuple(yes_ids),
+            tuple(no_ids),
             frozenset(change_ids),
             frozenset(text_ids),
         )
@@ -218,6 +232,7 @@ class Catalogue(StaticData):
         "change_ids",
         "changes",
         "hand_cards",
+        "layout",
         "movie_cards",
         "movies",
         "source",
@@ -255,6 +270,7 @@ class Catalogue(StaticData):
         #: Positions used by the integer action codes (votes then CHANGE; movies then blockbusters).
         self._vote_index = layout.vote_index
         self._movie_index = layout.movie_index
+        self.layout = layout
         self._digest: str | None = None
         self._details: dict[str, CardFace] = {}
         #: Cosmetic titles: given (data file), or drawn from the flavour stream of ``flavour_seed`` when first needed.
@@ -440,7 +456,8 @@ def generate_catalogue(seed: int) -> Catalogue:
         n = counts[k]
         icons = (pick_icon(),) if n == 1 else (pick_icon(), pick_icon()) if n == 2 else (pick_icon(), pick_icon(), pick_icon())
         m = _PROFIT_FACTOR_LOW + _PROFIT_FACTOR_WIDTH * random()  # real_in(0.66, 1.75)
-        profit = min(5, max(1, floor(n * m + 0.5)))  # round_half_up
+        # round_half_up(n * m), clamped to 1-5 by §2.6; with n from 1 to 3 and m in [0.66, 1.75) it is already 1-5.
+        profit = floor(n * m + 0.5)
         movies.append(_new_card(MovieCard, (_MOVIE_IDS[k], icons, profit, None, None, None, None)))
     # G4 blockbusters, in this exact order: cost key, X, N, profit key.
     pick_icon = balanced_picks(random, 1).__next__
@@ -473,6 +490,8 @@ _GENERATED_VOTES = tuple(
 _GENERATED_LAYOUT = CardLayout.of_ids(
     tuple(cards[0].id for pair in _GENERATED_VOTES for cards in pair) + tuple(map(_card_id, _CHANGE_CARDS)),
     _MOVIE_IDS + _BLOCKBUSTER_IDS,
+    [yes_cards[0].id for yes_cards, _ in _GENERATED_VOTES],
+    [no_cards[0].id for _, no_cards in _GENERATED_VOTES],
     map(_card_id, _CHANGE_CARDS),
     _BLOCKBUSTER_IDS,
 )

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from operator import attrgetter
+from typing import Any
 
 from greenlight.core.events import Event
 from greenlight.games.maybe_movies import turn
 from greenlight.games.maybe_movies.budget import (
+    ChoicePoint,
+    Cost,
     NeedChoice,
     PitchFacts,
     Replay,
@@ -17,9 +20,10 @@ from greenlight.games.maybe_movies.budget import (
     net_of,
     success_check,
 )
-from greenlight.games.maybe_movies.cards import NO, YES, MovieCard, VoteCard
+from greenlight.games.maybe_movies.cards import NO, YES, VoteCard
 from greenlight.games.maybe_movies.chance import shuffle
 from greenlight.games.maybe_movies.events import Budget, Failed, Payout, Profits
+from greenlight.games.maybe_movies.observation import CostView
 from greenlight.games.maybe_movies.state import COST_CHOICE, PROFIT_CHOICE, MaybeMoviesState, Settlement
 
 
@@ -50,8 +54,7 @@ _NO_ICONS: frozenset[int] = frozenset()
 
 def pitch_facts(state: MaybeMoviesState, row: Sequence[str], votes: Iterable[str | None]) -> PitchFacts:
     """The facts the cost and profit texts read for ``row`` under ``votes`` (R32, R36)."""
-    movie_cards = state.table.movie_cards
-    return _facts(state, tuple([movie_cards[card] for card in row]), _cast(state, votes), made_icons(state))
+    return _facts(state, row, _cast(state, votes), made_icons(state))
 
 
 def _cast(state: MaybeMoviesState, votes: Iterable[str | None]) -> list[VoteCard]:
@@ -62,25 +65,32 @@ def _cast(state: MaybeMoviesState, votes: Iterable[str | None]) -> list[VoteCard
 
 def _facts(
     state: MaybeMoviesState,
-    cards: tuple[MovieCard, ...],
+    row: Sequence[str],
     cast: Sequence[VoteCard],
     icons: tuple[frozenset[int], frozenset[int], frozenset[int]],
 ) -> PitchFacts:
+    movie_cards = state.table.movie_cards
     kinds = list(map(_kind, cast))
     every, failed, succeeded = icons
-    return PitchFacts(cards, kinds.count(YES), kinds.count(NO), state.edits, every, failed, succeeded)
+    return PitchFacts(tuple([movie_cards[card] for card in row]), kinds.count(YES), kinds.count(NO), state.edits, every, failed, succeeded)
 
 
 _kind = attrgetter("kind")
 
 
-def _evaluation_facts(state: MaybeMoviesState, cast: Sequence[VoteCard]) -> PitchFacts:
+def _evaluation_facts(state: MaybeMoviesState, cast: Sequence[VoteCard], texts: bool) -> PitchFacts:
     """:func:`pitch_facts` of the final row for the evaluation, which reads the Movies Made icons only through
-    blockbuster texts and Trendsetter doubling: without either they are left empty (the facts go nowhere else)."""
-    movie_cards = state.table.movie_cards
-    cards = tuple([movie_cards[card] for card in state.row])
-    needs_icons = state.trendsetter or not state.table.text_ids.isdisjoint(state.row)
-    return _facts(state, cards, cast, made_icons(state) if needs_icons else (_NO_ICONS, _NO_ICONS, _NO_ICONS))
+    blockbuster texts (``texts``: the row holds one) and Trendsetter doubling: without either they are left
+    empty (the facts go nowhere else)."""
+    return _facts(state, state.row, cast, made_icons(state) if texts or state.trendsetter else _NO_MADE_ICONS)
+
+
+_NO_MADE_ICONS = (_NO_ICONS, _NO_ICONS, _NO_ICONS)
+
+
+def _no_choice(point: ChoicePoint) -> Any:
+    """The chooser of a row without blockbusters, where nothing is ever chosen."""
+    raise AssertionError(f"a row without blockbusters asked for a choice: {point}")
 
 
 def final_vote(state: MaybeMoviesState, events: list[Event]) -> None:
@@ -93,9 +103,10 @@ def final_vote(state: MaybeMoviesState, events: list[Event]) -> None:
 def continue_costs(state: MaybeMoviesState, events: list[Event]) -> None:
     """T6 left to right; stop at the first COST_CHOICE still open (R38), else run the check (T7)."""
     cast = _cast(state, final_votes(state))
-    facts = _evaluation_facts(state, cast)
+    texts = not state.table.text_ids.isdisjoint(state.row)  # a blockbuster's texts may read more, and ask for choices
+    facts = _evaluation_facts(state, cast, texts)
     try:
-        evaluation = evaluate_costs(facts, Replay(state.cost_choices))
+        evaluation = evaluate_costs(facts, Replay(state.cost_choices) if texts else _no_choice)
     except NeedChoice as need:
         state.phase = COST_CHOICE
         state.choice_point = need.point
@@ -107,7 +118,7 @@ def continue_costs(state: MaybeMoviesState, events: list[Event]) -> None:
     # Event data as dict displays: a TypedDict called like a class builds the same dict several times slower.
     budget: Budget = {
         "row": list(state.row),
-        "costs": [cost_json(cost) for cost in evaluation.costs],
+        "costs": [_COST_VIEWS.get(cost) or _cost_view(cost) for cost in evaluation.costs],
         "need": list(evaluation.need),
         "any": evaluation.any_units,
     }
@@ -120,16 +131,26 @@ def continue_costs(state: MaybeMoviesState, events: list[Event]) -> None:
         turn.to_movie_pick(state, events)
 
 
+#: The cost views of the budget event, one per distinct cost (event data is immutable, so they are shared).
+_COST_VIEWS: dict[Cost, CostView] = {}
+
+
+def _cost_view(cost: Cost) -> CostView:
+    view = _COST_VIEWS[cost] = cost_json(cost)
+    return view
+
+
 def continue_profits(state: MaybeMoviesState, events: list[Event], facts: PitchFacts | None = None) -> None:
     """T8 after a success: profits left to right, stopping at an open PROFIT_CHOICE; then the payout.
 
     ``facts`` are those the costs were evaluated with, if the caller has them (they have not changed since).
     """
     assert state.evaluation is not None
+    texts = not state.table.text_ids.isdisjoint(state.row)  # as in continue_costs
     if facts is None:
-        facts = _evaluation_facts(state, _cast(state, final_votes(state)))
+        facts = _evaluation_facts(state, _cast(state, final_votes(state)), texts)
     try:
-        evaluation = evaluate_profits(facts, state.evaluation, Replay(state.profit_choices))
+        evaluation = evaluate_profits(facts, state.evaluation, Replay(state.profit_choices) if texts else _no_choice)
     except NeedChoice as need:
         state.phase = PROFIT_CHOICE
         state.choice_point = need.point

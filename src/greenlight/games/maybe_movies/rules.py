@@ -107,7 +107,7 @@ def actor(state: MaybeMoviesState) -> int | None:
 #: Decisions are immutable and few, so each distinct one is built once and shared: sequential ones by
 #: (phase, seat, detail), votes by the voters and, per seat, whether its vote is still missing.
 _DECISIONS: dict[tuple[Any, ...], Decision] = {}
-_VOTE_DECISIONS: dict[tuple[tuple[int, ...], tuple[bool, ...]], Decision] = {}
+_VOTE_DECISIONS: dict[tuple[int, ...], dict[tuple[bool, ...], Decision]] = {}
 _NO_VOTES = (None,) * 6  # one per seat at the largest table
 
 
@@ -115,11 +115,17 @@ def decision(state: MaybeMoviesState) -> Decision:
     """What the game waits for now."""
     phase = state.phase
     if phase == VOTE:
-        vote_key = (state.voters, tuple(map(is_, state.votes, _NO_VOTES)))
-        found = _VOTE_DECISIONS.get(vote_key)
+        voters = state.voters
+        by_missing = _VOTE_DECISIONS.get(voters)
+        if by_missing is None:
+            by_missing = _VOTE_DECISIONS[voters] = {}
+        missing = tuple(map(is_, state.votes, _NO_VOTES))
+        found = by_missing.get(missing)
         if found is None:
-            found = _VOTE_DECISIONS[vote_key] = _vote_decision(*vote_key)
+            found = by_missing[missing] = _vote_decision(voters, missing)
         return found
+    if phase == PITCH:
+        return _PITCH_DECISIONS[state.active]
     if phase == OVER:
         return GAME_OVER
     if phase == CHANGE_EDIT:
@@ -145,6 +151,10 @@ def _make_decision(key: tuple[Any, ...]) -> Decision:
     if phase == MOVIE_PICK and key[2]:
         return Decision(players=(key[1],), kind=MOVIE_PICK, prompt="Pick the top card of this movie's stack.")
     return Decision(players=(key[1],), kind=phase, prompt=PROMPTS[phase])
+
+
+#: The pitch decision of each seat (the most frequent sequential decision).
+_PITCH_DECISIONS = tuple(_make_decision((PITCH, seat, False)) for seat in range(6))
 
 
 def sequential_actions(state: MaybeMoviesState) -> list[Action]:

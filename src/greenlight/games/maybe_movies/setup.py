@@ -35,8 +35,8 @@ def deal(state: MaybeMoviesState) -> None:
     rng = state.rng
     table = state.table
     n = state.num_players
-    yes = [card.id for card in table.votes if card.kind == YES]
-    no = [card.id for card in table.votes if card.kind == NO]
+    yes = list(table.layout.yes_ids)
+    no = list(table.layout.no_ids)
     shuffle(rng, yes)
     shuffle(rng, no)
     deck = yes[: 5 * n] + no[: 5 * n]
