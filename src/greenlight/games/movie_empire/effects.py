@@ -111,6 +111,8 @@ def change_sympathy(state: MovieEmpireState, seat: int, delta: int, events: list
 
 def queue_checks(state: MovieEmpireState, seats: set[int] | list[int]) -> None:
     """Queue line-limit checks for ``seats`` in turn order (§4.7, R60)."""
+    if not seats:
+        return
     chosen = set(seats)
     for seat in state.turn_order():
         if seat in chosen:

@@ -82,8 +82,9 @@ def metrics(table: Tables, line: Line) -> Metrics:
     script = table.scripts[line.script]
     counts = line.counts()
     production = table.production
-    names = frozenset(name for name in (production[card].has_name for card in line.cards) if name is not None)
-    met = all(have >= need for have, need in zip(counts, script.needs, strict=True))
+    names = frozenset([name for card in line.cards if (name := production[card].has_name) is not None])
+    needs = script.needs
+    met = counts[0] >= needs[0] and counts[1] >= needs[1] and counts[2] >= needs[2] and counts[3] >= needs[3]
     return Metrics(script.genre, len(line.cards), (counts[0], counts[1], counts[2], counts[3]), len(line.stars), names, met)
 
 

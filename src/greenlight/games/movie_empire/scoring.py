@@ -91,7 +91,8 @@ def rank(breakdown: list[Breakdown]) -> Outcome:
 
 def final_breakdowns(state: MovieEmpireState) -> list[Breakdown]:
     """Each seat's final scoring (§5 steps 1-3) of a finished game (lines and hand cards score nothing, §5 step 1)."""
-    dossier = [taken != NO_SEAT and not state.clean for taken in state.dossier]
+    clean = state.clean
+    dossier = [taken != NO_SEAT and not clean for taken in state.dossier]
     return final_breakdown(state.table, state.pp, state.sympathy, state.money, dossier, state.released, state.statues)
 
 
