@@ -132,9 +132,15 @@ def decision(state: MovieEmpireState) -> Decision:
     waiting = tuple(s for s in choosers if state.commit[s] is None)
     committed = tuple(s for s in choosers if state.commit[s] is not None)
     if state.phase == SETUP:
-        prompt = PROMPTS["keep"].format(n=rounds.keep_count(state))
-        return Decision(players=waiting, kind="keep", simultaneous=True, committed=committed, prompt=prompt)
-    return Decision(players=waiting, kind="give", simultaneous=True, committed=committed, prompt=PROMPTS["give"])
+        return _simultaneous("keep", waiting, committed, rounds.keep_count(state))
+    return _simultaneous("give", waiting, committed, 0)
+
+
+@cache
+def _simultaneous(kind: str, waiting: tuple[int, ...], committed: tuple[int, ...], keep: int) -> Decision:
+    """The decision of a simultaneous step (shared: every game passes through the same few)."""
+    prompt = PROMPTS[kind].format(n=keep) if kind == "keep" else PROMPTS[kind]
+    return Decision(players=waiting, kind=kind, simultaneous=True, committed=committed, prompt=prompt)
 
 
 def legal_actions(state: MovieEmpireState, seat: int) -> list[Action]:
