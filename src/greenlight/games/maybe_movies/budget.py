@@ -23,6 +23,10 @@ Cost = tuple[int, int, int, int, int, int, int]
 EMPTY: Cost = (0, 0, 0, 0, 0, 0, 0)
 ANY = NUM_ICONS  # index of the ``any`` units in a Cost
 
+#: Builds a named tuple from all its fields in order: what calling the class does, without its keyword handling (half
+#: the cost; the rules build these records at every final vote).
+_new_record = tuple.__new__
+
 
 def cost_of_icons(icons: Sequence[int], times: int = 1) -> Cost:
     """A cost holding ``times`` copies of each icon in ``icons``."""
@@ -124,7 +128,7 @@ def success_check(need: Sequence[int], any_units: int, net: Sequence[int]) -> Ch
     d = sum(shortfall)
     s = sum(surplus)
     w = sum(map(floordiv, surplus, _TWOS))
-    return CheckResult(tuple(need), tuple(net), shortfall, surplus, any_units, d, s, w, w >= d and s - 2 * d >= any_units)
+    return _new_record(CheckResult, (tuple(need), tuple(net), shortfall, surplus, any_units, d, s, w, w >= d and s - 2 * d >= any_units))
 
 
 _ZEROS = (0,) * NUM_ICONS
@@ -420,7 +424,7 @@ def evaluate_costs(facts: PitchFacts, choose: Chooser) -> Evaluation:
     base = base_costs(facts, choose)
     costs = final_costs(facts, base)
     need, any_units = budget_of(costs)
-    return Evaluation(tuple(base), tuple(costs), need, any_units)
+    return _new_record(Evaluation, (tuple(base), tuple(costs), need, any_units, None, None))
 
 
 def evaluate_profits(facts: PitchFacts, evaluation: Evaluation, choose: Chooser) -> Evaluation:
@@ -428,4 +432,5 @@ def evaluate_profits(facts: PitchFacts, evaluation: Evaluation, choose: Chooser)
     sizes = list(map(cost_size, evaluation.base_costs))
     base = base_profits(facts, sizes, choose)
     profits = final_profits(facts, base)
-    return Evaluation(evaluation.base_costs, evaluation.costs, evaluation.need, evaluation.any_units, tuple(base), tuple(profits))
+    base_costs, costs, need, any_units, _, _ = evaluation
+    return _new_record(Evaluation, (base_costs, costs, need, any_units, tuple(base), tuple(profits)))

@@ -365,8 +365,9 @@ def balanced_picks(random: Callable[[], float], margin: int) -> Iterator[int]:
     """
     counts = [0] * NUM_ICONS
     low, at_low, limit, out_of_reach = 0, NUM_ICONS, margin, 0
+    eligible_icons, bits = _ELIGIBLE, _BIT
     while True:
-        eligible, size = _ELIGIBLE[out_of_reach]
+        eligible, size = eligible_icons[out_of_reach]
         icon = eligible[floor(random() * size)]
         count = counts[icon]
         counts[icon] = count + 1
@@ -378,7 +379,7 @@ def balanced_picks(random: Callable[[], float], margin: int) -> Iterator[int]:
                 at_low = counts.count(low)
                 out_of_reach = 0
         elif count == limit:
-            out_of_reach |= _BIT[icon]
+            out_of_reach |= bits[icon]
         yield icon
 
 
@@ -441,10 +442,7 @@ def generate_catalogue(seed: int) -> Catalogue:
     random = rng.random
     # G1 votes, YES and NO in turn: the value (YES 2-4, NO 1-2: int_in) is drawn before the icon.
     pick_icon = balanced_picks(random, 1).__next__
-    votes: list[VoteCard] = []
-    for yes_cards, no_cards in _GENERATED_VOTES:
-        votes.append(yes_cards[floor(random() * 3) * NUM_ICONS + pick_icon()])
-        votes.append(no_cards[floor(random() * 2) * NUM_ICONS + pick_icon()])
+    votes = [cards[floor(random() * values) * NUM_ICONS + pick_icon()] for cards, values in _GENERATED_VOTES]
     # G2 CHANGE: no randomness.
     changes = _CHANGE_CARDS
     # G3 movies: 46 icon counts (the last two are never used), then per movie its icons and its profit.
@@ -452,13 +450,13 @@ def generate_catalogue(seed: int) -> Catalogue:
     shuffle(rng, counts)
     pick_icon = balanced_picks(random, 3).__next__
     movies: list[MovieCard] = []
-    for k in range(NUM_MOVIES):
-        n = counts[k]
+    add_movie = movies.append
+    low, width = _PROFIT_FACTOR_LOW, _PROFIT_FACTOR_WIDTH
+    for card_id, n in zip(_MOVIE_IDS, counts, strict=False):  # the last two counts are never used
         icons = (pick_icon(),) if n == 1 else (pick_icon(), pick_icon()) if n == 2 else (pick_icon(), pick_icon(), pick_icon())
-        m = _PROFIT_FACTOR_LOW + _PROFIT_FACTOR_WIDTH * random()  # real_in(0.66, 1.75)
+        m = low + width * random()  # real_in(0.66, 1.75)
         # round_half_up(n * m), clamped to 1-5 by §2.6; with n from 1 to 3 and m in [0.66, 1.75) it is already 1-5.
-        profit = floor(n * m + 0.5)
-        movies.append(_new_card(MovieCard, (_MOVIE_IDS[k], icons, profit, None, None, None, None)))
+        add_movie(_new_card(MovieCard, (card_id, icons, floor(n * m + 0.5), None, None, None, None)))
     # G4 blockbusters, in this exact order: cost key, X, N, profit key.
     pick_icon = balanced_picks(random, 1).__next__
     blockbusters: list[MovieCard] = []
@@ -478,20 +476,18 @@ _BLOCKBUSTER_IDS = tuple(f"B{k:02d}" for k in range(1, NUM_BLOCKBUSTERS + 1))
 _CHANGE_CARDS = tuple(VoteCard(f"C{n:02d}", CHANGE, number=n) for n in range(1, NUM_CHANGE + 1))
 #: Builds a card from all its fields in order: what ``MovieCard(...)`` does, without its keyword handling (half the cost).
 _new_card = tuple.__new__
-#: Every vote G1 can make, shared by all generated catalogues: for the k-th YES and NO pair, the YES card of value
-#: 2 + v and icon i at ``v * NUM_ICONS + i``, and the NO card of value 1 + v and icon i likewise.
+#: Every vote G1 can make, shared by all generated catalogues, in catalogue order (YES and NO in turn): the cards
+#: the vote can be, the card of value ``low + v`` and icon i at ``v * NUM_ICONS + i``, and how many values it has.
 _GENERATED_VOTES = tuple(
-    (
-        tuple(VoteCard(f"Y{k:02d}", YES, value, icon) for value in (2, 3, 4) for icon in range(NUM_ICONS)),
-        tuple(VoteCard(f"N{k:02d}", NO, value, icon) for value in (1, 2) for icon in range(NUM_ICONS)),
-    )
+    (tuple(VoteCard(f"{letter}{k:02d}", kind, value, icon) for value in values for icon in range(NUM_ICONS)), len(values))
     for k in range(1, NUM_VOTES // 2 + 1)
+    for letter, kind, values in (("Y", YES, (2, 3, 4)), ("N", NO, (1, 2)))
 )
 _GENERATED_LAYOUT = CardLayout.of_ids(
-    tuple(cards[0].id for pair in _GENERATED_VOTES for cards in pair) + tuple(map(_card_id, _CHANGE_CARDS)),
+    tuple(cards[0].id for cards, _ in _GENERATED_VOTES) + tuple(map(_card_id, _CHANGE_CARDS)),
     _MOVIE_IDS + _BLOCKBUSTER_IDS,
-    [yes_cards[0].id for yes_cards, _ in _GENERATED_VOTES],
-    [no_cards[0].id for _, no_cards in _GENERATED_VOTES],
+    [cards[0].id for cards, _ in _GENERATED_VOTES if cards[0].kind == YES],
+    [cards[0].id for cards, _ in _GENERATED_VOTES if cards[0].kind == NO],
     map(_card_id, _CHANGE_CARDS),
     _BLOCKBUSTER_IDS,
 )

@@ -26,6 +26,10 @@ from greenlight.games.maybe_movies.events import Budget, Failed, Payout, Profits
 from greenlight.games.maybe_movies.observation import CostView
 from greenlight.games.maybe_movies.state import COST_CHOICE, PROFIT_CHOICE, MaybeMoviesState, Settlement
 
+#: Builds a named tuple from all its fields in order: what calling the class does, without its keyword handling (half
+#: the cost; the rules build these records at every final vote).
+_new_record = tuple.__new__
+
 
 def final_votes(state: MaybeMoviesState) -> tuple[str | None, ...]:
     """The final vote per seat (None = no vote)."""
@@ -72,7 +76,8 @@ def _facts(
     movie_cards = state.table.movie_cards
     kinds = list(map(_kind, cast))
     every, failed, succeeded = icons
-    return PitchFacts(tuple([movie_cards[card] for card in row]), kinds.count(YES), kinds.count(NO), state.edits, every, failed, succeeded)
+    cards = tuple([movie_cards[card] for card in row])
+    return _new_record(PitchFacts, (cards, kinds.count(YES), kinds.count(NO), state.edits, every, failed, succeeded))
 
 
 _kind = attrgetter("kind")
@@ -176,9 +181,14 @@ def payout(state: MaybeMoviesState, profit: int, events: list[Event]) -> None:
     rng = state.rng
     hand_cards = state.table.hand_cards
     votes = final_votes(state)
-    order = vote_order(state)
-    played = [card for card in (votes[seat] for seat in order) if card is not None]
-    yes_voters = [seat for seat in order if (card := votes[seat]) is not None and hand_cards[card].kind == YES]
+    played: list[str] = []
+    yes_voters: list[int] = []
+    for seat in vote_order(state):
+        card = votes[seat]
+        if card is not None:
+            played.append(card)
+            if hand_cards[card].kind == YES:
+                yes_voters.append(seat)
     to_pool: list[str] = []
     if profit <= 0:  # R13: nothing collected, L to the pool in L order
         collected: list[str] = []
@@ -206,7 +216,8 @@ def payout(state: MaybeMoviesState, profit: int, events: list[Event]) -> None:
         shares[state.active] = list(collected)  # R12
     for seat, cards in enumerate(shares):
         state.won[seat].extend(cards)
-    state.settlement = Settlement(True, profit, tuple(collected), tuple([tuple(cards) for cards in shares]), tuple(to_pool))
+    won = tuple([tuple(cards) for cards in shares])
+    state.settlement = _new_record(Settlement, (True, profit, tuple(collected), won, tuple(to_pool), False))
     paid: Payout = {"profit": profit, "collected": list(collected), "won": [list(cards) for cards in shares], "to_pool": to_pool}
     events.append(Event("payout", paid))
 
@@ -227,6 +238,6 @@ def resolve_failure(state: MaybeMoviesState, events: list[Event]) -> None:
         else:
             to_pool.append(card)
     state.pool.extend(to_pool)
-    state.settlement = Settlement(False, None, (), tuple([tuple(cards) for cards in shares]), tuple(to_pool), not any_yes)
+    state.settlement = _new_record(Settlement, (False, None, (), tuple([tuple(cards) for cards in shares]), tuple(to_pool), not any_yes))
     failed: Failed = {"all_no": not any_yes, "won": [list(cards) for cards in shares], "to_pool": to_pool}
     events.append(Event("failed", failed))

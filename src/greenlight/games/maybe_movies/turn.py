@@ -25,6 +25,10 @@ from greenlight.games.maybe_movies.events import (
 )
 from greenlight.games.maybe_movies.state import MOVIE_PICK, OVER, PITCH, MaybeMoviesState, Stack, TurnRecord
 
+#: Builds a named tuple from all its fields in order: what calling the class does, without its keyword handling (half
+#: the cost; the rules build these records at every final vote).
+_new_record = tuple.__new__
+
 
 def draw_movie(state: MaybeMoviesState, events: list[Event]) -> str | None:
     """Take the first card of the draw pile; an empty pile reshuffles the discards first (R17)."""
@@ -160,11 +164,11 @@ def pick_movie(state: MaybeMoviesState, card: str, events: list[Event]) -> None:
     assert state.result is not None
     success = state.result.success
     if state.trendsetter:
-        state.made.append(Stack(tuple(state.row), card, success))
+        state.made.append(_new_record(Stack, (tuple(state.row), card, success)))
         stack: StackMade = {"seat": state.active, "top": card, "cards": list(state.row), "success": success}
         events.append(Event("stack_made", stack))
     else:
-        state.made.append(Stack((card,), card, True))
+        state.made.append(_new_record(Stack, ((card,), card, True)))
         rest = [other for other in state.row if other != card]
         state.discard.extend(rest)
         made: MovieMade = {"seat": state.active, "card": card, "discarded": rest}
