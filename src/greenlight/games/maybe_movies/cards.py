@@ -478,10 +478,11 @@ _CHANGE_CARDS = tuple(VoteCard(f"C{n:02d}", CHANGE, number=n) for n in range(1, 
 _new_card = tuple.__new__
 #: Every vote G1 can make, shared by all generated catalogues, in catalogue order (YES and NO in turn): the cards
 #: the vote can be, the card of value ``low + v`` and icon i at ``v * NUM_ICONS + i``, and how many values it has.
+_VOTE_SIDES: tuple[tuple[str, VoteKind, tuple[int, ...]], ...] = (("Y", YES, (2, 3, 4)), ("N", NO, (1, 2)))
 _GENERATED_VOTES = tuple(
     (tuple(VoteCard(f"{letter}{k:02d}", kind, value, icon) for value in values for icon in range(NUM_ICONS)), len(values))
     for k in range(1, NUM_VOTES // 2 + 1)
-    for letter, kind, values in (("Y", YES, (2, 3, 4)), ("N", NO, (1, 2)))
+    for letter, kind, values in _VOTE_SIDES
 )
 _GENERATED_LAYOUT = CardLayout.of_ids(
     tuple(cards[0].id for cards, _ in _GENERATED_VOTES) + tuple(map(_card_id, _CHANGE_CARDS)),
