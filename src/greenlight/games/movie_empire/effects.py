@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from greenlight.core.events import Event
 from greenlight.games.movie_empire.cards import SympathyLevel
-from greenlight.games.movie_empire.events import DossierSpent, LineReopened, LineShut, Sympathy
+from greenlight.games.movie_empire.events import DossierSpent, LineReopened, LineShut, sympathy_event
 from greenlight.games.movie_empire.lines import Line, with_flags
 from greenlight.games.movie_empire.state import NO_SEAT, Q_CHECK, Q_DISCARD, Q_SHUT, MovieEmpireState
 
@@ -99,13 +99,7 @@ def change_sympathy(state: MovieEmpireState, seat: int, delta: int, events: list
     before = state.sympathy[seat]
     after = max(SYMPATHY_MIN, min(SYMPATHY_MAX, before + delta))
     state.sympathy[seat] = after
-    sympathy_data: Sympathy = {
-        "seat": seat,
-        "change": after - before,
-        "level": after,
-        "cause": cause,
-    }
-    events.append(Event("sympathy", sympathy_data))
+    events.append(sympathy_event(seat, after - before, after, cause))
     return after - before
 
 

@@ -3,11 +3,16 @@
 Seats are 0-based; lines are numbered from 1 (``line``); cards and board spaces by their codes.
 The rules build the frequent kinds as annotated dict literals (``data: Placed = {...}``), which mypy checks
 the same way: calling the TypedDict takes about three times as long, and events come at every step.
+Events are immutable (``core.events.Event``), so the most frequent kinds, which follow from a few small
+values, are made once per distinct value and shared (the ``*_event`` functions at the end).
 """
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TypedDict
+
+from greenlight.core.events import Event
 
 
 class Committed(TypedDict):
@@ -285,6 +290,72 @@ class GameOver(TypedDict):
 
     scores: list[float]
     winners: list[int]
+
+
+# -- shared events of the frequent kinds -------------------------------------------------------
+
+
+@cache
+def placed_event(seat: int, space: str, dossier: bool, fee: int, money: int) -> Event:
+    """``placed``: ``seat`` put an assistant on ``space``."""
+    data: Placed = {"seat": seat, "space": space, "dossier": dossier, "fee": fee, "money": money}
+    return Event("placed", data)
+
+
+@cache
+def card_taken_event(seat: int, space: str, card: str, price: int) -> Event:
+    """``card_taken``: ``seat`` took the card of a board slot."""
+    data: CardTaken = {"seat": seat, "space": space, "card": card, "price": price}
+    return Event("card_taken", data)
+
+
+@cache
+def budget_event(seat: int, money: int) -> Event:
+    """``budget``: ``seat`` received its budget."""
+    data: Budget = {"seat": seat, "money": money}
+    return Event("budget", data)
+
+
+@cache
+def exemption_event(seat: int, way: str) -> Event:
+    """``exemption``: ``seat``'s answer to the annual plan."""
+    data: Exemption = {"seat": seat, "way": way}
+    return Event("exemption", data)
+
+
+@cache
+def passed_event(seat: int) -> Event:
+    """``passed``: ``seat`` passed for the rest of the round."""
+    data: Passed = {"seat": seat}
+    return Event("passed", data)
+
+
+@cache
+def produce_event(seat: int, line: int, new: bool) -> Event:
+    """``produce``: ``seat`` began laying cards into ``line``."""
+    data: ProduceStarted = {"seat": seat, "line": line, "new": new}
+    return Event("produce", data)
+
+
+@cache
+def produce_done_event(seat: int) -> Event:
+    """``produce_done``: ``seat`` ended its produce step."""
+    data: ProduceDone = {"seat": seat}
+    return Event("produce_done", data)
+
+
+@cache
+def sympathy_event(seat: int, change: int, level: int, cause: str) -> Event:
+    """``sympathy``: ``seat``'s sympathy changed by ``change`` to ``level``."""
+    data: Sympathy = {"seat": seat, "change": change, "level": level, "cause": cause}
+    return Event("sympathy", data)
+
+
+@cache
+def discarded_event(seat: int, card: str) -> Event:
+    """``discarded``: ``seat`` discarded ``card`` to the hand limit."""
+    data: Discarded = {"seat": seat, "card": card}
+    return Event("discarded", data)
 
 
 EVENT_TYPES: dict[str, type] = {

@@ -13,7 +13,7 @@ from __future__ import annotations
 from greenlight.core.events import Event
 from greenlight.games.movie_empire.actions import PASS
 from greenlight.games.movie_empire.effects import run_check, usable_dossier
-from greenlight.games.movie_empire.events import GameOver, Passed, PremierePhase, ProduceDone
+from greenlight.games.movie_empire.events import GameOver, PremierePhase, passed_event, produce_done_event
 from greenlight.games.movie_empire.premiere import build_net_items, free_markets, net_lines, pending_release, release_spaces, score_premiere
 from greenlight.games.movie_empire.rounds import (
     begin_upkeep,
@@ -133,8 +133,7 @@ def _working(state: MovieEmpireState, events: list[Event]) -> bool:
     if state.target != NO_SEAT:
         if produce_step_over(state, seat):
             state.target = NO_SEAT  # nothing more can be laid: the produce step ends by itself
-            produce_done_data: ProduceDone = {"seat": seat}
-            events.append(Event("produce_done", produce_done_data))
+            events.append(produce_done_event(seat))
             return True
         return False
     # A turn menu of only [pass] or only [end] is no decision; the menu itself is built only when nothing
@@ -144,8 +143,7 @@ def _working(state: MovieEmpireState, events: list[Event]) -> bool:
             return False
         if turn_menu(state, seat) == [PASS]:
             state.passed[seat] = True  # R67: a player who cannot place must pass
-            passed_data: Passed = {"seat": seat}
-            events.append(Event("passed", passed_data))
+            events.append(passed_event(seat))
             end_turn(state)
             return True
         return False

@@ -32,8 +32,6 @@ from greenlight.games.movie_empire.effects import (
     usable_dossier,
 )
 from greenlight.games.movie_empire.events import (
-    Budget,
-    Exemption,
     Gift,
     GiftCount,
     PlanMoney,
@@ -41,6 +39,8 @@ from greenlight.games.movie_empire.events import (
     SetupDone,
     UpkeepDone,
     WorkingStarted,
+    budget_event,
+    exemption_event,
 )
 from greenlight.games.movie_empire.lines import with_flags
 from greenlight.games.movie_empire.state import (
@@ -182,8 +182,7 @@ def begin_round(state: MovieEmpireState, events: list[Event]) -> None:
     for seat in state.turn_order():
         budget = bar[sympathy[seat]].budget  # level(), read directly
         state.money[seat] += budget
-        budget_data: Budget = {"seat": seat, "money": budget}
-        events.append(Event("budget", budget_data))
+        events.append(budget_event(seat, budget))
     if state.plan is None:
         state.exempt_pos = state.num_players
 
@@ -207,8 +206,7 @@ def apply_exemption(state: MovieEmpireState, seat: int, way: str, events: list[E
     elif way == "pay":
         state.money[seat] -= EXEMPTION_COST
     state.exempt[seat] = way != "decline"
-    exemption_data: Exemption = {"seat": seat, "way": way}
-    events.append(Event("exemption", exemption_data))
+    events.append(exemption_event(seat, way))
     state.exempt_pos += 1
 
 

@@ -44,7 +44,13 @@ from greenlight.games.movie_empire.actions import (
     Take,
 )
 from greenlight.games.movie_empire.effects import HAND_LIMIT, level, open_lines, shut_line
-from greenlight.games.movie_empire.events import Committed, InternetSkipped, Passed, ProduceDone, ProduceStarted
+from greenlight.games.movie_empire.events import (
+    Committed,
+    InternetSkipped,
+    passed_event,
+    produce_done_event,
+    produce_event,
+)
 from greenlight.games.movie_empire.flow import advance, end_turn
 from greenlight.games.movie_empire.lines import lay_actions, lay_problem
 from greenlight.games.movie_empire.rounds import setup as setup  # the contract's rules: setup (§3) ...
@@ -218,24 +224,17 @@ def _apply_produce(state: MovieEmpireState, seat: int, action: Produce, events: 
     state.turn_produced = True
     state.target = working.new_line_slot(state, seat) if action.line == NEW_LINE else int(action.line) - 1
     state.lays = 0
-    produce_data: ProduceStarted = {
-        "seat": seat,
-        "line": state.target + 1,
-        "new": action.line == NEW_LINE,
-    }
-    events.append(Event("produce", produce_data))
+    events.append(produce_event(seat, state.target + 1, action.line == NEW_LINE))
 
 
 def _apply_done(state: MovieEmpireState, seat: int, action: Done, events: list[Event]) -> None:
     state.target = NO_SEAT
-    produce_done_data: ProduceDone = {"seat": seat}
-    events.append(Event("produce_done", produce_done_data))
+    events.append(produce_done_event(seat))
 
 
 def _apply_pass(state: MovieEmpireState, seat: int, action: Pass, events: list[Event]) -> None:
     state.passed[seat] = True
-    passed_data: Passed = {"seat": seat}
-    events.append(Event("passed", passed_data))
+    events.append(passed_event(seat))
     end_turn(state)
 
 

@@ -62,17 +62,18 @@ from greenlight.games.movie_empire.effects import (
 from greenlight.games.movie_empire.events import (
     Blocked,
     CutSaid,
-    Discarded,
     DossierTaken,
     Drew,
     DrewCount,
     Laid,
     LineStarted,
-    Placed,
     Purged,
     ReleaseDesignated,
     SabotageDiscarded,
     Swapped,
+    card_taken_event,
+    discarded_event,
+    placed_event,
 )
 from greenlight.games.movie_empire.lines import Line, apply_lay, holds, lay_actions, metrics, with_flags
 from greenlight.games.movie_empire.state import (
@@ -833,14 +834,7 @@ def apply_place(state: MovieEmpireState, seat: int, action: Place, events: list[
     state.placed[seat] += 1
     state.assistant[space.index] = seat
     state.turn_placed = True
-    placed_data: Placed = {
-        "seat": seat,
-        "space": space.id,
-        "dossier": action.dossier,
-        "fee": fee,
-        "money": space.money,
-    }
-    events.append(Event("placed", placed_data))
+    events.append(placed_event(seat, space.id, action.dossier, fee, space.money))
     task = space.task
     if task == T_PRODUCTION:
         card = state.slot_card[space.index]
@@ -848,7 +842,7 @@ def apply_place(state: MovieEmpireState, seat: int, action: Place, events: list[
         price = table.production[card].cost + space.surcharge
         state.money[seat] -= price
         state.slot_card[space.index] = None
-        events.append(Event("card_taken", {"seat": seat, "space": space.id, "card": card, "price": price}))
+        events.append(card_taken_event(seat, space.id, card, price))
         gain_cards(state, seat, [card], public=True)
     elif task in (T_SCRIPT, T_STAR):
         card = state.slot_card[space.index]
@@ -856,7 +850,7 @@ def apply_place(state: MovieEmpireState, seat: int, action: Place, events: list[
         price = table.stars[card].cost if task == T_STAR else 0
         state.money[seat] -= price
         state.slot_card[space.index] = None
-        events.append(Event("card_taken", {"seat": seat, "space": space.id, "card": card, "price": price}))
+        events.append(card_taken_event(seat, space.id, card, price))
         gain_cards(state, seat, [card], public=True)
     elif task == T_OVERTIME:
         draw_blind(state, seat, OVERTIME_DRAW, "overtime", events)
@@ -1017,5 +1011,4 @@ def apply_discard(state: MovieEmpireState, seat: int, card: str, events: list[Ev
     """One hand-limit discard (§4.5)."""
     remove_from_hand(state, seat, card)
     discard_card(state, card)
-    discarded_data: Discarded = {"seat": seat, "card": card}
-    events.append(Event("discarded", discarded_data))
+    events.append(discarded_event(seat, card))
