@@ -713,10 +713,11 @@ def produce_options(state: MovieEmpireState, seat: int, reach: Reach | None = No
             options.append(PRODUCE_LINE[index])
             if first_only:
                 return options
-    if table.scripts.keys().isdisjoint(hand):
-        return options  # a new line starts with a script from the hand
+    if table.scripts.keys().isdisjoint(hand) or table.production.keys().isdisjoint(hand):
+        return options  # a new line starts with a script from the hand, then a production card (R17)
     slot = new_line_slot(state, seat)
-    if slot != NO_SEAT and new_line_scripts(state, seat, slot, reach, first_only=True):
+    # Without the lookahead any script of the hand starts the new line (``new_line_scripts``), so a free slot is enough.
+    if slot != NO_SEAT and (reach is None or new_line_scripts(state, seat, slot, reach, first_only=True)):
         options.append(PRODUCE_NEW)
     return options
 
