@@ -378,7 +378,7 @@ def _scan_places(state: MovieEmpireState, seat: int, skip_hand_dependent: bool, 
     usable: bool | None = None  # usable_dossier, asked only at the spaces that take a dossier
     assistant, blocked, cards = state.assistant, state.blocked, state.slot_card
     static = False
-    board = board_of(state)
+    board = _boards.get((table, state.num_players, state.options.get("clean_hands"))) or board_of(state)  # board_of, inlined
     for kind, rows in board.first_segments if first_only else board.segments:
         if kind == K_PLAIN:
             for index, task, space_money, _, plain, _ in rows:
