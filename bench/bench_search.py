@@ -16,7 +16,10 @@ and player count asked for:
   OpenSpiel, ``SeatView.determinize`` for Greenlight): OpenSpiel's bot as
   ``greenlight.rl.openspiel.ismcts_bot`` builds it, Greenlight's
   ``ISMCTSBot(rollout="random", rollout_epsilon=0)``. Each call is timed
-  whole (the bot's choice of move, from its state or view to the action).
+  whole (the bot's choice of move, from its state or view to the action), in
+  the process's CPU time by default: on a shared machine a busy neighbour
+  stretches wall-clock time unevenly, CPU time far less (``--clock wall``
+  times the wall clock instead).
 * **interleaved**: every round searches every position with OpenSpiel's bot,
   then Greenlight's, then the ``hard`` level's settings (its own rollouts and
   widening, iteration budget) so a change in the machine's load touches all
@@ -36,6 +39,7 @@ import platform
 import random
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -107,22 +111,30 @@ def _random_game_length(game: Game[Any], players: int, deal: int, rng: random.Ra
     return moves
 
 
-def time_openspiel(spiel_game: Any, position: Position, iterations: int, exploration: float, seed: int) -> float:
+#: The clocks ``--clock`` chooses from.
+CLOCKS: dict[str, Callable[[], float]] = {"cpu": time.process_time, "wall": time.perf_counter}
+
+
+def time_openspiel(
+    spiel_game: Any, position: Position, iterations: int, exploration: float, seed: int, clock: Callable[[], float] = time.process_time
+) -> float:
     """Seconds OpenSpiel's ``ISMCTSBot`` takes to choose a move at ``position`` with ``iterations`` simulations."""
     bot = ismcts_bot(spiel_game, simulations=iterations, seed=seed, uct_c=exploration)
     state = position.spiel_state.clone()
-    started = time.perf_counter()
+    started = clock()
     bot.step(state)
-    return time.perf_counter() - started
+    return clock() - started
 
 
-def time_greenlight(game: Game[Any], position: Position, config: SearchConfig, seed: int) -> tuple[float, int, Action]:
+def time_greenlight(
+    game: Game[Any], position: Position, config: SearchConfig, seed: int, clock: Callable[[], float] = time.process_time
+) -> tuple[float, int, Action]:
     """Seconds Greenlight's ``ISMCTSBot`` takes at ``position``, the iterations it ran, and its choice."""
     bot = ISMCTSBot(seed=seed, config=config)
     view = SeatView(game, position.state.clone(), position.seat)
-    started = time.perf_counter()
+    started = clock()
     action = bot.choose(view)
-    return time.perf_counter() - started, bot.last_stats.iterations, action
+    return clock() - started, bot.last_stats.iterations, action
 
 
 def bench_game(game_id: str, players: int, args: argparse.Namespace) -> dict[str, Any]:
@@ -132,17 +144,18 @@ def bench_game(game_id: str, players: int, args: argparse.Namespace) -> dict[str
     positions = random_positions(game, players, spiel_game, args.positions, args.seed)
     plain = SearchConfig(iterations=args.iterations, rollout="random", rollout_epsilon=0.0, exploration=args.exploration)
     hard = replace(hard_search(game), iterations=args.iterations, steps=None, seconds=None)
+    clock = CLOCKS[args.clock]
     rows: list[dict[str, float]] = []
     for round_number in range(args.rounds):
         spent = {"openspiel": 0.0, "greenlight": 0.0, "hard": 0.0}
         for index, position in enumerate(positions):
             bot_seed = 1000 * round_number + index
-            spent["openspiel"] += time_openspiel(spiel_game, position, args.iterations, args.exploration, bot_seed)
-            seconds, done, _ = time_greenlight(game, position, plain, bot_seed)
+            spent["openspiel"] += time_openspiel(spiel_game, position, args.iterations, args.exploration, bot_seed, clock)
+            seconds, done, _ = time_greenlight(game, position, plain, bot_seed, clock)
             assert done == args.iterations
             spent["greenlight"] += seconds
             if not args.no_hard:
-                seconds, done, _ = time_greenlight(game, position, hard, bot_seed)
+                seconds, done, _ = time_greenlight(game, position, hard, bot_seed, clock)
                 spent["hard"] += seconds
         total = args.iterations * len(positions)
         rows.append({name: total / seconds if seconds else 0.0 for name, seconds in spent.items()})
@@ -150,6 +163,7 @@ def bench_game(game_id: str, players: int, args: argparse.Namespace) -> dict[str
     return {
         "game": game_id,
         "players": players,
+        "clock": args.clock,
         "positions": [(position.seed, position.moves) for position in positions],
         "openspiel_it_s": [round(row["openspiel"], 1) for row in rows],
         "greenlight_it_s": [round(row["greenlight"], 1) for row in rows],
@@ -167,10 +181,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds")
     parser.add_argument("--exploration", type=float, default=SearchConfig().exploration, help="UCT constant of both bots")
     parser.add_argument("--seed", type=int, default=0, help="seed of the positions")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu", help="time in CPU seconds (default) or wall-clock seconds")
     parser.add_argument("--no-hard", action="store_true", help="skip the hard level's settings")
     args = parser.parse_args()
     load = os.getloadavg()
-    print(f"# bench_search: Python {platform.python_version()} on {platform.machine()}; load average {load[0]:.2f} {load[1]:.2f}")
+    python = f"Python {platform.python_version()} on {platform.machine()}"
+    print(f"# bench_search: {python}; {args.clock} time; load average {load[0]:.2f} {load[1]:.2f}")
     results = []
     for spec in args.games:
         game_id, _, players = spec.partition(":")

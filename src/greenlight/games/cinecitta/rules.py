@@ -7,6 +7,7 @@ sections (§) and rulings (R).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import is_
 from typing import Literal
 
 from greenlight.core.actions import Action, shared
@@ -16,7 +17,7 @@ from greenlight.core.outcome import Outcome, outcome_from_keys
 from greenlight.core.rng import Stream
 from greenlight.core.spec import OptionValue
 from greenlight.games.cinecitta.actions import HEADHUNT, SECURE, Offer, Place, Respond
-from greenlight.games.cinecitta.cards import HAND_SIZE, CardTable, load_cards
+from greenlight.games.cinecitta.cards import HAND_SIZE, PLAYER_COUNTS, CardTable, load_cards
 from greenlight.games.cinecitta.events import Committed, FolderPassed, FolderReturned, GameOver, Placed, RoundStarted
 from greenlight.games.cinecitta.observation import Breakdown
 from greenlight.games.cinecitta.state import OFFER, OVER, PLACE, RESPOND, CinecittaState, Folder, Placement
@@ -147,21 +148,29 @@ PROMPTS = {
 }
 
 
-#: Decisions already made, by step, waiting seats and number of seats: a decision is a frozen value that
-#: follows from those three, and building one costs more than the rest of a random move's bookkeeping.
-_decisions: dict[tuple[str, tuple[int, ...], int], Decision] = {}
+#: Decisions already made, by step and which seats still owe a commitment: a decision is a frozen value that
+#: follows from those, and building one costs more than the rest of a random move's bookkeeping.
+_decisions: dict[tuple[str, tuple[bool, ...]], Decision] = {}
+#: One None per seat at the largest table (``map(is_, ...)`` pairs the commitments with them).
+_NOTHING = (None,) * max(PLAYER_COUNTS)
 
 
 def decision(state: CinecittaState) -> Decision:
     """The current simultaneous step and who still owes a commitment."""
     step = state.step
-    if step == OVER:
+    if step == OFFER:
+        commitments: Sequence[object] = state.offers
+    elif step == RESPOND:
+        commitments = state.responses
+    elif step == PLACE:
+        commitments = state.plans
+    else:
         return GAME_OVER
-    waiting = waiting_seats(state)
-    key = (step, waiting, state.num_players)
+    key = (step, tuple(map(is_, commitments, _NOTHING)))
     found = _decisions.get(key)
     if found is None:
-        committed = tuple(seat for seat in range(state.num_players) if seat not in waiting)
+        waiting = tuple(seat for seat, owes in enumerate(key[1]) if owes)
+        committed = tuple(seat for seat, owes in enumerate(key[1]) if not owes)
         found = _decisions[key] = Decision(players=waiting, kind=step, simultaneous=True, committed=committed, prompt=PROMPTS[step])
     return found
 
@@ -201,8 +210,10 @@ def legal_offers(state: CinecittaState, seat: int) -> list[Action]:
 
 def legal_responses(state: CinecittaState, seat: int) -> list[Action]:
     """SECURE always; HEADHUNT when the wallet after the own offer covers the amount (R6, R21)."""
-    folder = folder_received(state, seat)
-    assert folder is not None
+    n = state.num_players
+    folders = state.folders
+    assert state.step in (RESPOND, PLACE), "a folder has been received once the offers are resolved"
+    folder = folders[len(folders) - n + (seat - partner_offset(state)) % n]  # folder_received
     if state.wallets[seat] >= folder.amount:
         return [_respond(SECURE), _respond(HEADHUNT)]
     return [_respond(SECURE)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import cache
 
 from greenlight.core.views import observation_header
 from greenlight.games.cinecitta import determinization, rules, words
@@ -156,6 +157,13 @@ def _cycles(n: int, offset: int) -> list[list[int]]:
 
 def _headhunt_assignments(n: int, offset: int, placed: list[int], known: dict[int, int]) -> tuple[tuple[int, ...], ...]:
     """Every headhunt pattern with placed[y] = headhunted(y) + 1 - headhunted(target of y), agreeing with ``known``."""
+    # Determinizations ask again for every search iteration, and the answer depends on a handful of small numbers.
+    return _assignments(n, offset, tuple(placed), tuple(sorted(known.items())))
+
+
+@cache
+def _assignments(n: int, offset: int, placed: tuple[int, ...], known_items: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
+    known = dict(known_items)
     per_cycle: list[list[dict[int, int]]] = []
     for cycle in _cycles(n, offset):
         options = []
