@@ -18,7 +18,7 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from math import floor
 from operator import attrgetter
 from pathlib import Path
@@ -26,6 +26,7 @@ from typing import Any, Final, Literal, NamedTuple
 
 from greenlight.core.data import FieldSpec, bundled_path, load_data_file, read_records, require
 from greenlight.core.errors import DataError
+from greenlight.core.rng import Stream
 from greenlight.core.state import StaticData
 from greenlight.games.maybe_movies.chance import deck_stream, flavour_stream, real_in, shuffle
 from greenlight.games.maybe_movies.observation import BlockbusterFace, CardFace, ChangeFace, IconName, MovieFace, VoteFace
@@ -222,13 +223,14 @@ class Catalogue(StaticData):
     """The complete card list of one game: 60 votes, 12 CHANGE, 44 movies, 16 blockbusters, in catalogue order."""
 
     __slots__ = (
+        "_blockbusters",
         "_details",
         "_digest",
+        "_draw_blockbusters",
         "_flavour_seed",
         "_movie_index",
         "_titles",
         "_vote_index",
-        "blockbusters",
         "change_ids",
         "changes",
         "hand_cards",
@@ -246,24 +248,35 @@ class Catalogue(StaticData):
         votes: Sequence[VoteCard],
         changes: Sequence[VoteCard],
         movies: Sequence[MovieCard],
-        blockbusters: Sequence[MovieCard],
+        blockbusters: Sequence[MovieCard] | Callable[[], Sequence[MovieCard]],
         titles: Mapping[str, str] | None = None,
         flavour_seed: int | None = None,
         layout: CardLayout | None = None,
     ) -> None:
+        """``blockbusters`` may be a function that draws them when first needed (with the ``layout`` given): a game
+        without Blockbuster Budgets never plays one, and the generator draws them last (G4)."""
         self.source = source
         self.votes = tuple(votes)
         self.changes = tuple(changes)
         self.movies = tuple(movies)
-        self.blockbusters = tuple(blockbusters)
         hand_cards = (*self.votes, *self.changes)
-        movie_cards = (*self.movies, *self.blockbusters)
-        if layout is None:
-            layout = CardLayout.of(hand_cards, movie_cards)
+        self._blockbusters: tuple[MovieCard, ...] | None = None
+        self._draw_blockbusters: Callable[[], Sequence[MovieCard]] | None = None
+        if callable(blockbusters):
+            if layout is None:
+                raise ValueError("blockbusters drawn later need the catalogue's layout")
+            self._draw_blockbusters = blockbusters
+            movie_cards = self.movies
+        else:
+            self._blockbusters = tuple(blockbusters)
+            movie_cards = (*self.movies, *self._blockbusters)
+            if layout is None:
+                layout = CardLayout.of(hand_cards, movie_cards)
         #: Every vote and CHANGE card by id, and every movie and blockbuster by id (the rules' hot loops read these
-        #: maps directly instead of calling :meth:`vote` and :meth:`movie`; treat them as read-only).
+        #: maps directly instead of calling :meth:`vote` and :meth:`movie`; treat them as read-only). Blockbusters drawn
+        #: later join ``movie_cards`` when drawn; a state of a game with Blockbuster Budgets draws them at once.
         self.hand_cards: Mapping[str, VoteCard] = dict(zip(layout.hand_ids, hand_cards, strict=True))
-        self.movie_cards: Mapping[str, MovieCard] = dict(zip(layout.movie_ids, movie_cards, strict=True))
+        self.movie_cards: dict[str, MovieCard] = dict(zip(layout.movie_ids, movie_cards, strict=len(movie_cards) == len(layout.movie_ids)))
         self.change_ids = layout.change_ids
         #: The movie cards whose cost and profit are texts (the blockbusters, §2.5).
         self.text_ids = layout.text_ids
@@ -276,6 +289,17 @@ class Catalogue(StaticData):
         #: Cosmetic titles: given (data file), or drawn from the flavour stream of ``flavour_seed`` when first needed.
         self._titles: dict[str, str] | None = dict(titles) if titles is not None else None
         self._flavour_seed = flavour_seed
+
+    @property
+    def blockbusters(self) -> tuple[MovieCard, ...]:
+        """The 16 blockbusters (§2.5), drawn now if they were left for later."""
+        found = self._blockbusters
+        if found is None:
+            assert self._draw_blockbusters is not None
+            found = tuple(self._draw_blockbusters())
+            self.movie_cards.update(zip(self.layout.movie_ids[len(self.movies) :], found, strict=True))
+            self._blockbusters = found
+        return found
 
     @property
     def generated_from(self) -> int | None:
@@ -298,14 +322,20 @@ class Catalogue(StaticData):
 
     def movie(self, card_id: str) -> MovieCard:
         """The movie or blockbuster card called ``card_id``."""
-        return self.movie_cards[card_id]
+        found = self.movie_cards.get(card_id)
+        if found is None and self._blockbusters is None:
+            self.blockbusters  # noqa: B018 - draws the blockbusters left for later
+            found = self.movie_cards.get(card_id)
+        if found is None:
+            raise KeyError(card_id)
+        return found
 
     def is_vote(self, card_id: str) -> bool:
         """Whether ``card_id`` is a vote or CHANGE card."""
         return card_id in self.hand_cards
 
     def __contains__(self, card_id: object) -> bool:
-        return card_id in self.hand_cards or card_id in self.movie_cards
+        return card_id in self.hand_cards or card_id in self._movie_index
 
     def vote_index(self, card_id: str) -> int:
         """Position among the 72 hand cards (votes, then CHANGE), for action codes."""
@@ -320,7 +350,7 @@ class Catalogue(StaticData):
         found = self._details.get(card_id)
         if found is None:
             card = self.hand_cards.get(card_id)
-            found = card.to_json() if card is not None else self.movie_cards[card_id].to_json(self.title(card_id))
+            found = card.to_json() if card is not None else self.movie(card_id).to_json(self.title(card_id))
             self._details[card_id] = found
         return found
 
@@ -457,16 +487,24 @@ def generate_catalogue(seed: int) -> Catalogue:
         m = low + width * random()  # real_in(0.66, 1.75)
         # round_half_up(n * m), clamped to 1-5 by §2.6; with n from 1 to 3 and m in [0.66, 1.75) it is already 1-5.
         add_movie(_new_card(MovieCard, (card_id, icons, floor(n * m + 0.5), None, None, None, None)))
-    # G4 blockbusters, in this exact order: cost key, X, N, profit key.
+    # G4 is drawn when the blockbusters are first needed, from a copy of the stream as it is now (nothing else
+    # draws from it), so a game without Blockbuster Budgets never pays for it.
+    blockbusters = partial(_draw_blockbusters, rng)
+    return Catalogue("generated", votes, changes, movies, blockbusters, flavour_seed=seed, layout=_GENERATED_LAYOUT)
+
+
+def _draw_blockbusters(rng: Stream) -> list[MovieCard]:
+    """G4 on a copy of ``rng`` (the deck stream after G3): per blockbuster, in this exact order, cost key, X, N, profit key."""
+    random = rng.copy().random
     pick_icon = balanced_picks(random, 1).__next__
     blockbusters: list[MovieCard] = []
-    for k in range(NUM_BLOCKBUSTERS):
+    for card_id in _BLOCKBUSTER_IDS:
         cost_key = COST_KEYS[floor(random() * len(COST_KEYS))]
         x = pick_icon() if cost_key in X_KEYS else None
         n_param = 1 + floor(random() * 3) if cost_key in N_KEYS else None
         profit_key = PROFIT_KEYS[floor(random() * len(PROFIT_KEYS))]
-        blockbusters.append(_new_card(MovieCard, (_BLOCKBUSTER_IDS[k], (), 0, cost_key, x, n_param, profit_key)))
-    return Catalogue("generated", votes, changes, movies, blockbusters, flavour_seed=seed, layout=_GENERATED_LAYOUT)
+        blockbusters.append(_new_card(MovieCard, (card_id, (), 0, cost_key, x, n_param, profit_key)))
+    return blockbusters
 
 
 _PROFIT_FACTOR_LOW = 0.66

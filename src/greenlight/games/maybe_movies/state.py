@@ -236,6 +236,8 @@ class MaybeMoviesState(GameState):
         self.trendsetter = bool(options.get("trendsetter_tricks"))
         self.breaking = bool(options.get("breaking_changes"))
         self.blockbuster = bool(options.get("blockbuster_budgets"))
+        if self.blockbuster:
+            table.blockbusters  # noqa: B018 - a catalogue may leave them to be drawn when needed; this game needs them
         self.rng = rng
         n = num_players
         self.hands = [[] for _ in range(n)]
