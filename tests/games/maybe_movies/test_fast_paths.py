@@ -29,6 +29,7 @@ from greenlight.games.maybe_movies.cards import (
     X_KEYS,
     YES,
     CardLayout,
+    Catalogue,
     MovieCard,
     VoteCard,
     generate_catalogue,
@@ -156,3 +157,22 @@ def test_shared_events_stay_as_they_were_made() -> None:
     for seed, options in enumerate(OPTION_SETS * 2):
         play_randomly(seed + 100, options)
     assert {seed: play_randomly(seed, options) for seed, options in enumerate(OPTION_SETS)} == first
+
+
+def test_blockbusters_drawn_later_are_the_same_whichever_way_they_are_first_asked_for() -> None:
+    """A generated catalogue draws its blockbusters when first needed; by id, by list or by digest, they are G4's."""
+    for seed in range(20):
+        votes, changes, movies, blockbusters = plain_catalogue(seed)
+        eager = Catalogue("generated", votes, changes, movies, blockbusters, flavour_seed=seed)
+        by_id, by_list, by_digest = (generate_catalogue.__wrapped__(seed) for _ in range(3))
+        assert "B07" in by_id and by_id.movie("B07") == blockbusters[6]
+        assert by_list.blockbusters == tuple(blockbusters) == by_id.blockbusters
+        assert by_digest.static_key() == eager.static_key()
+        assert by_list.movie_cards == eager.movie_cards
+
+
+def test_a_game_with_blockbuster_budgets_has_its_blockbusters_at_once() -> None:
+    """The rules read cards from ``movie_cards`` directly, so a state that plays blockbusters finds them there."""
+    state = GAME.new_state(4, 3, {"blockbuster_budgets": True})
+    blockbuster_ids = [card for card in state.draw_pile + state.market if card.startswith("B")]
+    assert len(blockbuster_ids) == 16 and all(card in state.table.movie_cards for card in blockbuster_ids)
