@@ -145,7 +145,7 @@ def new_database(postgres: Any) -> str:
     name = f"t{uuid.uuid4().hex[:12]}"
     with psycopg.connect(postgres.url, autocommit=True) as connection:
         connection.execute(f'CREATE DATABASE "{name}"')
-    return postgres.url.rsplit("/", 1)[0] + f"/{name}"
+    return str(postgres.url.rsplit("/", 1)[0]) + f"/{name}"
 
 
 @pytest.fixture

@@ -144,6 +144,11 @@ def _pg(statement: str) -> str:
     return statement.replace("%", "%%").replace("?", "%s")
 
 
+def _cut(error: psycopg.OperationalError) -> bool:
+    """Whether an error says the connection itself was lost (rather than the statement failing)."""
+    return error.sqlstate is None or error.sqlstate.startswith(("08", "57P"))
+
+
 def _describe(error: Exception) -> str:
     return f"the database refused the write ({str(error).strip() or type(error).__name__})"
 
@@ -237,15 +242,25 @@ class PostgresBackend(Backend):
 
     async def _commit(self, ops: list[WriteOp]) -> None:
         """One transaction for the whole batch; its notices go out when it commits."""
+        reconnected = False
         for attempt in range(DEADLOCK_RETRIES + 1):
+            began = False
             try:
                 async with self.pool.connection() as conn, conn.transaction():
+                    began = True
                     await self._write_batch(conn, ops)
                 return
             except (psycopg.errors.DeadlockDetected, psycopg.errors.SerializationFailure) as error:
                 if attempt == DEADLOCK_RETRIES:
                     raise StorageError(_describe(error)) from error
                 log.info("a write met another process's in a deadlock; trying again (%d)", attempt + 1)
+            except psycopg.OperationalError as error:
+                # Cut before its BEGIN went through (a connection the database dropped while idle): nothing was
+                # written, so it is safe to write again on a fresh connection. Cut later, it may have committed.
+                if began or reconnected or attempt == DEADLOCK_RETRIES or not _cut(error):
+                    raise StorageError(_describe(error)) from error
+                reconnected = True
+                await self.pool.check()
             except psycopg.errors.IntegrityError as error:
                 raise StorageError(_describe(error), conflict=True) from error
             except (psycopg.Error, PoolTimeout, OSError) as error:
@@ -322,11 +337,20 @@ class PostgresBackend(Backend):
     # -- reads -----------------------------------------------------------------------------------
 
     async def _fetch(self, statement: str | sql.Composed, values: Sequence[Any] | dict[str, Any] = ()) -> list[tuple[Any, ...]]:
-        try:
-            async with self.pool.connection() as conn:
-                return await (await conn.execute(statement, values)).fetchall()
-        except (psycopg.Error, PoolTimeout) as error:
-            raise StorageError(f"the database could not be read ({error})") from error
+        """Rows of a read; a read that met a connection the database had cut (after its restart) is made once more
+        on a fresh one, since a read can always be repeated (a write cannot: it may have committed)."""
+        for attempt in (0, 1):
+            try:
+                async with self.pool.connection() as conn:
+                    return await (await conn.execute(statement, values)).fetchall()
+            except psycopg.OperationalError as error:
+                if attempt == 0 and _cut(error):
+                    await self.pool.check()  # replace the pool's other dead connections too
+                    continue
+                raise StorageError(f"the database could not be read ({error})") from error
+            except (psycopg.Error, PoolTimeout) as error:
+                raise StorageError(f"the database could not be read ({error})") from error
+        raise AssertionError("unreachable")
 
     async def load_table(self, table_id: str) -> StoredTable | None:
         """One table with its seats, actions and revision."""
