@@ -1,4 +1,10 @@
-"""Bots by name: the difficulty levels, each game's own bots (``heuristic``, ...), and parametric searches.
+"""Bots by name: the difficulty levels, each game's own bots (``heuristic``, ...), parametric searches, and foreign bots.
+
+Search levels take a time per move (``hard:0.05``, see
+:func:`~greenlight.bots.levels.parse_timed_level`). Bots that need an
+optional extra are named in :data:`EXTRA_BOTS` by prefix (such as
+``openspiel-ismcts:0.5``, OpenSpiel's ISMCTS through the RL adapter) and
+imported only when asked for, with a clear error when the extra is missing.
 
 The CLI and the web lobby build every bot through :func:`make_bot`, always
 with a seed, so a game with bots is reproducible.
@@ -11,16 +17,19 @@ with a seed, so a game with bots is reproducible.
 ['random', 'easy', 'medium', 'hard', 'expert']
 >>> make_bot("search:50", game, seed=3).config.iterations
 50
+>>> make_bot("hard:0.05", game, seed=3).config.seconds
+0.05
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Any
 
 from greenlight.bots.analysis import MoveEstimate, analyse
 from greenlight.bots.ismcts import ISMCTSBot
-from greenlight.bots.levels import LEVEL_FACTORIES, parse_search
+from greenlight.bots.levels import LEVEL_FACTORIES, TIMED_LEVELS, parse_search, parse_timed_level
 from greenlight.core.bot import Bot
 from greenlight.core.errors import OptionError
 from greenlight.core.game import Game
@@ -29,6 +38,13 @@ from greenlight.core.game import Game
 GENERIC_BOTS: dict[str, Callable[[Game[Any], int], Bot]] = dict(LEVEL_FACTORIES)
 
 SEARCH_PREFIX = "search:"
+
+#: Bots from optional extras by name prefix: ("module:function", what to install). The function takes
+#: (name, game, seed). They live in higher layers (the OpenSpiel bot uses the RL adapter, which imports bots),
+#: so they are named here and imported on first use, as a game names its bots.
+EXTRA_BOTS: dict[str, tuple[str, str]] = {
+    "openspiel-ismcts": ("greenlight.rl.openspiel_bot:make_openspiel_bot", "OpenSpiel (pip install -e '.[rl]')"),
+}
 
 __all__ = ["GENERIC_BOTS", "ISMCTSBot", "MoveEstimate", "analyse", "bot_names", "make_bot"]
 
@@ -47,4 +63,24 @@ def make_bot(name: str, game: Game[Any], seed: int) -> Bot:
         return GENERIC_BOTS[name](game, seed)
     if name.startswith(SEARCH_PREFIX):
         return ISMCTSBot(seed, parse_search(name, game), name=name)
-    raise OptionError(f"unknown bot {name!r} for {game.spec.title}; choose from {', '.join(bot_names(game))} or search:ITERATIONS")
+    prefix = name.partition(":")[0]
+    if prefix in TIMED_LEVELS and ":" in name:
+        return ISMCTSBot(seed, parse_timed_level(name, game), name=name)
+    if prefix in EXTRA_BOTS:
+        return _extra_bot(prefix, name, game, seed)
+    raise OptionError(
+        f"unknown bot {name!r} for {game.spec.title}; choose from {', '.join(bot_names(game))}, "
+        f"search:ITERATIONS, hard:SECONDS or {', '.join(f'{extra}:...' for extra in EXTRA_BOTS)}"
+    )
+
+
+def _extra_bot(prefix: str, name: str, game: Game[Any], seed: int) -> Bot:
+    """Import the maker of an :data:`EXTRA_BOTS` bot and build it; an error names the missing extra."""
+    reference, needs = EXTRA_BOTS[prefix]
+    module, _, function = reference.partition(":")
+    try:
+        maker = getattr(importlib.import_module(module), function)
+    except ImportError as error:
+        raise OptionError(f"bot {name!r} needs {needs}: {error}") from None
+    bot: Bot = maker(name, game, seed)
+    return bot

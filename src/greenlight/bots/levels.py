@@ -20,6 +20,12 @@ Searches can also be named directly: ``search:500`` (500 iterations),
 ``search:0.5s`` (half a second), ``search:steps=20000``, with options after a
 slash: ``search:500/random`` or ``search:500/depth=8/c=0.5`` (see
 :func:`parse_search`).
+
+The search levels also take a time per move instead of their step budget:
+``hard:0.05`` is the ``hard`` settings searching 0.05 s a move (wall clock;
+``hard:0.05/cpu`` counts the process's CPU seconds), for comparisons at equal
+time such as the arena against OpenSpiel's ISMCTS (see
+:func:`parse_timed_level`).
 """
 
 from __future__ import annotations
@@ -131,7 +137,8 @@ def parse_search(text: str, game: Game[Any]) -> SearchConfig:
     (steps counted per iteration on top of its actions),
     ``game``, ``heuristic`` or ``random`` (rollout policy), ``depth=N`` (cut
     rollouts after N choices with the game's evaluation), ``c=X``
-    (exploration), ``widen=K`` (progressive widening), ``eps=X``. Unset
+    (exploration), ``widen=K`` (progressive widening), ``eps=X``, ``cpu``
+    (a time budget counts CPU seconds, not wall-clock seconds). Unset
     options take the game's ``hard`` settings.
 
     >>> from greenlight.core.registry import get_game
@@ -169,6 +176,8 @@ def parse_search(text: str, game: Game[Any]) -> SearchConfig:
                 changes["widening"] = float(value)
             elif key == "eps":
                 changes["rollout_epsilon"] = float(value)
+            elif key in ("cpu", "wall") and not value:
+                changes["clock"] = key
             else:
                 raise ValueError(f"unknown search option {extra!r}")
         return dataclasses.replace(base, **changes)
@@ -176,3 +185,30 @@ def parse_search(text: str, game: Game[Any]) -> SearchConfig:
         raise OptionError(
             f"cannot read bot {text!r}: {error}; write search:ITERATIONS or search:SECONDSs, e.g. search:500/depth=8"
         ) from None
+
+
+#: The levels that are searches, and so take a time per move (``hard:0.05``).
+TIMED_LEVELS = ("hard", "expert")
+
+
+def parse_timed_level(text: str, game: Game[Any]) -> SearchConfig:
+    """Read ``LEVEL:SECONDS[/OPTION...]`` for a search level: its settings, searching SECONDS a move.
+
+    The level's step budget gives way to the time budget (``expert`` is then
+    the same search as ``hard``: its only difference is the budget). Options
+    are those of :func:`parse_search`, such as ``cpu``.
+
+    >>> from greenlight.core.registry import get_game
+    >>> config = parse_timed_level("hard:0.05/cpu", get_game("cinecitta"))
+    >>> config.seconds, config.steps, config.iterations, config.clock
+    (0.05, None, None, 'cpu')
+    """
+    level, _, body = text.partition(":")
+    budget, slash, extras = body.partition("/")
+    if level not in TIMED_LEVELS:
+        raise OptionError(f"cannot read bot {text!r}: only {' and '.join(TIMED_LEVELS)} take a time per move")
+    try:
+        seconds = float(budget.removesuffix("s"))
+    except ValueError:
+        raise OptionError(f"cannot read bot {text!r}: write {level}:SECONDS, e.g. {level}:0.05 or {level}:0.05/cpu") from None
+    return parse_search(f"search:{seconds}s{slash}{extras}", game)
