@@ -20,12 +20,18 @@ and player count asked for:
   the process's CPU time by default: on a shared machine a busy neighbour
   stretches wall-clock time unevenly, CPU time far less (``--clock wall``
   times the wall clock instead).
+* **the floor**: as many bare playouts from the same positions as the search
+  has iterations, each a fresh determinization and uniformly random moves to
+  the end, no tree (``--no-floor`` skips it). It is what the search's
+  iterations cost in the game's engine alone, so ``floor / OpenSpiel`` bounds
+  the ratio any search loop could reach with the engine as it is, and
+  ``Greenlight / floor`` is the share left to the search loop itself.
 * **interleaved**: every round searches every position with OpenSpiel's bot,
   then Greenlight's, then the ``hard`` level's settings (its own rollouts and
-  widening, iteration budget) so a change in the machine's load touches all
-  of them; the figures are the median over rounds of each round's total
-  iterations / total seconds, and the ratio is the median of the rounds'
-  ratios.
+  widening, iteration budget), then plays the floor's playouts, so a change
+  in the machine's load touches all of them; the figures are the median over
+  rounds of each round's total iterations / total seconds, and the ratio is
+  the median of the rounds' ratios.
 
     python bench/bench_search.py                      # cinecitta:3 maybe-movies:4 movie-empire:2
     python bench/bench_search.py cinecitta:5 --rounds 5 --iterations 200
@@ -137,6 +143,23 @@ def time_greenlight(
     return clock() - started, bot.last_stats.iterations, action
 
 
+def time_floor(game: Game[Any], position: Position, iterations: int, seed: int, clock: Callable[[], float] = time.process_time) -> float:
+    """Seconds for ``iterations`` bare playouts from ``position``: a determinization and random moves to the end, no tree."""
+    rng = random.Random(seed)
+    view = SeatView(game, position.state, position.seat)
+    decision_of, legal_actions, apply = game.decision, game.legal_actions, game.apply_unchecked
+    randrange = rng.randrange
+    started = clock()
+    for _ in range(iterations):
+        world = view.determinize(rng)
+        while players := decision_of(world).players:
+            seat = players[0]
+            legal = legal_actions(world, seat)
+            apply(world, seat, legal[randrange(len(legal))])
+        game.outcome(world).returns()
+    return clock() - started
+
+
 def bench_game(game_id: str, players: int, args: argparse.Namespace) -> dict[str, Any]:
     """Interleaved rounds over the positions of one game and player count; medians over rounds."""
     game = get_game(game_id)
@@ -147,7 +170,7 @@ def bench_game(game_id: str, players: int, args: argparse.Namespace) -> dict[str
     clock = CLOCKS[args.clock]
     rows: list[dict[str, float]] = []
     for round_number in range(args.rounds):
-        spent = {"openspiel": 0.0, "greenlight": 0.0, "hard": 0.0}
+        spent = {"openspiel": 0.0, "greenlight": 0.0, "hard": 0.0, "floor": 0.0}
         for index, position in enumerate(positions):
             bot_seed = 1000 * round_number + index
             spent["openspiel"] += time_openspiel(spiel_game, position, args.iterations, args.exploration, bot_seed, clock)
@@ -157,6 +180,8 @@ def bench_game(game_id: str, players: int, args: argparse.Namespace) -> dict[str
             if not args.no_hard:
                 seconds, done, _ = time_greenlight(game, position, hard, bot_seed, clock)
                 spent["hard"] += seconds
+            if not args.no_floor:
+                spent["floor"] += time_floor(game, position, args.iterations, bot_seed, clock)
         total = args.iterations * len(positions)
         rows.append({name: total / seconds if seconds else 0.0 for name, seconds in spent.items()})
     ratios = [row["greenlight"] / row["openspiel"] for row in rows]
@@ -168,8 +193,10 @@ def bench_game(game_id: str, players: int, args: argparse.Namespace) -> dict[str
         "openspiel_it_s": [round(row["openspiel"], 1) for row in rows],
         "greenlight_it_s": [round(row["greenlight"], 1) for row in rows],
         "hard_it_s": [round(row["hard"], 1) for row in rows],
+        "floor_it_s": [round(row["floor"], 1) for row in rows],
         "ratio_rounds": [round(ratio, 2) for ratio in ratios],
         "ratio": round(statistics.median(ratios), 2),
+        "floor_ratio": round(statistics.median(row["floor"] / row["openspiel"] for row in rows), 2),
     }
 
 
@@ -183,6 +210,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the positions")
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu", help="time in CPU seconds (default) or wall-clock seconds")
     parser.add_argument("--no-hard", action="store_true", help="skip the hard level's settings")
+    parser.add_argument("--no-floor", action="store_true", help="skip the bare playouts (the engine's floor)")
     args = parser.parse_args()
     load = os.getloadavg()
     python = f"Python {platform.python_version()} on {platform.machine()}"
@@ -194,14 +222,22 @@ def main() -> None:
         results.append(result)
         print(result, flush=True)
     print()
-    print("| Game | Players | OpenSpiel ISMCTSBot it/s | Greenlight ISMCTSBot it/s | ratio | Greenlight hard settings it/s |")
-    print("|---|---|---|---|---|---|")
+    print(
+        "| Game | Players | OpenSpiel ISMCTSBot it/s | Greenlight ISMCTSBot it/s | ratio "
+        "| floor: bare playouts/s | floor / OpenSpiel | Greenlight hard settings it/s |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
     for result in results:
         openspiel = statistics.median(result["openspiel_it_s"])
         greenlight = statistics.median(result["greenlight_it_s"])
         hard = statistics.median(result["hard_it_s"])
+        floor = statistics.median(result["floor_it_s"])
         hard_text = "-" if args.no_hard else f"{hard:,.0f}"
-        print(f"| {result['game']} | {result['players']} | {openspiel:,.0f} | {greenlight:,.0f} | {result['ratio']:.2f} | {hard_text} |")
+        floor_text = "- | -" if args.no_floor else f"{floor:,.0f} | {result['floor_ratio']:.2f}"
+        print(
+            f"| {result['game']} | {result['players']} | {openspiel:,.0f} | {greenlight:,.0f} | {result['ratio']:.2f} "
+            f"| {floor_text} | {hard_text} |"
+        )
 
 
 if __name__ == "__main__":
