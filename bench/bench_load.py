@@ -296,6 +296,7 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, default=Path.cwd(), help="folder on the disk to measure (default: here)")
     parser.add_argument("--postgres", action="store_true", help="keep the tables in a PostgreSQL started for the run")
     parser.add_argument("--workers", type=int, nargs="+", default=[1], help="server processes (several need --postgres)")
+    parser.add_argument("--server-log", type=Path, help="keep the server's JSON log lines in this file (appended)")
     args = parser.parse_args()
     if max(args.workers) > 1 and not args.postgres:
         parser.error("several --workers need --postgres")
@@ -331,7 +332,10 @@ def run_one(folder: Path, postgres: Any, tables: int, workers: int, args: argpar
         database, db_option = None, str(folder / f"load-{tables}.db")
     command = [sys.executable, "-m", "greenlight.cli.main", "serve", "--port", str(port), "--db", str(db_option)]
     command += ["--workers", str(workers)]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    log = open(args.server_log, "ab") if args.server_log else None  # noqa: SIM115 - closed after the run
+    if log is not None:
+        command += ["--log-format", "json"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log or subprocess.DEVNULL)
     try:
         url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 60
@@ -348,6 +352,8 @@ def run_one(folder: Path, postgres: Any, tables: int, workers: int, args: argpar
     finally:
         process.terminate()
         process.wait()
+        if log is not None:
+            log.close()
     row["storage"] = "postgresql" if postgres is not None else "sqlite"
     row["workers"] = workers
     return row

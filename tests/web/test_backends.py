@@ -123,16 +123,25 @@ def test_one_refused_move_in_a_batch_leaves_the_others_stored(run: Callable[[Sce
         await backend.writer.write(CreateTable(table("a")))
         await backend.writer.write(CreateTable(table("b")))
         await backend.writer.write(AppendAction("a", 0, 0, "offer A1 0", False))
+        batches = backend.writer.batches
         writes = [
             backend.writer.submit(AppendAction("a", 0, 1, "offer B1 0", False)),  # refused: index taken
             backend.writer.submit(AppendAction("b", 0, 1, "offer B1 0", False)),
+            backend.writer.submit(AppendAction("a", 1, 2, "offer C1 0", False, previous=(1, "offer B1 0"))),  # after the refused
             backend.writer.submit(AddChat("b", ChatLine(0, 1, "Bob", "hi", 5.0))),
+            backend.writer.submit(AppendAction("b", 1, 2, "offer C1 0", False, previous=(1, "offer B1 0"))),
         ]
         results = await asyncio.gather(*writes, return_exceptions=True)
-        assert isinstance(results[0], StorageError) and results[0].conflict and results[1:] == [None, None]
-        stored_b = await backend.load_table("b")
-        assert stored_b is not None and stored_b.record.actions == [(1, "offer B1 0")]
+        assert all(isinstance(results[i], StorageError) and results[i].conflict for i in (0, 2)), results  # type: ignore[union-attr]
+        assert [results[i] for i in (1, 3, 4)] == [None, None, None]
+        stored_a, stored_b = await backend.load_table("a"), await backend.load_table("b")
+        assert stored_a is not None and stored_a.record.actions == [(0, "offer A1 0")]
+        assert stored_b is not None and stored_b.record.actions == [(1, "offer B1 0"), (2, "offer C1 0")]
         assert [line.text for line in await backend.load_chat("b", 10)] == ["hi"]
+        if backend.shared:
+            # PostgreSQL names the conflicting table, so the rest of the batch is stored together, not op by op.
+            assert isinstance(results[0], StorageError) and results[0].tables == {"a"}
+            assert backend.writer.batches == batches + 1
 
     run(scenario)
 

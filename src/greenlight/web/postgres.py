@@ -144,6 +144,14 @@ def _pg(statement: str) -> str:
     return statement.replace("%", "%%").replace("?", "%s")
 
 
+class _Conflict(Exception):
+    """Moves of ``tables`` conflict with what is stored (their transaction is rolled back)."""
+
+    def __init__(self, tables: set[str], reason: str) -> None:
+        super().__init__(f"{reason} (table {', '.join(sorted(tables))})")
+        self.tables = tables
+
+
 def _cut(error: psycopg.OperationalError) -> bool:
     """Whether an error says the connection itself was lost (rather than the statement failing)."""
     return error.sqlstate is None or error.sqlstate.startswith(("08", "57P"))
@@ -261,6 +269,8 @@ class PostgresBackend(Backend):
                     raise StorageError(_describe(error)) from error
                 reconnected = True
                 await self.pool.check()
+            except _Conflict as conflict:
+                raise StorageError(str(conflict), conflict=True, tables=frozenset(conflict.tables)) from None
             except psycopg.errors.IntegrityError as error:
                 raise StorageError(_describe(error), conflict=True) from error
             except (psycopg.Error, PoolTimeout, OSError) as error:
@@ -293,26 +303,31 @@ class PostgresBackend(Backend):
         if not run:
             return
         run = sorted(run, key=lambda op: (op.table_id, op.index))
-        await conn.execute(
-            "INSERT INTO actions (table_id, idx, seat, text, at)"
-            " SELECT * FROM unnest(%s::text[], %s::int[], %s::int[], %s::text[], %s::float8[])",
-            (
-                [op.table_id for op in run],
-                [op.index for op in run],
-                [op.seat for op in run],
-                [op.text for op in run],
-                [op.at for op in run],
-            ),
-        )
+        inserted = await (
+            await conn.execute(
+                "INSERT INTO actions (table_id, idx, seat, text, at)"
+                " SELECT * FROM unnest(%s::text[], %s::int[], %s::int[], %s::text[], %s::float8[])"
+                " ON CONFLICT (table_id, idx) DO NOTHING RETURNING table_id, idx",
+                (
+                    [op.table_id for op in run],
+                    [op.index for op in run],
+                    [op.seat for op in run],
+                    [op.text for op in run],
+                    [op.at for op in run],
+                ),
+            )
+        ).fetchall()
+        # Every check names its tables, so the writer can fail just those and store the rest of the batch.
+        landed = {(table_id, int(index)) for table_id, index in inserted}
+        taken = {op.table_id for op in run if (op.table_id, op.index) not in landed}
         tables = sorted({op.table_id for op in run})
         gaps = await (
             await conn.execute(
                 "SELECT table_id FROM actions WHERE table_id = ANY(%s) GROUP BY table_id HAVING COUNT(*) != MAX(idx) + 1", (tables,)
             )
         ).fetchall()
-        if gaps:
-            raise psycopg.errors.IntegrityError(f"a move does not follow its table's last move (table {', '.join(row[0] for row in gaps)})")
-        checked = [op for op in run if op.previous is not None and op.index > 0]
+        checked = [op for op in run if op.previous is not None and op.index > 0 and op.table_id not in taken]
+        wrong: list[tuple[Any, ...]] = []
         if checked:
             wrong = await (
                 await conn.execute(
@@ -327,8 +342,12 @@ class PostgresBackend(Backend):
                     ),
                 )
             ).fetchall()
-            if wrong:
-                raise psycopg.errors.IntegrityError(f"a move was checked after a move that is not the one stored (table {wrong[0][0]})")
+        if taken:
+            raise _Conflict(taken, "another server process stored a move at the same index first")
+        if gaps:
+            raise _Conflict({row[0] for row in gaps}, "a move does not follow its table's last move")
+        if wrong:
+            raise _Conflict({row[0] for row in wrong}, "a move was checked after a move that is not the one stored")
         finished = [op for op in run if op.finished]
         for op in finished:
             await conn.execute("UPDATE tables SET finished_at = %s WHERE id = %s", (op.at, op.table_id))

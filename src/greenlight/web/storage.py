@@ -148,13 +148,16 @@ class StorageError(Exception):
     """A write the store could not make (disk full, database locked, I/O error); nothing of it was stored.
 
     ``conflict`` marks a write refused because of what is already stored (an
-    action index taken): retrying the same write can never succeed.
+    action index taken): retrying the same write can never succeed. ``tables``
+    names the tables whose writes conflicted, when the store could tell (the
+    other writes of the batch can then be tried again together).
     """
 
-    def __init__(self, message: str, *, conflict: bool = False) -> None:
+    def __init__(self, message: str, *, conflict: bool = False, tables: frozenset[str] = frozenset()) -> None:
         super().__init__(message)
         self.message = message
         self.conflict = conflict
+        self.tables = tables
 
 
 def new_token() -> str:

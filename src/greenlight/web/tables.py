@@ -920,7 +920,9 @@ class TableHub:
             table.bot_wakeup.set()
             outcome.set_result(None)
         else:
-            log.error(
+            # A conflict is routine with several server processes (the move is checked again and stored next).
+            log.log(
+                logging.INFO if error.conflict else logging.ERROR,
                 "table %s: move %d (seat %d: %s) was not stored, so it was not played: %s",
                 table.id,
                 move.index,

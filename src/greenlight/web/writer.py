@@ -44,7 +44,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from greenlight.web.storage import StorageError, TableStore, WriteOp
+from greenlight.web.storage import StorageError, TableStore, WriteOp, op_table
 
 log = logging.getLogger("greenlight.web")
 
@@ -141,7 +141,10 @@ class WriteQueue(_Counted):
         try:
             self.store.write([item.op for item in batch])
         except Exception as error:
-            if not _failed(batch, error):
+            rest = _without_conflicts(batch, error)
+            if rest is not None:
+                self._write(rest)
+            elif not _failed(batch, error):
                 for item in batch:  # one row is at fault: let the others land
                     self._write_one(item)
             return
@@ -216,7 +219,10 @@ class AsyncWriteQueue(_Counted):
         try:
             await self.commit([item.op for item in batch])
         except Exception as error:
-            if not _failed(batch, error):
+            rest = _without_conflicts(batch, error)
+            if rest is not None:
+                await self._write(rest)
+            elif not _failed(batch, error):
                 for item in batch:
                     try:
                         await self.commit([item.op])
@@ -235,6 +241,24 @@ def _drop_late(batch: list[_Pending], timeout: float) -> list[_Pending]:
         if item.deadline < now:
             _settle(item, StorageError(f"the database did not take the write within {timeout:g} s; nothing was stored"))
     return [item for item in batch if item.deadline >= now]
+
+
+def _without_conflicts(batch: list[_Pending], error: Exception) -> list[_Pending] | None:
+    """After a conflict that names its tables: fail those tables' writes, return the others to try again as one batch.
+
+    None when the error names no tables of the batch (then :func:`_failed` decides). Every try fails at least one
+    table for good, so a batch is tried at most once per table in it, and mostly once more: with several server
+    processes two seats of a table often commit at once, and one op at a time would cost a commit per op.
+    """
+    if not (isinstance(error, StorageError) and error.conflict and error.tables):
+        return None
+    rest = [item for item in batch if op_table(item.op) not in error.tables]
+    if len(rest) == len(batch):
+        return None
+    for item in batch:
+        if op_table(item.op) in error.tables:
+            _settle(item, error)
+    return rest
 
 
 def _failed(batch: list[_Pending], error: Exception) -> bool:
