@@ -26,6 +26,7 @@ changes which policy is best (potential-based shaping, Ng, Harada and Russell
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import numpy as np
@@ -56,6 +57,9 @@ class GreenlightAECEnv(SeatAgents, AECEnv):  # type: ignore[misc]
     ) -> None:
         super().__init__()
         self._set_up(game, num_players, options, seed, render_mode, shaping)
+        # The rules' own functions, asked once per action.
+        self._decision = self.game.decision
+        self._apply_unchecked = self.game.apply_unchecked
 
     # -- episode -----------------------------------------------------------------------
 
@@ -86,15 +90,31 @@ class GreenlightAECEnv(SeatAgents, AECEnv):  # type: ignore[misc]
 
         The two arrays are ``agent``'s own, rewritten in place when it is next observed after a step.
         """
-        assert self.state is not None, "call reset() first"
+        state = self.state
+        assert state is not None, "call reset() first"
         seat = self.agent_name_mapping[agent]
         observer = self.observer
-        observer.observation(self.state, seat)
+        observer.observation(state, seat)
         if agent == self.agent_selection and not self.terminations.get(agent, True):
-            observer.mask(self.state, seat)
+            observer.mask(state, seat)
         else:
             observer.no_mask(seat)
         return self._observed[seat]
+
+    def last(self, observe: bool = True) -> tuple[AgentObservation | None, float, bool, bool, dict[str, Any]]:
+        """The agent to act's observation (if ``observe``), cumulative reward, termination, truncation and info."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterable[str]:
+        """The agent to act, until every agent is done (or ``max_iter`` agents); ``step`` each one in between."""
+        return _AgentIterable(self, max_iter)
 
     def step(self, action: int | np.integer[Any] | None) -> None:
         """Apply ``action`` (an action code) for the agent to act; raise IllegalActionError if it is not legal."""
@@ -102,15 +122,21 @@ class GreenlightAECEnv(SeatAgents, AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert self.state is not None
+        state = self.state
+        assert state is not None
         if action is None:
             raise ValueError(f"{agent} must act: None is only for agents whose game is over")
-        self._apply(self.agent_name_mapping[agent], int(action))
+        seat = self.agent_name_mapping[agent]
+        observer = self.observer
+        chosen = observer.action(state, seat, int(action))
+        self._apply_unchecked(state, seat, chosen)
+        observer.changed()
+        self._actions.append((seat, chosen))
         self._cumulative_rewards[agent] = 0.0
         if self._paid:
             self._clear_rewards()
             self._paid = False
-        players = self.game.decision(self.state).players
+        players = self._decision(state).players
         if not players:
             self._finish()
             self._paid = True
@@ -138,6 +164,21 @@ class GreenlightAECEnv(SeatAgents, AECEnv):  # type: ignore[misc]
             self._potentials[seat] = 0.0
             self.terminations[agent] = True
             self.infos[agent] = {"score": outcome.scores[seat], "rank": outcome.ranks[seat], "win_share": returns[seat]}
+
+
+class _AgentIterable:
+    """``env.agent_iter()``: what PettingZoo's ``AECIterable`` yields, from a generator (one resume per agent)."""
+
+    def __init__(self, env: GreenlightAECEnv, max_iter: int) -> None:
+        self.env = env
+        self.max_iter = max_iter
+
+    def __iter__(self) -> Iterator[str]:
+        env = self.env
+        remaining = self.max_iter
+        while env.agents and remaining > 0:
+            remaining -= 1
+            yield env.agent_selection
 
 
 def pettingzoo_env(

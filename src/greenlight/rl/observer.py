@@ -41,7 +41,7 @@ from greenlight.rl.encoding import StateWriter, encoding_for, state_writer_for
 #: Distinct actions whose codes are remembered before the cache starts again (games that share their action
 #: objects have far fewer; games that build new ones every step would otherwise grow it without end).
 CODE_CACHE_LIMIT = 200_000
-#: Up to this many legal codes a mask is cleared byte by byte; above, all of it is zeroed at once.
+#: Up to this many legal codes a mask is set and cleared byte by byte; above, with one NumPy call.
 MASK_CLEAR_ONE_BY_ONE = 16
 
 
@@ -55,6 +55,7 @@ class SeatObserver:
     def __init__(self, game: Game[Any], num_players: int, options: Mapping[str, OptionValue], *, fast: bool = True) -> None:
         self.game = game
         self.num_players = num_players
+        self._legal = game.legal_actions
         self.encoding = encoding_for(game)
         self.size = self.encoding.size(num_players, options)
         writer = state_writer_for(game, num_players, options) if fast else None
@@ -101,13 +102,23 @@ class SeatObserver:
         """``seat``'s mask set to its legal action codes now (unless already current); its legal actions are kept."""
         if self._masked_at[seat] == self._version:
             return self.masks[seat]
-        actions = self.game.legal_actions(state, seat)
-        codes = self.codes(state, actions)
-        # One byte at a time is cheaper than NumPy's fancy indexing for the few codes a seat has.
+        actions = self._legal(state, seat)
+        codes: list[int] = list(map(self._code_of_id.get, map(id, actions)))  # type: ignore[arg-type]  # None: not cached yet
+        if None in codes:
+            codes = self.codes(state, actions)
         mask = self._mask_bytes[seat]
-        self._clear(mask, self._masked[seat])
-        for code in codes:
-            mask[code] = 1
+        old = self._masked[seat]
+        # One byte at a time is cheaper than NumPy's fancy indexing for the few codes a seat usually has.
+        if len(old) > MASK_CLEAR_ONE_BY_ONE:
+            mask[:] = self._no_codes
+        else:
+            for code in old:
+                mask[code] = 0
+        if len(codes) > MASK_CLEAR_ONE_BY_ONE:
+            self.masks[seat][codes] = 1
+        else:
+            for code in codes:
+                mask[code] = 1
         self._masked[seat] = codes
         self._legal_actions[seat] = actions
         self._masked_at[seat] = self._version

@@ -65,14 +65,6 @@ class SeatAgents:
         # Potentials start at 0 (before the deal) and end at 0, so shaping sums to exactly 0 over an episode.
         self._potentials = [0.0] * self.num_players
 
-    def _apply(self, seat: int, code: int) -> None:
-        """Play ``seat``'s action ``code`` (IllegalActionError if it is not legal now) and record it."""
-        assert self.state is not None
-        chosen = self.observer.action(self.state, seat, code)
-        self.game.apply_unchecked(self.state, seat, chosen)
-        self.observer.changed()
-        self._actions.append((seat, chosen))
-
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         """The (shared, cached) observation space of ``agent``."""
         space: gymnasium.spaces.Space[Any] = self.observation_spaces[agent]

@@ -342,6 +342,8 @@ class _StateWriter:
         self.numbers = {card.id: card.number for card in table.cards}
         self._blocks: dict[tuple[Any, ...], Any] = {}
         self._old: dict[tuple[Any, ...], Any] = {}
+        #: The last finished game seen and its final figures per seat (kept alive, so ``is`` is safe).
+        self._over: tuple[CinecittaState, list[tuple[float, float, float, float]]] | None = None
 
     def _cached(self, key: tuple[Any, ...], make: Callable[[], V]) -> V:
         """The block under ``key``, made once; the cache keeps two generations of at most ``BLOCK_CACHE_LIMIT`` each,
@@ -518,15 +520,25 @@ class _StateWriter:
         return totals, array("f", [clip01(value) for value in totals]), tuple(earlier)
 
     def _final(self, state: CinecittaState, order: list[int], out: MutableSequence[float]) -> None:
-        breakdowns = rules.final_breakdowns(state)
-        winners = rules.rank_breakdowns(breakdowns).winners
+        # A game that is over changes no more: its result is worked out once for every seat that looks at it.
+        over = self._over
+        if over is None or over[0] is not state:
+            breakdowns = rules.final_breakdowns(state)
+            winners = rules.rank_breakdowns(breakdowns).winners
+            figures = [
+                (
+                    1.0 if item["status"] == "FINISHED" else 0.0,
+                    1.0 if other in winners else 0.0,
+                    clip01((item["value"] or 0) / VALUE_SCALE),
+                    clip01((item["quality"] or 0) / 1000.0),
+                )
+                for other, item in enumerate(breakdowns)
+            ]
+            over = self._over = (state, figures)
         start = self.at["final"]
-        for other, item in enumerate(breakdowns):
+        for other, values in enumerate(over[1]):
             base = start + order[other] * 4
-            out[base] = 1.0 if item["status"] == "FINISHED" else 0.0
-            out[base + 1] = 1.0 if other in winners else 0.0
-            out[base + 2] = clip01((item["value"] or 0) / VALUE_SCALE)
-            out[base + 3] = clip01((item["quality"] or 0) / 1000.0)
+            out[base : base + 4] = array("f", values)
 
 
 V = TypeVar("V")

@@ -33,7 +33,7 @@ from greenlight.core.game import Observation
 from greenlight.core.spec import OptionValue
 from greenlight.core.views import clip01, relative_seat
 from greenlight.games.maybe_movies import rules
-from greenlight.games.maybe_movies.cards import CHANGE, COST_KEYS, ICONS, PROFIT_KEYS, Catalogue
+from greenlight.games.maybe_movies.cards import CHANGE, COST_KEYS, ICONS, PROFIT_KEYS, Catalogue, VoteCard
 from greenlight.games.maybe_movies.observation import (
     BlockbusterDetails,
     CardDetails,
@@ -65,6 +65,8 @@ VOTE_FEATURES = 3 + len(ICONS) + 1
 #: Reveal outcomes per seat: YES, NO, CHANGE, no vote.
 REVEAL_KINDS = 4
 MAX_TURNS = 12
+#: Length of the ``hand`` field: (YES|NO, icon, value) counts, then CHANGE cards.
+HAND_WIDTH = len(VOTE_TYPES) * len(ICONS) * MAX_VALUE + 1
 SCORE_SCALE = 40.0
 
 
@@ -327,6 +329,8 @@ def _final(final: Final | None, n: int, rel: Callable[[int], int]) -> list[float
 BLOCK_CACHE_LIMIT = 20_000
 #: Catalogues (one per game: each game generates its own) the fast path keeps blocks for before it starts again.
 CATALOGUE_LIMIT = 64
+#: Card faces (printed fields, under doubling icons for movie cards) whose parts are kept before starting again.
+FACE_LIMIT = 100_000
 
 
 def _repeated(step: float, times: int) -> list[float]:
@@ -374,6 +378,12 @@ class _StateWriter:
         self.at = dict(_starts(ENCODING.fields(n, {})))
         self.order = [[(seat - viewer) % n for seat in range(n)] for viewer in range(n)]
         self._catalogues: dict[int, Catalogue] = {}
+        #: The last finished game seen and its (winner, score) figures per seat (kept alive, so ``is`` is safe).
+        self._over: tuple[MaybeMoviesState, list[tuple[float, float]]] | None = None
+        #: What depends only on a card's printed face (its fields but the id), whatever catalogue it is in.
+        self._faces: dict[tuple[Any, ...], Any] = {}
+        #: Per catalogue id: each hand card's slot in ``hand``, and per doubling icons each movie card's facts.
+        self._cards: dict[int, tuple[dict[str, int], dict[tuple[frozenset[str], frozenset[str]], dict[str, _MovieFacts]]]] = {}
         self._blocks: dict[tuple[Any, ...], Any] = {}
         self._old: dict[tuple[Any, ...], Any] = {}
 
@@ -394,13 +404,17 @@ class _StateWriter:
         at = self.at
         table = state.table
         catalogue = id(table)
-        if catalogue not in self._catalogues:
+        per_card = self._cards.get(catalogue)
+        if per_card is None:
             if len(self._catalogues) >= CATALOGUE_LIMIT:
                 # Blocks are keyed by catalogue ids: they go with the catalogues that keep those ids theirs.
                 self._catalogues.clear()
+                self._cards.clear()
                 self._blocks.clear()
                 self._old.clear()
             self._catalogues[catalogue] = table
+            per_card = self._cards[catalogue] = ({}, {})
+        hand_slots, movie_facts = per_card
         cached = self._cached
         order = self.order[seat]
         phase = state.phase
@@ -414,10 +428,19 @@ class _StateWriter:
         block = cached(key, lambda: self._seat_block(seat, active, players, committed, state.hands))
         start = at["active"]
         out[start : start + len(block)] = block
-        hand = tuple(state.hands[seat])
-        block = self._blocks.get(("hand", catalogue, hand)) or cached(("hand", catalogue, hand), partial(self._hand, table, hand))
+        # hand: k cards of one kind count k/4, k CHANGE cards k/2, up to 1 (exact in float32, as the reference's sums).
         start = at["hand"]
-        out[start : start + len(block)] = block
+        change = start + HAND_WIDTH - 1
+        for held_card in state.hands[seat]:
+            slot = hand_slots.get(held_card)
+            if slot is None:
+                slot = hand_slots[held_card] = self._hand_slot(table.vote(held_card))
+            if slot < 0:
+                value = out[change] + 0.5
+                out[change] = value if value < 1.0 else 1.0
+            else:
+                value = out[start + slot] + 0.25
+                out[start + slot] = value if value < 1.0 else 1.0
         vote = votes[seat]
         if vote:
             block = cached(("vote", catalogue, vote), lambda: array("f", _vote_features(_hand_card(_details(table, (vote,)), vote))))
@@ -427,12 +450,18 @@ class _StateWriter:
             self._known(state, order, out)
         made = tuple(state.made)
         made_block, counts, doubles = cached(("made", catalogue, made), lambda: self._made(table, made))
-        market = tuple(state.market)
-        block = cached(("market", catalogue, market, doubles), lambda: self._slots(table, market, MARKET_SLOTS, doubles)[0])
+        movies = movie_facts.get(doubles)
+        if movies is None:
+            movies = movie_facts[doubles] = {}
         start = at["market"]
-        out[start : start + len(block)] = block
+        for movie in state.market[:MARKET_SLOTS]:
+            facts = movies.get(movie)
+            if facts is None:
+                facts = movies[movie] = self._movie(table, movie, doubles)
+            out[start : start + MOVIE_FEATURES] = facts[0]
+            start += MOVIE_FEATURES
         row = tuple(state.row)
-        row_block, pitch_block = cached(("row", catalogue, row, doubles), lambda: self._slots(table, row, ROW_SLOTS, doubles))
+        row_block, pitch_block = cached(("row", catalogue, row, doubles), lambda: self._slots(table, row, ROW_SLOTS, doubles, movies))
         start = at["row"]
         out[start : start + len(row_block)] = row_block
         start = at["pitch"]
@@ -450,8 +479,8 @@ class _StateWriter:
         personal_start, width = at["personal"], PERSONAL_SLOTS * MOVIE_FEATURES
         for other, held in enumerate(state.personal):
             if held:
-                cards = tuple(held)
-                block = cached(("market", catalogue, cards, doubles), partial(self._personal, table, cards, doubles))
+                personal = tuple(held)
+                block = cached(("personal", catalogue, personal, doubles), partial(self._personal, table, personal, doubles, movies))
                 base = personal_start + order[other] * width
                 out[base : base + width] = block
         start = at["piles"]
@@ -473,12 +502,19 @@ class _StateWriter:
         out[start + 1] = 1.0 if phase == CHANGE_EDIT else 0.0
         out[start + 2] = 1.0 if state.choice_point is not None else 0.0
         if phase == OVER:
-            result = rules.rank_breakdowns(rules.final_breakdowns(state))
+            # A game that is over changes no more: its result is worked out once for every seat that looks at it.
+            over = self._over
+            if over is None or over[0] is not state:
+                result = rules.rank_breakdowns(rules.final_breakdowns(state))
+                figures = [
+                    (1.0 if other in result.winners else 0.0, clip01(score / SCORE_SCALE)) for other, score in enumerate(result.scores)
+                ]
+                over = self._over = (state, figures)
             start = at["final"]
-            for other, final_score in enumerate(result.scores):
+            for other, (winner, final_score) in enumerate(over[1]):
                 base = start + order[other] * 2
-                out[base] = 1.0 if other in result.winners else 0.0
-                out[base + 1] = clip01(final_score / SCORE_SCALE)
+                out[base] = winner
+                out[base + 1] = final_score
 
     # -- blocks, each computed once per key by the reference's own functions ----------------------
 
@@ -508,25 +544,24 @@ class _StateWriter:
             block[3 * n + order[other]] = clip01(len(hand) / MAX_TURNS)
         return array("f", block)
 
-    def _hand_slot(self, table: Catalogue, card: str) -> int:
-        """Where one hand card counts in ``hand`` (the reference's ``_hand`` of it alone); -1 for a CHANGE card."""
-        key = ("hand slot", id(table), card)
-        found: int | None = self._blocks.get(key)
-        if found is None:
-            alone = _hand(_details(table, (card,)), (card,))
-            found = self._cached(key, partial(int, alone.index(0.25) if 0.25 in alone else -1))
-        return found
+    def _hand_slot(self, card: VoteCard) -> int:
+        """Where one hand card counts in ``hand`` (the reference's ``_hand`` of it alone); -1 for a CHANGE card.
 
-    def _hand(self, table: Catalogue, hand: tuple[str, ...]) -> array[float]:
-        """hand: k cards of one kind count k/4, k CHANGE cards k/2, up to 1 (exact sums of the reference's steps)."""
-        block = [0.0] * (len(VOTE_TYPES) * len(ICONS) * MAX_VALUE + 1)
-        for card in hand:
-            slot = self._hand_slot(table, card)
-            if slot < 0:
-                block[-1] = clip01(block[-1] + 0.5)
-            else:
-                block[slot] = clip01(block[slot] + 0.25)
-        return array("f", block)
+        Computed once per printed face (every catalogue draws its cards from the same few faces).
+        """
+        face = card[1:]
+        found = self._faces.get(face)
+        if found is None:
+            details = {card.id: cast(CardDetails, card.to_json())}
+            alone = _hand(details, (card.id,))
+            found = alone.index(0.25) if 0.25 in alone else -1
+            self._remember(face, found)
+        return cast(int, found)
+
+    def _remember(self, face: tuple[Any, ...], found: Any) -> None:
+        if len(self._faces) >= FACE_LIMIT:
+            self._faces.clear()
+        self._faces[face] = found
 
     def _known(self, state: MaybeMoviesState, order: list[int], out: MutableSequence[float]) -> None:
         start = self.at["known_in_hand"]
@@ -557,7 +592,18 @@ class _StateWriter:
         return array("f", block), tuple(counts), doubles
 
     def _movie(self, table: Catalogue, card_id: str, doubles: tuple[frozenset[str], frozenset[str]]) -> _MovieFacts:
-        """One movie card's slot block (the reference's ``_movie_slots`` of it alone) and its pitch-preview figures."""
+        """One movie card's slot block (the reference's ``_movie_slots`` of it alone) and its pitch-preview figures.
+
+        Computed once per printed face and doubling icons (every catalogue draws its cards from the same few faces).
+        """
+        face = (table.movie(card_id)[1:], doubles)
+        found = self._faces.get(face)
+        if found is None:
+            found = self._movie_face(table, card_id, doubles)
+            self._remember(face, found)
+        return cast(_MovieFacts, found)
+
+    def _movie_face(self, table: Catalogue, card_id: str, doubles: tuple[frozenset[str], frozenset[str]]) -> _MovieFacts:
         failed, succeeded = doubles
         details = _details(table, (card_id,))
         block = array("f", _movie_slots(details, [card_id], 1, (set(failed), set(succeeded))))
@@ -570,14 +616,24 @@ class _StateWriter:
         return block, tuple(budget), card.profit * (2 if profit_doubles else 1), card.is_text
 
     def _slots(
-        self, table: Catalogue, cards: tuple[str, ...], size: int, doubles: tuple[frozenset[str], frozenset[str]]
+        self,
+        table: Catalogue,
+        cards: tuple[str, ...],
+        size: int,
+        doubles: tuple[frozenset[str], frozenset[str]],
+        movies: dict[str, _MovieFacts],
     ) -> tuple[array[float], array[float]]:
-        """The movie slots of ``cards`` (the first ``size``), and the pitch field if they are the row (as ``pitch_preview``)."""
+        """The movie slots of ``cards`` (the first ``size``), and the pitch field if they are the row (as ``pitch_preview``).
+
+        ``movies`` holds the facts of this catalogue's movie cards under these doubling icons (filled as they are needed).
+        """
         block = array("f")
         budget = [0] * len(ICONS)
         profit = texts = 0
         for card in cards:
-            facts: _MovieFacts = self._cached(("movie", id(table), card, doubles), partial(self._movie, table, card, doubles))
+            facts = movies.get(card)
+            if facts is None:
+                facts = movies[card] = self._movie(table, card, doubles)
             block.extend(facts[0])
             for icon, count in enumerate(facts[1]):
                 budget[icon] += count
@@ -590,9 +646,11 @@ class _StateWriter:
         pitch = [clip01(count / 10.0) for count in budget] + [clip01(profit / 30.0), clip01(texts / ROW_SLOTS)]
         return slots, array("f", pitch)
 
-    def _personal(self, table: Catalogue, cards: tuple[str, ...], doubles: tuple[frozenset[str], frozenset[str]]) -> array[float]:
+    def _personal(
+        self, table: Catalogue, cards: tuple[str, ...], doubles: tuple[frozenset[str], frozenset[str]], movies: dict[str, _MovieFacts]
+    ) -> array[float]:
         """A seat's face-up personal movie cards, as movie slots."""
-        return self._slots(table, cards, PERSONAL_SLOTS, doubles)[0]
+        return self._slots(table, cards, PERSONAL_SLOTS, doubles, movies)[0]
 
     def _won(self, table: Catalogue, cards: tuple[str, ...], counts: tuple[int, ...]) -> tuple[array[float], float]:
         """A seat's part of ``won`` and its entry of ``scores`` (each won card scores its icon's Movies Made count)."""

@@ -559,6 +559,8 @@ class _StateWriter:
         #: Each card's running sum in a count field: k copies give sums[k] (the reference adds 1 / copies per card).
         self.sums = {card: _repeated(lay.per_copy[index], 16) for card, index in lay.vocab.items()}
         self._board: tuple[array[float], list[tuple[int, int, int]], list[tuple[int, int]]] | None = None
+        #: The last finished game seen and its (winner, score) figures per seat (kept alive, so ``is`` is safe).
+        self._over: tuple[MovieEmpireState, list[tuple[float, float]]] | None = None
         self.line_width = lay.line_width
         self.player_width = lay.player_width
 
@@ -890,14 +892,21 @@ class _StateWriter:
         return array("f", scratch), line
 
     def _final(self, state: MovieEmpireState, seat: int, out: MutableSequence[float]) -> None:
-        from greenlight.games.movie_empire.scoring import final_breakdowns, rank
+        # A game that is over changes no more: its result is worked out once for every seat that looks at it.
+        over = self._over
+        if over is None or over[0] is not state:
+            from greenlight.games.movie_empire.scoring import final_breakdowns, rank
 
-        result = rank(final_breakdowns(state))
+            result = rank(final_breakdowns(state))
+            figures = [
+                (1.0 if other in result.winners else 0.0, clip01((score + 20.0) / 120.0)) for other, score in enumerate(result.scores)
+            ]
+            over = self._over = (state, figures)
         start = self.at["final"]
-        for other, score in enumerate(result.scores):
+        for other, (won, score) in enumerate(over[1]):
             base = start + (other - seat) % self.n * 2
-            out[base] = 1.0 if other in result.winners else 0.0
-            out[base + 1] = clip01((score + 20.0) / 120.0)
+            out[base] = won
+            out[base + 1] = score
 
 
 ENCODING = MovieEmpireEncoding()
