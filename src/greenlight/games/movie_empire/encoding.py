@@ -559,6 +559,9 @@ class _StateWriter:
         #: Each card's running sum in a count field: k copies give sums[k] (the reference adds 1 / copies per card).
         self.sums = {card: _repeated(lay.per_copy[index], 16) for card, index in lay.vocab.items()}
         self._board: tuple[array[float], list[tuple[int, int, int]], list[tuple[int, int]]] | None = None
+        #: Each card slot's entries by (space index, card), for one set of data tables.
+        self._pieces: dict[tuple[int, str], list[tuple[int, float]]] = {}
+        self._pieces_table: Tables | None = None
         #: The last finished game seen and its (winner, score) figures per seat (kept alive, so ``is`` is safe).
         self._over: tuple[MovieEmpireState, list[tuple[float, float]]] | None = None
         self.line_width = lay.line_width
@@ -760,13 +763,33 @@ class _StateWriter:
         out[start : start + len(block)] = block
 
     def _slots(self, state: MovieEmpireState) -> array[float]:
-        """The production, script and star slot fields, by the reference from the view's JSON of each card slot."""
+        """The production, script and star slot fields: each card slot's entries, made once per space and card."""
         assert self._board is not None
-        views = [_space_json(state, index) for index, _ in self._board[2]]
+        if state.table is not self._pieces_table:
+            self._pieces.clear()
+            self._pieces_table = state.table
+        pieces = self._pieces
+        start, stop = self.at["production_slots"], self.at["piles"]
+        block = array("f", bytes(4 * (stop - start)))
+        slot_card = state.slot_card
+        for index, _ in self._board[2]:
+            card = slot_card[index]
+            if card is None:
+                continue
+            piece = pieces.get((index, card))
+            if piece is None:
+                piece = pieces[index, card] = self._slot_piece(state, index)
+            for where, value in piece:
+                block[where] = value
+        return block
+
+    def _slot_piece(self, state: MovieEmpireState, index: int) -> list[tuple[int, float]]:
+        """The non-zero entries (counted from ``production_slots``) the reference writes for one card slot, from the
+        view's JSON of its space (what it writes there depends only on the space, its card and the data tables)."""
         start, stop = self.at["production_slots"], self.at["piles"]
         scratch = [0.0] * self.size
-        _spaces(scratch, self.at, views, self.n, lambda other: other, self.lay)
-        return array("f", scratch[start:stop])
+        _spaces(scratch, self.at, [_space_json(state, index)], self.n, lambda other: other, self.lay)
+        return [(where - start, value) for where, value in enumerate(scratch[start:stop], start) if value]
 
     # -- cards ----------------------------------------------------------------------------------
 
@@ -803,15 +826,20 @@ class _StateWriter:
     # -- players --------------------------------------------------------------------------------
 
     def _write_player(self, state: MovieEmpireState, player: int, base: int, out: MutableSequence[float]) -> None:
-        """One player block (what ``_player`` writes from the view's figures of that player)."""
+        """One player block (what ``_player`` writes from the view's figures of that player).
+
+        Three parts, each cached by what it comes from (they change at different times): the figures, the
+        genres and markets of the released movies, the known hand cards; then the production lines.
+        """
         dossier = state.dossier[player]
-        key = (
-            "player",
+        released = state.released[player]
+        key: tuple[Any, ...] = (
+            "figures",
             state.money[player],
             state.pp[player],
             state.sympathy[player],
             tuple(state.hands[player]),
-            tuple(state.known[player]),
+            len(state.known[player]),
             state.placed[player],
             state.passed[player],
             dossier,
@@ -819,25 +847,41 @@ class _StateWriter:
             state.spent[player],
             state.exempt[player],
             state.statues[player],
-            tuple(state.released[player]),
+            len(released),
             len(state.drawn[player]),
             len(state.dealt[player]),
         )
-        block = self._blocks.get(key)
+        blocks = self._blocks
+        block = blocks.get(key)
         if block is None:
             block = self._cached(key, partial(self._figures, state, player))
-        out[base : base + len(block)] = block
         start = base + len(block)
+        out[base:start] = block
+        if released:
+            key = ("released", *released)
+            block = blocks.get(key)
+            if block is None:
+                block = self._cached(key, partial(self._released, released))
+            out[start : start + len(block)] = block
+        start += RELEASED_FEATURES
+        known = state.known[player]
+        if known:
+            key = ("known", *known)
+            block = blocks.get(key)
+            if block is None:
+                block = self._cached(key, partial(self._counts_block, len(self.lay.vocab), known))
+            out[start : start + len(block)] = block
+        start += len(self.lay.vocab)
         width = self.line_width
         for slot, line in enumerate(state.lines[player][:MAX_LINES]):
             if line is not None:
-                found = self._blocks.get(("line", id(line), slot))
+                found = blocks.get(("line", id(line), slot))
                 if found is None:
                     found = self._cached(("line", id(line), slot), partial(self._line, state, slot, line))
                 out[start + slot * width : start + (slot + 1) * width] = found[0]
 
     def _figures(self, state: MovieEmpireState, player: int) -> array[float]:
-        """A player block up to its lines: the figures, released movies and known cards ``_player`` writes."""
+        """The figures at the head of a player block (``_player``'s first ``FIGURES`` values)."""
         kinds = [0, 0, 0]
         kind_index = self.kind_index
         hand = state.hands[player]
@@ -845,9 +889,7 @@ class _StateWriter:
             kinds[kind_index.get(card, 2)] += 1
         bar = level(state, player)
         dossier = state.dossier[player]
-        known = state.known[player]
-        released = state.released[player]
-        block = array(
+        return array(
             "f",
             (
                 clip01(state.money[player] / MONEY_SCALE),
@@ -859,7 +901,7 @@ class _StateWriter:
                 clip01(kinds[0] / 5.0),
                 clip01(kinds[1] / 5.0),
                 clip01(kinds[2] / 5.0),
-                clip01(len(known) / 5.0),
+                clip01(len(state.known[player]) / 5.0),
                 clip01(state.placed[player] / 4.0),
                 1.0 if state.passed[player] else 0.0,
                 1.0 if dossier != NO_SEAT else 0.0,
@@ -867,11 +909,14 @@ class _StateWriter:
                 clip01(state.spent[player] / 3.0),
                 1.0 if state.exempt[player] else 0.0,
                 clip01(state.statues[player] / 5.0),
-                clip01(len(released) / 8.0),
+                clip01(len(state.released[player]) / 8.0),
                 clip01(len(state.drawn[player]) / 5.0),
                 clip01(len(state.dealt[player]) / 5.0),
             ),
         )
+
+    def _released(self, released: Iterable[tuple[Any, str, str]]) -> array[float]:
+        """Released movies per genre, then per market (k of them count ``_FIFTHS[k]``)."""
         genres = [0] * len(GENRES)
         markets = [0] * len(MARKETS)
         for _, genre, market in released:
@@ -879,9 +924,7 @@ class _StateWriter:
                 genres[GENRES.index(genre)] += 1
             if market in MARKETS:
                 markets[MARKETS.index(market)] += 1
-        block.extend(_FIFTHS[min(count, len(_FIFTHS) - 1)] for count in (*genres, *markets))
-        block.extend(self._counts_block(len(self.lay.vocab), known))
-        return block
+        return array("f", (_FIFTHS[min(count, len(_FIFTHS) - 1)] for count in (*genres, *markets)))
 
     def _line(self, state: MovieEmpireState, slot: int, line: Line) -> tuple[array[float], Line]:
         """One production line by the reference from the view's JSON of it (kept with the line, so its id stays its own)."""
