@@ -336,6 +336,54 @@ def test_a_chat_line_and_a_seat_change_reach_the_other_process(database: str, tm
             server.stop()
 
 
+def test_two_people_taking_one_open_seat_through_two_processes_never_both_get_it(database: str, tmp_path: Path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    first, second = start_servers(database, tmp_path, 2)
+    try:
+        with first.client() as a, second.client() as b:
+            answer = create_table(a, "cinecitta", [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}, {"kind": "bot"}])
+            table_id, host = answer["table"]["id"], answer["host_token"]
+            for round_ in range(3):
+                opened = a.post(f"/api/tables/{table_id}/seats/1/person", json={"open": True}, headers=bearer(host))
+                assert opened.status_code == 200, opened.text
+                b.get(f"/api/tables/{table_id}")  # both processes hold the table with the seat open
+                with ThreadPoolExecutor(2) as pool:
+                    tries = [
+                        pool.submit(api.post, f"/api/tables/{table_id}/seats/1/take", json={"name": name})
+                        for api, name in ((a, f"Cy{round_}"), (b, f"Di{round_}"))
+                    ]
+                    answers = [future.result() for future in tries]
+                assert sorted(answer.status_code for answer in answers) == [200, 409], [answer.text for answer in answers]
+                winner = next(answer.json() for answer in answers if answer.status_code == 200)
+                # The winner's link works on both processes; the seat is theirs and no longer open.
+                for api in (a, b):
+                    view = api.get(f"/api/tables/{table_id}/view", headers=bearer(winner["token"]))
+                    assert view.status_code == 200 and view.json()["seat"] == 1, view.text
+            # Two players asking for the rematch at once through the two processes get the same one.
+            assert a.post(f"/api/tables/{table_id}/close", headers=bearer(host)).status_code == 200
+            wait_until(lambda: b.get(f"/api/tables/{table_id}").json()["status"] == "closed", what="the close seen by the other process")
+            with ThreadPoolExecutor(2) as pool:
+                asks = [
+                    pool.submit(api.post, f"/api/tables/{table_id}/rematch", headers=bearer(token))
+                    for api, token in ((a, answer["seats"][0]["token"]), (b, winner["token"]))
+                ]
+                rematches = [future.result() for future in asks]
+            assert [ask.status_code for ask in rematches] == [200, 200], [ask.text for ask in rematches]
+            assert rematches[0].json()["table"]["id"] == rematches[1].json()["table"]["id"]
+            import psycopg
+
+            with psycopg.connect(database) as connection:
+                made = connection.execute("SELECT id, closed_at FROM tables WHERE rematch_of = %s", (table_id,)).fetchall()
+                linked = connection.execute("SELECT rematch FROM tables WHERE id = %s", (table_id,)).fetchone()
+            assert linked is not None and linked[0] == rematches[0].json()["table"]["id"]
+            # A rematch made at the same time by the other process (if the race was close) is closed, never left open.
+            assert [row[0] for row in made if row[1] is None] == [linked[0]]
+    finally:
+        for server in (first, second):
+            server.stop()
+
+
 def test_db_migrate_creates_then_keeps_the_schema(database: str, tmp_path: Path) -> None:
     def migrate(db: str) -> str:
         result = subprocess.run(

@@ -58,6 +58,7 @@ from greenlight.web.storage import (
     StoredTable,
     TablePage,
     WriteOp,
+    op_must_change,
     op_statements,
     op_table,
     seat_from_row,
@@ -287,8 +288,11 @@ class PostgresBackend(Backend):
                 continue
             await self._append(conn, run, revised)
             run = []
+            changed = -1
             for statement, values in op_statements(op):
-                await conn.execute(_pg(statement), values)
+                changed = (await conn.execute(_pg(statement), values)).rowcount
+            if changed == 0 and (reason := op_must_change(op)) is not None:
+                raise _Conflict({op_table(op)}, reason)
             if not isinstance(op, AddChat):
                 revised.add(op_table(op))
         await self._append(conn, run, revised)

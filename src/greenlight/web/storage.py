@@ -316,10 +316,16 @@ class CloseTable:
 
 @dataclass(frozen=True, slots=True)
 class UpdateSeat:
-    """Change who sits at a seat: a person or a bot, the name, the token's digest, whether it is open to anyone."""
+    """Change who sits at a seat: a person or a bot, the name, the token's digest, whether it is open to anyone.
+
+    ``was`` is the seat's occupant (kind and token digest) the change was decided on: if the stored seat has
+    another by then (someone took it through another server process), the write is a conflict and changes
+    nothing. None changes the seat whoever holds it (copying tables).
+    """
 
     table_id: str
     seat: SeatRow
+    was: tuple[str, str | None] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,7 +346,7 @@ class AddChat:
 
 @dataclass(frozen=True, slots=True)
 class LinkRematch:
-    """Note that ``rematch_id`` is the rematch of ``table_id``."""
+    """Note that ``rematch_id`` is the rematch of ``table_id`` (a conflict if it already has one)."""
 
     table_id: str
     rematch_id: str
@@ -574,8 +580,11 @@ class SqliteStore(TableStore):
             self._db.executemany("UPDATE tables SET finished_at = ? WHERE id = ?", finished)
 
     def _apply(self, op: WriteOp) -> None:
+        changed = -1
         for statement, values in op_statements(op):
-            self._db.execute(statement, values)
+            changed = self._db.execute(statement, values).rowcount
+        if changed == 0 and (reason := op_must_change(op)) is not None:
+            raise sqlite3.IntegrityError(f"{reason} (table {op_table(op)})")
 
     # -- reads --------------------------------------------------------------------------------
 
@@ -708,7 +717,11 @@ def op_statements(op: WriteOp) -> list[tuple[str, Sequence[object]]]:
             " joined_at = CASE WHEN ? = 1 THEN COALESCE(joined_at, ?) ELSE NULL END WHERE table_id = ? AND seat = ?"
         )
         values = (row.kind, row.bot, row.name, row.token_hash, int(row.open), row.stands_in_for, int(row.joined), time.time())
-        return [(statement, (*values, op.table_id, row.seat))]
+        if op.was is None:
+            return [(statement, (*values, op.table_id, row.seat))]
+        kind, token_hash = op.was
+        guarded = f"{statement} AND kind = ? AND COALESCE(token_hash, '') = ?"
+        return [(guarded, (*values, op.table_id, row.seat, kind, token_hash or ""))]
     if isinstance(op, AddChat):
         line = op.line
         statement = "INSERT INTO chat (table_id, idx, seat, name, text, at) VALUES (?, ?, ?, ?, ?, ?)"
@@ -716,7 +729,7 @@ def op_statements(op: WriteOp) -> list[tuple[str, Sequence[object]]]:
     if isinstance(op, UpdateHost):
         return [("UPDATE tables SET host_hash = ? WHERE id = ?", (op.host_hash, op.table_id))]
     if isinstance(op, LinkRematch):
-        return [("UPDATE tables SET rematch = ? WHERE id = ?", (op.rematch_id, op.table_id))]
+        return [("UPDATE tables SET rematch = ? WHERE id = ? AND rematch IS NULL", (op.rematch_id, op.table_id))]
     if isinstance(op, MarkJoined):
         return [("UPDATE seats SET joined_at = ? WHERE table_id = ? AND seat = ? AND joined_at IS NULL", (op.at, op.table_id, op.seat))]
     if isinstance(op, MarkBroken):
@@ -725,6 +738,16 @@ def op_statements(op: WriteOp) -> list[tuple[str, Sequence[object]]]:
         statement = "UPDATE tables SET closed_at = ?, closed_reason = ? WHERE id = ? AND closed_at IS NULL AND finished_at IS NULL"
         return [(statement, (op.at, op.reason, op.table_id))]
     raise TypeError(f"{type(op).__name__} is written in runs, not one by one")
+
+
+def op_must_change(op: WriteOp) -> str | None:
+    """Why ``op`` conflicts if its statement changes no row (it was decided on a seat or table that has since
+    changed), or None for an op that may change nothing."""
+    if isinstance(op, UpdateSeat) and op.was is not None:
+        return f"seat {op.seat.seat + 1} changed meanwhile (someone may have just taken it)"
+    if isinstance(op, LinkRematch):
+        return "the table already has a rematch"
+    return None
 
 
 def _create_statements(table: StoredTable) -> list[tuple[str, Sequence[object]]]:

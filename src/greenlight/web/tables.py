@@ -52,6 +52,7 @@ from greenlight.web.storage import (
     WriteOp,
     hash_token,
     new_token,
+    op_must_change,
     token_matches,
 )
 from greenlight.web.thinking import BotPool
@@ -668,7 +669,8 @@ class TableHub:
         """Store a seat's new occupant, tell its old clients they lost it, and say so in the chat."""
         if not 0 <= seat < len(table.stored.seats):
             raise TableError(404, f"there is no seat {seat + 1} at this table")
-        await self._store_write(UpdateSeat(table.id, row), table.id)
+        old = table.stored.seats[seat]
+        await self._store_write(UpdateSeat(table.id, row, was=(old.kind, old.token_hash)), table.id, table)
         table.stored.seats[seat] = row
         for client in list(table.clients):
             if client.seat == seat:
@@ -752,7 +754,19 @@ class TableHub:
         record = table.stored.record
         options = {name: value for name, value in record.options.items() if name in {spec.name for spec in lobby_options(table.game)}}
         created = await self.create(record.game, requests, options, creator=table.stored.creator, rematch_of=table.id)
-        await self._store_write(LinkRematch(table.id, created.table.id), table.id)
+        try:
+            await self._store_write(LinkRematch(table.id, created.table.id), table.id, table)
+        except TableError as error:
+            if error.status != 409:
+                raise
+            # Another server process made the rematch first: this one is never used, so it is closed at once.
+            unused = CloseTable(created.table.id, "a rematch made at the same time was used instead")
+            await self._write_quietly(unused, created.table.id)
+            created.table.stored.closed_at, created.table.stored.closed_reason = unused.at, unused.reason
+            await self.refresh(table)
+            if table.stored.rematch is None:
+                raise
+            return await self.table(table.stored.rematch)
         table.stored.rematch = created.table.id
         await self.say(table, "A rematch is ready: same seats, a new deal.")
         table.broadcast()
@@ -765,7 +779,7 @@ class TableHub:
             raise TableError(409, f"seat {seat + 1} of the rematch is a bot's")
         token = new_token()
         updated = SeatRow(seat, "human", None, row.name, hash_token(token), row.joined, False)
-        await self._store_write(UpdateSeat(new.id, updated), new.id)
+        await self._store_write(UpdateSeat(new.id, updated, was=(row.kind, row.token_hash)), new.id, new)
         new.stored.seats[seat] = updated
         return token
 
@@ -955,11 +969,17 @@ class TableHub:
         """Write ``op`` for ``table_id`` through the write batcher (503 if the store fails)."""
         await self._store_write(op, table_id)
 
-    async def _store_write(self, op: WriteOp, table_id: str) -> None:
-        """Write one op or answer 503 (logged with the table id)."""
+    async def _store_write(self, op: WriteOp, table_id: str, table: LiveTable | None = None) -> None:
+        """Write one op or answer 503 (logged with the table id); 409 if it conflicts with what another server
+        process stored meanwhile (``table``, if given, is then brought up to date)."""
         try:
             await self.writer.write(op)
         except StorageError as error:
+            if error.conflict and (reason := op_must_change(op)) is not None:
+                log.info("table %s: %s not stored: %s", table_id, type(op).__name__, error)
+                if table is not None:
+                    self._schedule_refresh(table)
+                raise TableError(409, f"{reason}; look again and try once more") from None
             log.error("table %s: %s not stored: %s", table_id, type(op).__name__, error)
             raise TableError(503, f"the server could not save this ({error.message}); try again shortly", retry_after=2) from None
 
