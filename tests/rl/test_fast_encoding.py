@@ -22,11 +22,14 @@ from greenlight.core.registry import get_game
 from greenlight.rl import gym_env, pettingzoo_env, pettingzoo_parallel_env
 from greenlight.rl.encoding import (
     EncodingMismatch,
+    LegalRuns,
+    check_legal_runs,
     check_state_writer,
     encode,
     encoding_for,
     fast_encode,
     field_slices,
+    legal_runs_for,
     state_writer_for,
 )
 from greenlight.rl.observer import SeatObserver
@@ -120,9 +123,46 @@ def test_aec_observations_are_the_reference_encoding_in_each_agents_own_arrays(g
         np.testing.assert_array_equal(observation["observation"], encode(game, game.observe(env.state, seat)))
         legal = game.legal_action_codes(env.state, seat) if not (terminated or truncated) else []
         assert sorted(np.flatnonzero(observation["action_mask"]).tolist()) == sorted(legal)
-        env.step(None if terminated or truncated else int(rng.choice(legal)))
+        code = None if terminated or truncated else int(rng.choice(legal))
+        env.step(code)
+        if code is not None:
+            played_seat, played = env.record().actions[-1]
+            assert (played_seat, game.action_code(env.state, game.parse_action(played))) == (seat, code), "the code picked is played"
         steps += 1
     assert steps > 20
+
+
+@pytest.mark.parametrize("num_players", get_game("cinecitta").spec.player_counts)
+def test_legal_code_runs_are_the_legal_codes_at_every_step(num_players: int) -> None:
+    # Cinecitta's offers come as runs of codes (a card at every amount up to the wallet); other steps map code by code.
+    game = get_game("cinecitta")
+    states = _states("cinecitta", num_players, range(6))
+    assert check_legal_runs(game, states) > 50
+
+
+def test_wrong_legal_code_runs_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    from greenlight.games.cinecitta import encoding as cinecitta_encoding
+
+    game = get_game("cinecitta")
+    found = legal_runs_for(game, 3, game.spec.resolve_options(3, None))
+    assert found is not None
+    runs: LegalRuns = found
+    encoding = encoding_for(game)
+
+    class OneTooMany:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(encoding, name)
+
+        def legal_runs(self, num_players: int, options: Any) -> Any:
+            def longer(state: Any, seat: int) -> Any:
+                given = runs(state, seat)
+                return None if given is None else [(start, stop + 1) for start, stop in given]  # one amount past the wallet
+
+            return longer
+
+    monkeypatch.setattr(cinecitta_encoding, "ENCODING", OneTooMany())
+    with pytest.raises(AssertionError, match="legal code runs"):
+        check_legal_runs(game, _states("cinecitta", 3, range(1)))
 
 
 def test_parallel_observations_are_the_reference_encoding() -> None:

@@ -90,6 +90,21 @@ class StateEncoding(Protocol):
         ...
 
 
+#: Legal action codes as runs: ``runs(state, seat)`` gives ``[(start, stop), ...]`` whose ranges, one after the other,
+#: are exactly ``legal_action_codes(state, seat)`` in order, or None when it has no runs for this state (the
+#: environments then map ``legal_actions`` code by code). For steps with hundreds of consecutive codes.
+LegalRuns = Callable[[Any, int], "list[tuple[int, int]] | None"]
+
+
+@runtime_checkable
+class RunsEncoding(Protocol):
+    """An encoding that also gives a seat's legal codes as runs of consecutive codes (see :data:`LegalRuns`)."""
+
+    def legal_runs(self, num_players: int, options: Mapping[str, OptionValue]) -> LegalRuns:
+        """The runs function for this player count and options."""
+        ...
+
+
 def encoding_for(game: Game[Any]) -> ObservationEncoding:
     """The encoder of ``game`` (``ENCODING`` in the ``encoding`` module of the game's package)."""
     module = companion_module(game, "encoding")
@@ -119,6 +134,40 @@ def state_writer_for(game: Game[Any], num_players: int, options: Mapping[str, Op
     """The fast path of ``game``'s encoding for this player count and options, or None if it has none."""
     encoding = encoding_for(game)
     return encoding.state_writer(num_players, options) if isinstance(encoding, StateEncoding) else None
+
+
+def legal_runs_for(game: Game[Any], num_players: int, options: Mapping[str, OptionValue]) -> LegalRuns | None:
+    """The legal code runs of ``game``'s encoding for this player count and options, or None if it has none."""
+    encoding = encoding_for(game)
+    return encoding.legal_runs(num_players, options) if isinstance(encoding, RunsEncoding) else None
+
+
+def check_legal_runs(game: Game[Any], states: Iterable[Any]) -> int:
+    """Check the encoding's legal code runs against ``legal_action_codes`` on ``states``, for every seat.
+
+    Returns how many (state, seat) pairs had runs (the others fall back to the code-by-code path). Raises
+    AssertionError at the first difference.
+    """
+    checked = 0
+    runs_of: dict[tuple[int, str], LegalRuns] = {}
+    for state in states:
+        num_players = game.num_players(state)
+        key = (num_players, repr(sorted(state.options.items())))
+        if key not in runs_of:
+            found = legal_runs_for(game, num_players, state.options)
+            if found is None:
+                raise LookupError(f"{game.spec.title} has no legal code runs")
+            runs_of[key] = found
+        for seat in range(num_players):
+            runs = runs_of[key](state, seat)
+            if runs is None:
+                continue
+            codes = [code for start, stop in runs for code in range(start, stop)]
+            expected = game.legal_action_codes(state, seat)
+            if codes != expected:
+                raise AssertionError(f"{game.spec.id}: the legal code runs of seat {seat} are {runs}, not the codes {expected}")
+            checked += 1
+    return checked
 
 
 def fast_encode(game: Game[Any], state: Any, seat: int) -> npt.NDArray[np.float32]:

@@ -101,7 +101,7 @@ class GreenlightAECEnv(SeatAgents, AECEnv):  # type: ignore[misc]
             observer.no_mask(seat)
         return self._observed[seat]
 
-    def last(self, observe: bool = True) -> tuple[AgentObservation | None, float, bool, bool, dict[str, Any]]:
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """The agent to act's observation (if ``observe``), cumulative reward, termination, truncation and info."""
         agent = self.agent_selection
         return (

@@ -15,6 +15,10 @@ it do (its action mask). :class:`SeatObserver` answers both without allocating:
 * the mask is set from ``legal_actions`` (the single source of truth) through
   a cache of action codes, and the legal actions are kept so that the code the
   agent picks is turned back into its action without asking the rules again;
+  an encoding may instead give the legal codes as runs of consecutive codes
+  (:data:`~greenlight.rl.encoding.LegalRuns`, checked equal to
+  ``legal_action_codes`` by :func:`~greenlight.rl.encoding.check_legal_runs`),
+  set a slice at a time, the code picked being the position in ``legal_actions``;
 * both are written once per seat and state: the environment calls
   :meth:`SeatObserver.changed` whenever the state changes, and asking again
   before that returns the arrays as they are.
@@ -36,7 +40,7 @@ import numpy.typing as npt
 from greenlight.core.actions import Action
 from greenlight.core.game import Game
 from greenlight.core.spec import OptionValue
-from greenlight.rl.encoding import StateWriter, encoding_for, state_writer_for
+from greenlight.rl.encoding import StateWriter, encoding_for, legal_runs_for, state_writer_for
 
 #: Distinct actions whose codes are remembered before the cache starts again (games that share their action
 #: objects have far fewer; games that build new ones every step would otherwise grow it without end).
@@ -71,6 +75,11 @@ class SeatObserver:
         #: Each seat's action mask (int8, 1 at the legal codes): a view of the bytes the codes are set in.
         self.masks = [np.frombuffer(mask, dtype=np.int8) for mask in self._mask_bytes]
         self._masked: list[list[int]] = [[] for _ in range(num_players)]
+        #: The encoding's legal code runs, if it has them (see ``greenlight.rl.encoding.LegalRuns``).
+        self._legal_runs = legal_runs_for(game, num_players, options) if fast else None
+        self._runs: list[list[tuple[int, int]] | None] = [None] * num_players  # the runs each mask was set from
+        self._ones = memoryview(b"\x01" * game.num_distinct_actions)
+        self._no_codes_view = memoryview(self._no_codes)
         self._code_of_id: dict[int, int] = {}
         self._kept: list[Action] = []  # holds every cached action, so no other object can reuse its id
         self._version = 0
@@ -102,42 +111,54 @@ class SeatObserver:
         """``seat``'s mask set to its legal action codes now (unless already current); its legal actions are kept."""
         if self._masked_at[seat] == self._version:
             return self.masks[seat]
-        actions = self._legal(state, seat)
-        codes: list[int] = list(map(self._code_of_id.get, map(id, actions)))  # type: ignore[arg-type]  # None: not cached yet
-        if None in codes:
-            codes = self.codes(state, actions)
+        self._clear(seat)
         mask = self._mask_bytes[seat]
-        old = self._masked[seat]
-        # One byte at a time is cheaper than NumPy's fancy indexing for the few codes a seat usually has.
-        if len(old) > MASK_CLEAR_ONE_BY_ONE:
-            mask[:] = self._no_codes
+        runs = self._legal_runs(state, seat) if self._legal_runs is not None else None
+        if runs is not None:
+            # Long runs of consecutive codes (Cinecitta's offers: a card at every amount up to the wallet): a slice
+            # each, and the legal actions are asked for only when a code has to be turned back into its action.
+            ones = self._ones
+            for start, stop in runs:
+                mask[start:stop] = ones[: stop - start]
+            self._runs[seat] = runs
         else:
-            for code in old:
-                mask[code] = 0
-        if len(codes) > MASK_CLEAR_ONE_BY_ONE:
-            self.masks[seat][codes] = 1
-        else:
-            for code in codes:
-                mask[code] = 1
-        self._masked[seat] = codes
-        self._legal_actions[seat] = actions
+            actions = self._legal(state, seat)
+            codes: list[int] = list(map(self._code_of_id.get, map(id, actions)))  # type: ignore[arg-type]  # None: not cached
+            if None in codes:
+                codes = self.codes(state, actions)
+            # One byte at a time is cheaper than NumPy's fancy indexing for the few codes a seat usually has.
+            if len(codes) > MASK_CLEAR_ONE_BY_ONE:
+                self.masks[seat][codes] = 1
+            else:
+                for code in codes:
+                    mask[code] = 1
+            self._masked[seat] = codes
+            self._legal_actions[seat] = actions
         self._masked_at[seat] = self._version
         return self.masks[seat]
 
     def no_mask(self, seat: int) -> npt.NDArray[np.int8]:
         """Clear ``seat``'s mask (it does not act now) and return it."""
-        self._clear(self._mask_bytes[seat], self._masked[seat])
-        self._masked[seat] = []
+        self._clear(seat)
         self._masked_at[seat] = -1
         return self.masks[seat]
 
-    def _clear(self, mask: bytearray, codes: list[int]) -> None:
-        """Zero the bytes of ``codes`` (all of the mask at once when there are many)."""
+    def _clear(self, seat: int) -> None:
+        """Zero the bytes of ``seat``'s mask set last (all of the mask at once when there were many codes)."""
+        mask = self._mask_bytes[seat]
+        runs = self._runs[seat]
+        if runs is not None:
+            zeros = self._no_codes_view
+            for start, stop in runs:
+                mask[start:stop] = zeros[: stop - start]
+            self._runs[seat] = None
+        codes = self._masked[seat]
         if len(codes) > MASK_CLEAR_ONE_BY_ONE:
             mask[:] = self._no_codes
         else:
             for code in codes:
                 mask[code] = 0
+        self._masked[seat] = []
 
     def codes(self, state: Any, actions: list[Action]) -> list[int]:
         """The action codes of ``actions``, in order (each code computed once per distinct action object)."""
@@ -159,8 +180,16 @@ class SeatObserver:
         Raises IllegalActionError when ``code`` is not legal for ``seat`` now.
         """
         if self._masked_at[seat] == self._version:
-            try:
-                return self._legal_actions[seat][self._masked[seat].index(code)]
-            except ValueError:
-                pass  # not among the legal codes: the rules word the refusal
+            runs = self._runs[seat]
+            if runs is not None:
+                offset = 0
+                for start, stop in runs:
+                    if start <= code < stop:
+                        return self._legal(state, seat)[offset + code - start]
+                    offset += stop - start
+            else:
+                try:
+                    return self._legal_actions[seat][self._masked[seat].index(code)]
+                except ValueError:
+                    pass  # not among the legal codes: the rules word the refusal
         return self.game.action_from_code(state, seat, code)

@@ -36,9 +36,10 @@ from greenlight.core.spec import OptionValue
 from greenlight.core.views import clip01, relative_seat
 from greenlight.games.cinecitta import rules
 from greenlight.games.cinecitta.cards import HAND_SIZE, MAX_CARDS, OCCUPATIONS, PLAYER_COUNTS, CardTable, StaffCard
+from greenlight.games.cinecitta.codes import AMOUNT_SLOTS
 from greenlight.games.cinecitta.observation import CinecittaObservation, Final, FolderView, Placement
 from greenlight.games.cinecitta.rules import table_for
-from greenlight.games.cinecitta.state import OVER, PLACE, RESPOND, CinecittaState, Folder
+from greenlight.games.cinecitta.state import OFFER, OVER, PLACE, RESPOND, CinecittaState, Folder
 
 STEPS = ("offer", "respond", "place", "over")
 RESPONSES = ("secure", "headhunt")
@@ -163,6 +164,12 @@ class CinecittaEncoding:
     ) -> Callable[[CinecittaState, int, MutableSequence[float]], None]:
         """The fast path: writes ``encode(observe(state, seat))`` from the state into a zeroed buffer."""
         return _writer(num_players, table_for(dict(options)), bool(options.get("destination_change")), bool(options.get("movie_awards")))
+
+    def legal_runs(
+        self, num_players: int, options: Mapping[str, OptionValue]
+    ) -> Callable[[CinecittaState, int], list[tuple[int, int]] | None]:
+        """A seat's legal offers as runs of codes (a card at every amount up to its wallet); None at other steps."""
+        return _offer_runs
 
     def potentials(self, observation: Observation) -> dict[str, float]:
         """The viewer's provisional standing (§5): Studio quality, Office promotion, wallet, Office reels.
@@ -308,8 +315,28 @@ def _final(final: Final | None, n: int, rel: Callable[[int], int]) -> list[float
     return out
 
 
+def _offer_runs(state: CinecittaState, seat: int) -> list[tuple[int, int]] | None:
+    """The codes of ``rules.legal_offers`` as runs: per card in hand, the codes of its offers 0, 10, ... up to the
+    wallet (``codes.offer_code``: by card, then amount), which follow one another. None when the seat makes no
+    offer now, or when the wallet would reach past the last amount slot (codes there are clipped)."""
+    if state.step != OFFER or state.offers[seat] is not None:
+        return None
+    rungs = state.wallets[seat] // 10 + 1
+    if not 0 < rungs <= AMOUNT_SLOTS:
+        return None
+    index = state.table.index
+    runs = []
+    for card in state.hands[seat]:
+        start = index(card) * AMOUNT_SLOTS
+        runs.append((start, start + rungs))
+    return runs
+
+
 # -- the fast path ---------------------------------------------------------------------------
 
+#: Lengths of one seat's part of ``studios`` and of ``offices``.
+STUDIO_WIDTH = 2 * len(OCCUPATIONS)
+OFFICE_WIDTH = len(OCCUPATIONS) + 4
 #: Entries a block cache of the fast path keeps before it starts again (each holds at most a few hundred floats).
 BLOCK_CACHE_LIMIT = 20_000
 
@@ -342,6 +369,10 @@ class _StateWriter:
         self.numbers = {card.id: card.number for card in table.cards}
         self._blocks: dict[tuple[Any, ...], Any] = {}
         self._old: dict[tuple[Any, ...], Any] = {}
+        #: The last tableaus seen (copies of the Studios and Offices) and every seat's blocks of them.
+        self._tableaus: (
+            tuple[tuple[list[list[str]], list[list[str]]], list[tuple[array[float] | None, float, array[float] | None]]] | None
+        ) = None
         #: The last finished game seen and its final figures per seat (kept alive, so ``is`` is safe).
         self._over: tuple[CinecittaState, list[tuple[float, float, float, float]]] | None = None
 
@@ -437,25 +468,38 @@ class _StateWriter:
         return array("f", block)
 
     def _write_tableaus(self, state: CinecittaState, order: list[int], out: MutableSequence[float]) -> None:
-        """studios, studio quality and offices: a block per Studio and per Office, the same for every viewer."""
+        """studios, studio quality and offices: a block per Studio and per Office, the same for every viewer.
+
+        Tableaus change once a round (when the plans resolve): the blocks of every seat are looked up again only
+        when the cards in them differ from the last tableaus seen.
+        """
+        tableaus = (state.studios, state.offices)
+        memo = self._tableaus
+        if memo is None or memo[0] != tableaus:
+            memo = self._tableaus = (([*map(list, state.studios)], [*map(list, state.offices)]), self._tableau_blocks(state))
         at = self.at
         studios, qualities, offices = at["studios"], at["studio_quality"], at["offices"]
-        studio_width = 2 * len(OCCUPATIONS)
-        office_width = len(OCCUPATIONS) + 4
-        blocks = self._blocks
-        for other, studio in enumerate(state.studios):
+        for other, (studio, quality, office) in enumerate(memo[1]):
+            where = order[other]
+            if studio is not None:
+                out[studios + where * STUDIO_WIDTH : studios + (where + 1) * STUDIO_WIDTH] = studio
+                out[qualities + where] = quality
+            if office is not None:
+                out[offices + where * OFFICE_WIDTH : offices + (where + 1) * OFFICE_WIDTH] = office
+
+    def _tableau_blocks(self, state: CinecittaState) -> list[tuple[array[float] | None, float, array[float] | None]]:
+        """Per seat: its Studio's block and quality, and its Office's block (None for an empty one)."""
+        blocks: list[tuple[array[float] | None, float, array[float] | None]] = []
+        for studio, office in zip(state.studios, state.offices, strict=True):
+            studio_block: array[float] | None = None
+            quality = 0.0
+            office_block: array[float] | None = None
             if studio:
-                key = ("studio", *studio)
-                found = blocks.get(key) or self._cached(key, partial(self._studio, studio))
-                where = order[other]
-                out[studios + where * studio_width : studios + (where + 1) * studio_width] = found[0]
-                out[qualities + where] = found[1]
-        for other, office in enumerate(state.offices):
+                studio_block, quality = self._cached(("studio", *studio), partial(self._studio, studio))
             if office:
-                key = ("office", *office)
-                block = blocks.get(key) or self._cached(key, partial(self._office, office))
-                where = offices + order[other] * office_width
-                out[where : where + office_width] = block
+                office_block = self._cached(("office", *office), partial(self._office, office))
+            blocks.append((studio_block, quality, office_block))
+        return blocks
 
     def _studio(self, studio: list[str]) -> tuple[array[float], float]:
         """One Studio's slice of ``_studios`` and its entry of ``studio_quality``."""
