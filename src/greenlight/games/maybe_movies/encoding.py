@@ -378,6 +378,8 @@ class _StateWriter:
         self.at = dict(_starts(ENCODING.fields(n, {})))
         self.order = [[(seat - viewer) % n for seat in range(n)] for viewer in range(n)]
         self._catalogues: dict[int, Catalogue] = {}
+        #: The last table parts seen: name -> (catalogue, a copy of the cards, what was made of them); see ``_same``.
+        self._memo: dict[str, Any] = {"row doubles": None, "won counts": None}
         #: The last finished game seen and its (winner, score) figures per seat (kept alive, so ``is`` is safe).
         self._over: tuple[MaybeMoviesState, list[tuple[float, float]]] | None = None
         #: What depends only on a card's printed face (its fields but the id), whatever catalogue it is in.
@@ -448,8 +450,14 @@ class _StateWriter:
             out[start : start + len(block)] = block
         if any(state.known):
             self._known(state, order, out)
-        made = tuple(state.made)
-        made_block, counts, doubles = cached(("made", catalogue, made), lambda: self._made(table, made))
+        # What the whole table shares (Movies Made, the row, won cards, the pool) changes a few times a turn: each is
+        # looked up again only when it differs from the last one seen (``_same``), else from the block caches.
+        memo = self._memo
+        made_facts = self._same("made", table, state.made)
+        if made_facts is None:
+            made = tuple(state.made)
+            made_facts = self._keep("made", table, made, cached(("made", catalogue, made), lambda: self._made(table, made)))
+        made_block, counts, doubles = made_facts
         movies = movie_facts.get(doubles)
         if movies is None:
             movies = movie_facts[doubles] = {}
@@ -460,8 +468,14 @@ class _StateWriter:
                 facts = movies[movie] = self._movie(table, movie, doubles)
             out[start : start + MOVIE_FEATURES] = facts[0]
             start += MOVIE_FEATURES
-        row = tuple(state.row)
-        row_block, pitch_block = cached(("row", catalogue, row, doubles), lambda: self._slots(table, row, ROW_SLOTS, doubles, movies))
+        row_blocks = self._same("row", table, state.row)
+        if row_blocks is None or memo["row doubles"] is not doubles:
+            row = tuple(state.row)
+            row_blocks = self._keep(
+                "row", table, row, cached(("row", catalogue, row, doubles), lambda: self._slots(table, row, ROW_SLOTS, doubles, movies))
+            )
+            memo["row doubles"] = doubles
+        row_block, pitch_block = row_blocks
         start = at["row"]
         out[start : start + len(row_block)] = row_block
         start = at["pitch"]
@@ -469,13 +483,15 @@ class _StateWriter:
         start = at["movies_made"]
         out[start : start + len(made_block)] = made_block
         won_start, scores_start, icons = at["won"], at["scores"], len(ICONS)
-        for other, held in enumerate(state.won):
-            if held:
-                cards = tuple(held)
-                won, score = cached(("won", catalogue, cards, counts), partial(self._won, table, cards, counts))
+        won_blocks = self._same("won", table, state.won)
+        if won_blocks is None or memo["won counts"] != counts:
+            won_blocks = self._keep("won", table, [*map(list, state.won)], self._won_blocks(table, state.won, counts))
+            memo["won counts"] = counts
+        for other, found in enumerate(won_blocks):
+            if found is not None:
                 where = order[other]
-                out[won_start + where * icons : won_start + (where + 1) * icons] = won
-                out[scores_start + where] = score
+                out[won_start + where * icons : won_start + (where + 1) * icons] = found[0]
+                out[scores_start + where] = found[1]
         personal_start, width = at["personal"], PERSONAL_SLOTS * MOVIE_FEATURES
         for other, held in enumerate(state.personal):
             if held:
@@ -487,8 +503,10 @@ class _StateWriter:
         out[start] = clip01(len(state.draw_pile) / 60.0)
         out[start + 1] = clip01(len(state.discard) / 60.0)
         out[start + 2] = clip01(len(state.out_of_play) / 12.0)
-        pool = tuple(state.pool)
-        block = cached(("pool", catalogue, pool), lambda: self._pool(table, pool))
+        block = self._same("pool", table, state.pool)
+        if block is None:
+            pool = tuple(state.pool)
+            block = self._keep("pool", table, pool, cached(("pool", catalogue, pool), lambda: self._pool(table, pool)))
         start = at["pool"]
         out[start : start + len(block)] = block
         if state.rounds:
@@ -515,6 +533,31 @@ class _StateWriter:
                 base = start + order[other] * 2
                 out[base] = winner
                 out[base + 1] = final_score
+
+    # -- the last table parts seen ---------------------------------------------------------------
+
+    def _same(self, name: str, table: Catalogue, now: list[Any]) -> Any:
+        """What was kept under ``name`` if it was kept for this catalogue and cards equal to ``now``, else None."""
+        found = self._memo.get(name)
+        if found is not None and found[0] is table and found[1] == now:
+            return found[2]
+        return None
+
+    def _keep(self, name: str, table: Catalogue, cards: tuple[Any, ...] | list[list[str]], value: V) -> V:
+        """Keep ``value`` under ``name`` for this catalogue and (a copy of) ``cards``; return it."""
+        self._memo[name] = (table, list(cards), value)
+        return value
+
+    def _won_blocks(self, table: Catalogue, won: list[list[str]], counts: tuple[int, ...]) -> list[tuple[array[float], float] | None]:
+        """Per seat: its part of ``won`` and its entry of ``scores`` (None when it has won nothing)."""
+        blocks: list[tuple[array[float], float] | None] = []
+        for held in won:
+            if held:
+                cards = tuple(held)
+                blocks.append(self._cached(("won", id(table), cards, counts), partial(self._won, table, cards, counts)))
+            else:
+                blocks.append(None)
+        return blocks
 
     # -- blocks, each computed once per key by the reference's own functions ----------------------
 
