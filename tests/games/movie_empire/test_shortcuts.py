@@ -3,7 +3,9 @@
 The hot path asks "is there any?" without building the list (``can_place``,
 ``produce_options(first_only=True)``, ``lay_actions(first_only=True)``,
 ``produce_step_over``), tests a line without wording the refusal
-(``release_ok``) and skips the general dispatch for the usual decisions.
+(``release_ok``), lists placements from rows read once per board and plan
+(``available_places``), skips the general dispatch for the usual decisions
+and shuffles without ``random.Random.shuffle``'s inner calls.
 Seeded random games, every player count and variant, compare each shortcut
 with the long way at every step it applies to.
 """
@@ -13,14 +15,19 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+from greenlight.core.rng import Stream
 from greenlight.games.movie_empire import GAME, rules
 from greenlight.games.movie_empire.actions import DONE, END, PASS
+from greenlight.games.movie_empire.cards import T_RELEASE, T_SABOTAGE
 from greenlight.games.movie_empire.lines import lay_actions
 from greenlight.games.movie_empire.rounds import exemption_actions
-from greenlight.games.movie_empire.state import GRUMPY, NO_SEAT, WORKING, MovieEmpireState
+from greenlight.games.movie_empire.state import GRUMPY, NO_SEAT, WORKING, MovieEmpireState, shuffle_in_place
 from greenlight.games.movie_empire.working import (
     available_places,
     can_place,
+    in_use,
+    place_problem,
+    plan_for,
     produce_options,
     produce_step_actions,
     produce_step_over,
@@ -90,3 +97,46 @@ def test_the_usual_decisions_skip_the_general_dispatch_faithfully() -> None:
                 assert rules.legal_actions(state, who) == []
         checked += 1
     assert checked > 1000
+
+
+def _placements_by_the_rules(state: MovieEmpireState, seat: int, skip_hand_dependent: bool) -> list[str]:
+    """The placements ``place_problem`` allows, in board order (without the SB1 swap and releases if asked)."""
+    return [
+        f"place {space.id}" + (" dossier" if dossier else "")
+        for space in in_use(state)
+        for dossier in (False, True)
+        if place_problem(state, seat, space, dossier) is None
+        and not (skip_hand_dependent and (space.task == T_RELEASE or (space.task == T_SABOTAGE and not dossier)))
+    ]
+
+
+def test_placement_rows_agree_with_place_problem_for_every_seat_and_plan() -> None:
+    """The placement scan (rows per board and plan, prices per card) lists what the rule-by-rule checks allow."""
+    checked = 0
+    plans: set[str] = set()
+    for state, _ in _states(30):
+        if state.phase != WORKING:
+            continue
+        for who in range(state.num_players):
+            plan = plan_for(state, who)
+            if plan is not None:
+                plans.add(plan.effect)
+            for skip in (False, True):
+                expected = _placements_by_the_rules(state, who, skip)
+                assert [str(action) for action in available_places(state, who, skip_hand_dependent=skip)] == expected
+            assert can_place(state, who) == bool(_placements_by_the_rules(state, who, False))
+            checked += 1
+    assert checked > 5000
+    assert {"forbid_task", "forbid_take_stage"} <= plans  # the plans that leave rows out or prices out were met
+
+
+def test_shuffle_in_place_is_random_shuffle() -> None:
+    """Same order and the same stream afterwards as ``Random.shuffle``, for every length a pile can have."""
+    for length in range(0, 130):
+        for seed in range(4):
+            plain, fast = Stream("movie-empire", "test", length, seed), Stream("movie-empire", "test", length, seed)
+            expected, shuffled = [str(i) for i in range(length)], [str(i) for i in range(length)]
+            plain.shuffle(expected)
+            shuffle_in_place(fast, shuffled)
+            assert shuffled == expected
+            assert fast.random() == plain.random()

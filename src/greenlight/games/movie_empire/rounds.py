@@ -54,6 +54,7 @@ from greenlight.games.movie_empire.state import (
     UPKEEP,
     WORKING,
     MovieEmpireState,
+    shuffle_in_place,
 )
 from greenlight.games.movie_empire.working import Board, board_of
 
@@ -75,12 +76,12 @@ def setup(num_players: int, seed: int, options: dict[str, OptionValue]) -> Movie
     state.first_player = rng.randrange(num_players)  # R62
     # Step 3: two piles, each half of the blue and half of the non-blue cards.
     blue, other = (list(cards) for cards in _blue_and_other(table))
-    rng.shuffle(blue)
-    rng.shuffle(other)
+    shuffle_in_place(rng, blue)
+    shuffle_in_place(rng, other)
     top = blue[: len(blue) // 2] + other[: len(other) // 2]  # the top pile gets the floor halves (§2.10)
     bottom = blue[len(blue) // 2 :] + other[len(other) // 2 :]
-    rng.shuffle(top)
-    rng.shuffle(bottom)
+    shuffle_in_place(rng, top)
+    shuffle_in_place(rng, bottom)
     state.production_pile = bottom + top  # the end of the list is the top of the pile
     fill_slots(state, T_PRODUCTION)
     if state.short:  # step 4
@@ -88,16 +89,16 @@ def setup(num_players: int, seed: int, options: dict[str, OptionValue]) -> Movie
             state.hands[seat].extend(card for card in (draw_production(state) for _ in range(SHORT_DEAL)) if card is not None)
     # Step 5: stars.
     state.star_pile = list(table.star_ids)
-    rng.shuffle(state.star_pile)
+    shuffle_in_place(rng, state.star_pile)
     fill_slots(state, T_STAR)
     # Step 6: scripts (the kept ones are chosen in the simultaneous keep step).
     state.script_pile = list(table.script_ids)
-    rng.shuffle(state.script_pile)
+    shuffle_in_place(rng, state.script_pile)
     for seat in state.turn_order():
         state.dealt[seat] = [state.script_pile.pop() for _ in range(SCRIPTS_DEALT)]
     # Step 7: trends.
     trends = list(table.trend_ids)
-    rng.shuffle(trends)
+    shuffle_in_place(rng, trends)
     removed = SHORT_REMOVED_TRENDS if state.short else FULL_REMOVED_TRENDS
     state.trend_removed = [trends.pop() for _ in range(removed)]
     first, second, third = trends.pop(), trends.pop(), trends.pop()
@@ -106,7 +107,7 @@ def setup(num_players: int, seed: int, options: dict[str, OptionValue]) -> Movie
     # Step 8: annual plans (face up, only the top one visible).
     if not state.short:
         state.plan_pile = list(table.plan_ids)
-        rng.shuffle(state.plan_pile)
+        shuffle_in_place(rng, state.plan_pile)
     state.rng_seed = rng.getrandbits(128)  # later shuffles continue from here (128 bits: as secret as the seed)
     state.phase = SETUP
     return state

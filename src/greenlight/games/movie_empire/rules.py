@@ -96,6 +96,13 @@ def _sequential(kind: str, seat: int) -> Decision:
     return Decision(players=(seat,), kind=kind, prompt=PROMPTS[kind])
 
 
+#: The turn, produce and exemption decisions by seat (the usual ones, read without building a cache key); a seat
+#: not listed (a hand-made position being checked) goes to ``_sequential``, which makes the same decision.
+_TURN_DECISIONS = {seat: _sequential("turn", seat) for seat in range(8)}
+_PRODUCE_DECISIONS = {seat: _sequential("produce", seat) for seat in range(8)}
+_EXEMPTION_DECISIONS = {seat: _sequential("exemption", seat) for seat in range(8)}
+
+
 def _mover(state: MovieEmpireState) -> tuple[str, int]:
     """(decision kind, seat) of a sequential decision; kind "" for simultaneous steps and the end."""
     if state.queue:
@@ -125,11 +132,16 @@ def _choosers(state: MovieEmpireState) -> list[int]:
 
 def decision(state: MovieEmpireState) -> Decision:
     """What the game waits for now."""
-    if state.phase == WORKING and not state.queue and not state.sub:  # the usual case, as _mover finds it
-        return _sequential("produce" if state.target != NO_SEAT else "turn", state.turn_seat)
-    if state.phase == GRUMPY and not state.queue:  # the next usual one, as _mover finds it
-        return _sequential("exemption", state.turn_order()[state.exempt_pos])
-    if state.phase == OVER:
+    phase = state.phase
+    if phase == WORKING and not state.queue and not state.sub:  # the usual case, as _mover finds it
+        seat = state.turn_seat
+        if state.target != NO_SEAT:
+            return _PRODUCE_DECISIONS.get(seat) or _sequential("produce", seat)
+        return _TURN_DECISIONS.get(seat) or _sequential("turn", seat)
+    if phase == GRUMPY and not state.queue:  # the next usual one, as _mover finds it
+        seat = state.turn_order()[state.exempt_pos]
+        return _EXEMPTION_DECISIONS.get(seat) or _sequential("exemption", seat)
+    if phase == OVER:
         return GAME_OVER
     kind, seat = _mover(state)
     if kind:

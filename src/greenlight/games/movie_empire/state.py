@@ -7,6 +7,7 @@ Per-space arrays are indexed by ``Space.index`` of the board table.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
 from greenlight.core.rng import Stream
@@ -37,6 +38,24 @@ Q_DISCARD, Q_CHECK, Q_SHUT = range(3)
 UP_DOSSIERS, UP_BOARD = range(2)
 
 NO_SEAT = -1
+
+
+def shuffle_in_place(rng: random.Random, items: list[str]) -> None:
+    """``rng.shuffle(items)``, written out: the same draws in the same order, so the same result (and stream after).
+
+    ``random.Random.shuffle`` calls ``_randbelow`` (two Python calls) for every card; here each swap asks
+    ``getrandbits`` directly, as ``_randbelow_with_getrandbits`` does. Only for generators whose ``_randbelow`` is
+    that one (``random.Random`` and ``Stream``, which override neither ``random`` nor ``getrandbits``).
+    """
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        bound = i + 1
+        bits = bound.bit_length()
+        j = getrandbits(bits)
+        while j >= bound:
+            j = getrandbits(bits)
+        items[i], items[j] = items[j], items[i]
+
 
 #: ``turn_order`` by number of players and first player (read, not rebuilt, at every step).
 _TURN_ORDERS = {n: tuple(tuple((first + offset) % n for offset in range(n)) for first in range(n)) for n in range(1, 9)}
@@ -344,7 +363,7 @@ class MovieEmpireState(GameState):
     def shuffle(self, items: list[str]) -> None:
         """Shuffle ``items`` in place with the state's own random stream (never the global RNG)."""
         self.rng_uses += 1
-        Stream("movie-empire", "shuffle", self.rng_seed, self.rng_uses).shuffle(items)
+        shuffle_in_place(Stream("movie-empire", "shuffle", self.rng_seed, self.rng_uses), items)
 
     def turn_order(self) -> tuple[int, ...]:
         """Seats from the first player, clockwise."""

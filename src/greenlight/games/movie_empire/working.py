@@ -190,6 +190,7 @@ class Board:
         "production",
         "production_indexes",
         "releases",
+        "scans",
         "segments",
         "spaces",
     )
@@ -216,6 +217,56 @@ class Board:
         self.first_segments = tuple(sorted(self.segments, key=lambda segment: _FIRST_CHECKED.index(segment[0])))
         self.cut_rows = tuple((space.index, cut_action(space.id)) for space in self.releases)
         self.block_rows = tuple((space.index, block_action(space.id)) for space in spaces)
+        #: The scan of the placements under each plan (None: no plan binds the seat), made on first use.
+        self.scans: dict[str | None, Scan] = {}
+
+    def scan_for(self, table: Tables, plan_id: str | None) -> Scan:
+        """The ``Scan`` of this board under the plan ``plan_id`` of ``table`` (None: no plan), made once."""
+        scan = self.scans.get(plan_id)
+        if scan is None:
+            scan = self.scans[plan_id] = Scan(self, table, table.plans[plan_id] if plan_id is not None else None)
+        return scan
+
+
+#: A row of a ``Scan``: space index, the money needed after the hire fee (beyond the card's price on a card slot),
+#: ``place X`` and ``place X dossier``.
+ScanRow = tuple[int, int, Place, Place]
+#: Consecutive spaces of one kind in a ``Scan``: the kind, their rows, and on card slots the price of each card
+#: that may be taken (production cards of a stage the plan forbids taking are left out).
+ScanSegment = tuple[int, tuple[ScanRow, ...], dict[str | None, int]]
+
+
+class Scan:
+    """A board's placement rows under one annual plan, read once into what ``_scan_places`` tests per move.
+
+    Spaces of a task the plan forbids are left out (``place_problem`` refuses them first); the rest keep the
+    board's order (``segments``) and the order that finds an open space soonest (``first_segments``).
+    """
+
+    __slots__ = ("first_segments", "forbidden_stage", "segments")
+
+    def __init__(self, board: Board, table: Tables, plan: AnnualPlan | None) -> None:
+        """The rows of ``board`` under ``plan`` (None: no plan binds the seat) of ``table``."""
+        forbidden_tasks: frozenset[int] = _NO_TASKS
+        self.forbidden_stage = NO_STAGE_FORBIDDEN
+        if plan is not None and plan.effect == "forbid_task":
+            forbidden_tasks = plan.forbidden_tasks
+        elif plan is not None and plan.effect == "forbid_take_stage":
+            self.forbidden_stage = plan.forbidden_stage
+        no_prices: dict[str | None, int] = {}
+        production: dict[str | None, int] = {card.id: card.cost for card in table.production.values() if card.stage != self.forbidden_stage}
+        stars: dict[str | None, int] = {star.id: star.cost for star in table.stars.values()}
+        segments: list[ScanSegment] = []
+        for kind, rows in board.segments:
+            kept = tuple(
+                (index, surcharge - money if kind == K_PRODUCTION else -money, plain, with_dossier)
+                for index, task, money, surcharge, plain, with_dossier in rows
+                if task not in forbidden_tasks
+            )
+            if kept:
+                segments.append((kind, kept, production if kind == K_PRODUCTION else stars if kind == K_STAR else no_prices))
+        self.segments = tuple(segments)
+        self.first_segments = tuple(sorted(self.segments, key=lambda segment: _FIRST_CHECKED.index(segment[0])))
 
 
 _boards: dict[tuple[Tables, int, object], Board] = {}
@@ -358,6 +409,8 @@ def _scan_places(state: MovieEmpireState, seat: int, skip_hand_dependent: bool, 
     """The placements of ``available_places`` (only the first one with ``first_only``), and whether one is static.
 
     A static placement is one no lay can take away: not a release, not the SB1 swap (see ``Reach``).
+    The rows come from the board's ``Scan`` for the plan binding ``seat`` (spaces of forbidden tasks left out,
+    the prices of the cards it may take by card), so the loop tests only what changes from move to move.
     """
     places: list[Action] = []
     placed = state.placed[seat]
@@ -368,60 +421,35 @@ def _scan_places(state: MovieEmpireState, seat: int, skip_hand_dependent: bool, 
         return places, False  # the hire fee alone is too much
     # R10: income cannot pay the hire fee (so money >= 0 from here), but what is left pays the task.
     table = state.table
-    forbidden_tasks, forbidden_stage = _NO_TASKS, NO_STAGE_FORBIDDEN
-    if state.plan is not None and not state.exempt[seat]:  # plan_for, inlined
-        plan = table.plans[state.plan]
-        if plan.effect == "forbid_task":
-            forbidden_tasks = plan.forbidden_tasks
-        elif plan.effect == "forbid_take_stage":
-            forbidden_stage = plan.forbidden_stage
+    board = _boards.get((table, state.num_players, state.options.get("clean_hands"))) or board_of(state)  # board_of, inlined
+    plan = state.plan if not state.exempt[seat] else None  # plan_for, as the key of its scan
+    scan = board.scans.get(plan) or board.scan_for(table, plan)
     usable: bool | None = None  # usable_dossier, asked only at the spaces that take a dossier
     assistant, blocked, cards = state.assistant, state.blocked, state.slot_card
+    add = places.append
     static = False
-    board = _boards.get((table, state.num_players, state.options.get("clean_hands"))) or board_of(state)  # board_of, inlined
-    for kind, rows in board.first_segments if first_only else board.segments:
+    for kind, rows, prices in scan.first_segments if first_only else scan.segments:
         if kind == K_PLAIN:
-            for index, task, space_money, _, plain, _ in rows:
-                if assistant[index] == NO_SEAT and blocked[index] == NO_SEAT and task not in forbidden_tasks and money + space_money >= 0:
-                    places.append(plain)
-                    static = True
-                    if first_only:
-                        return places, static
-        elif kind == K_PRODUCTION:
-            production = table.production
-            for index, task, space_money, surcharge, plain, _ in rows:
-                if assistant[index] != NO_SEAT or blocked[index] != NO_SEAT or task in forbidden_tasks:
-                    continue
-                card_id = cards[index]
-                if card_id is None:
-                    continue
-                card = production[card_id]
-                if card.stage != forbidden_stage and money + space_money >= card.cost + surcharge:
-                    places.append(plain)
+            for index, need, plain, _ in rows:
+                if assistant[index] == NO_SEAT and blocked[index] == NO_SEAT and money >= need:
+                    add(plain)
                     static = True
                     if first_only:
                         return places, static
         elif kind == K_SCRIPT:
-            for index, task, space_money, _, plain, _ in rows:
-                if (
-                    assistant[index] == NO_SEAT
-                    and blocked[index] == NO_SEAT
-                    and task not in forbidden_tasks
-                    and money + space_money >= 0
-                    and cards[index] is not None
-                ):
-                    places.append(plain)
+            for index, need, plain, _ in rows:
+                if assistant[index] == NO_SEAT and blocked[index] == NO_SEAT and money >= need and cards[index] is not None:
+                    add(plain)
                     static = True
                     if first_only:
                         return places, static
-        elif kind == K_STAR:
-            stars = table.stars
-            for index, task, space_money, _, plain, _ in rows:
-                if assistant[index] != NO_SEAT or blocked[index] != NO_SEAT or task in forbidden_tasks:
+        elif kind in (K_PRODUCTION, K_STAR):
+            for index, need, plain, _ in rows:
+                if assistant[index] != NO_SEAT or blocked[index] != NO_SEAT:
                     continue
-                star_id = cards[index]
-                if star_id is not None and money + space_money >= stars[star_id].cost:
-                    places.append(plain)
+                price = prices.get(cards[index])  # None for an empty slot, and for a card the plan forbids taking
+                if price is not None and money >= price + need:
+                    add(plain)
                     static = True
                     if first_only:
                         return places, static
@@ -429,19 +457,19 @@ def _scan_places(state: MovieEmpireState, seat: int, skip_hand_dependent: bool, 
             if skip_hand_dependent:
                 continue
             some_release: bool | None = None  # whether some line may be released, found at the first free release space
-            for index, task, space_money, _, plain, _ in rows:
-                if assistant[index] != NO_SEAT or blocked[index] != NO_SEAT or task in forbidden_tasks or money + space_money < 0:
+            for index, need, plain, _ in rows:
+                if assistant[index] != NO_SEAT or blocked[index] != NO_SEAT or money < need:
                     continue
                 if some_release is None:
                     some_release = _some_release(state, seat, table)
                 if not some_release:
                     break
-                places.append(plain)
+                add(plain)
                 if first_only:
                     return places, static
         else:
-            for index, task, space_money, _, plain, with_dossier in rows:
-                if assistant[index] != NO_SEAT or blocked[index] != NO_SEAT or task in forbidden_tasks or money + space_money < 0:
+            for index, need, plain, with_dossier in rows:
+                if assistant[index] != NO_SEAT or blocked[index] != NO_SEAT or money < need:
                     continue
                 if usable is None:
                     usable = usable_dossier(state, seat)
@@ -449,28 +477,28 @@ def _scan_places(state: MovieEmpireState, seat: int, skip_hand_dependent: bool, 
                     if (
                         not skip_hand_dependent
                         and not table.production.keys().isdisjoint(state.hands[seat])  # holds a production card
-                        and _takeable_exists(state, board, forbidden_stage)
+                        and _takeable_exists(state, board, scan.forbidden_stage)
                     ):
-                        places.append(plain)
+                        add(plain)
                         if first_only:
                             return places, static
                     if usable:
-                        places.append(with_dossier)
+                        add(with_dossier)
                         static = True
                 elif kind == K_NICE:
-                    places.append(plain)
+                    add(plain)
                     if usable:
-                        places.append(with_dossier)
+                        add(with_dossier)
                     static = True
                 elif kind == K_NICE_DOSSIER:
                     if usable:
-                        places.append(with_dossier)
+                        add(with_dossier)
                         static = True
                 else:
                     assert kind == K_REVEAL
                     if state.dossier[seat] != NO_SEAT:
                         continue
-                    places.append(plain)
+                    add(plain)
                     static = True
                 if first_only and places:
                     return places, static
