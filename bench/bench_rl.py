@@ -15,6 +15,10 @@ the machine's load touches every figure alike:
           action = None if terminated or truncated else <uniform among obs["action_mask"]'s legal codes>
           env.step(action)
 
+  The observation is encoded in every step (``last()`` returns it written),
+  as a learner that reads ``obs["observation"]`` needs; the loop reads it too,
+  so an environment that encoded lazily would be timed with its encoding;
+
   The legal codes are read with ``mask.view(bool).nonzero()[0]``: the same
   codes as ``np.flatnonzero(mask)``, which NumPy computes about ten times
   slower on an int8 array;
@@ -108,6 +112,7 @@ class Bench:
                 if terminated or truncated:
                     env.step(None)
                     continue
+                _vector = observation["observation"]  # what a policy reads (free here: the envs encode before they return)
                 legal = _legal(observation["action_mask"])
                 env.step(int(legal[rng.randrange(len(legal))]))
                 steps += 1
