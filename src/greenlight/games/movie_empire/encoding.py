@@ -559,6 +559,10 @@ class _StateWriter:
         #: Each card's running sum in a count field: k copies give sums[k] (the reference adds 1 / copies per card).
         self.sums = {card: _repeated(lay.per_copy[index], 16) for card, index in lay.vocab.items()}
         self._board: tuple[array[float], list[tuple[int, int, int]], list[tuple[int, int]]] | None = None
+        #: The last discards seen (copies of the three piles) and their block.
+        self._discards: tuple[tuple[list[str], ...], array[float]] | None = None
+        #: The last board markers seen (assistant, blocked, cut_by, release_line copies) and where they go.
+        self._markers: tuple[tuple[list[int], ...], list[tuple[int, int]], list[int]] | None = None
         #: Each card slot's entries by (space index, card), for one set of data tables.
         self._pieces: dict[tuple[int, str], list[tuple[int, float]]] = {}
         self._pieces_table: Tables | None = None
@@ -615,8 +619,12 @@ class _StateWriter:
         deck_sizes = self.lay.deck_sizes
         for index, pile in enumerate((state.production_pile, state.star_pile, state.script_pile)):
             out[start + index] = clip01(len(pile) / max(deck_sizes[index], 1))
-        key = ("discards", tuple(state.production_discard), tuple(state.star_discard), tuple(state.script_discard))
-        block = cached(key, lambda: self._counts_block(len(self.lay.vocab), *key[1:]))
+        # The discards change a few times a round: looked up again only when they differ from the last ones seen.
+        discards = (state.production_discard, state.star_discard, state.script_discard)
+        if self._discards is None or self._discards[0] != discards:
+            key = ("discards", *map(tuple, discards))
+            self._discards = (tuple(map(list, discards)), cached(key, lambda: self._counts_block(len(self.lay.vocab), *key[1:])))
+        block = self._discards[1]
         start = at["discards"]
         out[start : start + len(block)] = block
         start = at["premieres"]
@@ -626,10 +634,19 @@ class _StateWriter:
         out[start + len(MARKETS)] = clip01(len(state.premieres) / 4.0)
         for player in range(n):
             self._write_player(state, player, at["players"] + (player - seat) % n * self.player_width, out)
-        hand = tuple(state.hands[seat])
-        block = cached(("hand", hand), lambda: self._counts_block(len(self.lay.vocab), hand))
-        start = at["hand"]
-        out[start : start + len(block)] = block
+        # hand: each card's running sum of 1 / copies (``_counts``), written card by card (hands change every turn).
+        hand = state.hands[seat]
+        if hand:
+            start = at["hand"]
+            vocab, sums = self.lay.vocab, self.sums
+            counted: dict[str, int] = {}
+            for card in hand:
+                counted[card] = counted.get(card, 0) + 1
+            for card, count in counted.items():
+                position = vocab.get(card)
+                if position is not None:
+                    steps = sums[card]
+                    out[start + position] = steps[min(count, len(steps) - 1)]
         if state.dealt[seat] or state.drawn[seat] or state.commit[seat] is not None or state.gifted[seat]:
             block = self._private(state, seat)
             start = at["dealt"]
@@ -739,28 +756,47 @@ class _StateWriter:
         at = self.at
         start = at["spaces"]
         out[start : start + len(flags)] = flags
-        releases = at["releases"]
-        assistant, blocked, cut_by, release_line = state.assistant, state.blocked, state.cut_by, state.release_line
-        for index, base, release in spaces:
-            who = assistant[index]
-            if who != NO_SEAT:
-                out[base + 1 + (who - seat) % n] = 1.0
-            who = blocked[index]
-            if who != NO_SEAT:
-                out[base + 1 + n + (who - seat) % n] = 1.0
-            if release >= 0:
-                line = release_line[index]
-                if 0 <= line < MAX_LINES:
-                    out[releases + release + line] = 1.0
-                who = cut_by[index]
-                if who != NO_SEAT:
-                    out[releases + release + MAX_LINES + (who - seat) % n] = 1.0
+        # The markers change a few times a round: their places are worked out again only when they do.
+        markers = (state.assistant, state.blocked, state.cut_by, state.release_line)
+        if self._markers is None or self._markers[0] != markers:
+            self._markers = (tuple(map(list, markers)), *self._marker_places(markers, spaces))
+        _, by_seat, fixed = self._markers
+        for where, who in by_seat:
+            out[where + (who - seat) % n] = 1.0
+        for where in fixed:
+            out[where] = 1.0
         cards = tuple(state.slot_card)
         block = self._blocks.get(("slots", cards))
         if block is None:
             block = self._cached(("slots", cards), partial(self._slots, state))
         start = at["production_slots"]
         out[start : start + len(block)] = block
+
+    def _marker_places(
+        self, markers: tuple[list[int], list[int], list[int], list[int]], spaces: list[tuple[int, int, int]]
+    ) -> tuple[list[tuple[int, int]], list[int]]:
+        """Where the assistants, blocks, release lines and cuts go: (offset of seat 0 counted from the viewer,
+        seat) for the markers of a seat, and the offsets of the release lines."""
+        assistant, blocked, cut_by, release_line = markers
+        n = self.n
+        releases = self.at["releases"]
+        by_seat: list[tuple[int, int]] = []
+        fixed: list[int] = []
+        for index, base, release in spaces:
+            who = assistant[index]
+            if who != NO_SEAT:
+                by_seat.append((base + 1, who))
+            who = blocked[index]
+            if who != NO_SEAT:
+                by_seat.append((base + 1 + n, who))
+            if release >= 0:
+                line = release_line[index]
+                if 0 <= line < MAX_LINES:
+                    fixed.append(releases + release + line)
+                who = cut_by[index]
+                if who != NO_SEAT:
+                    by_seat.append((releases + release + MAX_LINES, who))
+        return by_seat, fixed
 
     def _slots(self, state: MovieEmpireState) -> array[float]:
         """The production, script and star slot fields: each card slot's entries, made once per space and card."""
