@@ -584,7 +584,8 @@ class SqliteStore(TableStore):
         for statement, values in op_statements(op):
             changed = self._db.execute(statement, values).rowcount
         if changed == 0 and (reason := op_must_change(op)) is not None:
-            raise sqlite3.IntegrityError(f"{reason} (table {op_table(op)})")
+            # Named like PostgreSQL's conflicts, so the writer stores the rest of the batch together.
+            raise StorageError(f"{reason} (table {op_table(op)})", conflict=True, tables=frozenset({op_table(op)}))
 
     # -- reads --------------------------------------------------------------------------------
 

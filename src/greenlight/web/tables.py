@@ -755,7 +755,7 @@ class TableHub:
         options = {name: value for name, value in record.options.items() if name in {spec.name for spec in lobby_options(table.game)}}
         created = await self.create(record.game, requests, options, creator=table.stored.creator, rematch_of=table.id)
         try:
-            await self._store_write(LinkRematch(table.id, created.table.id), table.id, table)
+            await self._store_write(LinkRematch(table.id, created.table.id), table.id)  # on a conflict, refreshed below
         except TableError as error:
             if error.status != 409:
                 raise
