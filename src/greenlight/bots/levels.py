@@ -36,6 +36,7 @@ from typing import Any
 
 from greenlight.bots.hooks import find_hard_search, heuristic_factory
 from greenlight.bots.ismcts import ISMCTSBot, SearchConfig
+from greenlight.bots.options import BotOption, flag, read_bot_options
 from greenlight.core.actions import Action
 from greenlight.core.bot import Bot, RandomBot, SeatView
 from greenlight.core.errors import OptionError
@@ -130,6 +131,26 @@ LEVEL_FACTORIES: dict[str, Callable[[Game[Any], int], Bot]] = {
 }
 
 
+def _rollout_depth(value: str) -> int | None:
+    return None if value in ("", "none", "end") else int(value)
+
+
+#: The options of ``search:...`` (and of the timed levels), by the name written in the bot's name.
+SEARCH_OPTIONS: dict[str, BotOption] = {
+    "steps": BotOption("steps", int),
+    "cost": BotOption("iteration_cost", float),
+    "game": flag("rollout", "game"),
+    "random": flag("rollout", "random"),
+    "heuristic": flag("rollout", "heuristic"),
+    "depth": BotOption("rollout_depth", _rollout_depth),
+    "c": BotOption("exploration", float),
+    "widen": BotOption("widening", float),
+    "eps": BotOption("rollout_epsilon", float),
+    "cpu": flag("clock", "cpu"),
+    "wall": flag("clock", "wall"),
+}
+
+
 def parse_search(text: str, game: Game[Any]) -> SearchConfig:
     """Read ``search:BUDGET[/OPTION...]``: BUDGET is iterations (``500``), seconds (``0.5s``) or ``steps=N``.
 
@@ -147,40 +168,16 @@ def parse_search(text: str, game: Game[Any]) -> SearchConfig:
     >>> parse_search("search:steps=9000/c=0.3", get_game("cinecitta")).steps
     9000
     """
-    body = text.partition(":")[2]
-    budget, *extras = body.split("/")
-    base = hard_search(game)
     changes: dict[str, Any] = {"iterations": None, "seconds": None, "steps": None}
-    if "=" in budget:  # search:steps=40000
-        budget, extras = "", [budget, *extras]
     try:
+        budget, options = read_bot_options(text.partition(":")[2], SEARCH_OPTIONS)
         if not budget:
             pass
         elif budget.endswith("s"):
             changes["seconds"] = float(budget[:-1])
         else:
             changes["iterations"] = int(budget)
-        for extra in extras:
-            key, _, value = extra.partition("=")
-            if key == "steps":
-                changes["steps"] = int(value)
-            elif key == "cost":
-                changes["iteration_cost"] = float(value)
-            elif key in ("game", "random", "heuristic") and not value:
-                changes["rollout"] = key
-            elif key == "depth":
-                changes["rollout_depth"] = None if value in ("", "none", "end") else int(value)
-            elif key == "c":
-                changes["exploration"] = float(value)
-            elif key == "widen":
-                changes["widening"] = float(value)
-            elif key == "eps":
-                changes["rollout_epsilon"] = float(value)
-            elif key in ("cpu", "wall") and not value:
-                changes["clock"] = key
-            else:
-                raise ValueError(f"unknown search option {extra!r}")
-        return dataclasses.replace(base, **changes)
+        return dataclasses.replace(hard_search(game), **(changes | options))
     except ValueError as error:
         raise OptionError(
             f"cannot read bot {text!r}: {error}; write search:ITERATIONS or search:SECONDSs, e.g. search:500/depth=8"

@@ -51,6 +51,7 @@ import numpy as np
 from open_spiel.python.algorithms import ismcts, mcts
 
 from greenlight.bots.ismcts import SearchStats
+from greenlight.bots.options import BotOption, flag, read_bot_options
 from greenlight.core.actions import Action
 from greenlight.core.bot import Bot, SeatView
 from greenlight.core.errors import OptionError
@@ -195,6 +196,15 @@ class OpenSpielISMCTS(Bot):
         return action
 
 
+#: The options of ``openspiel-ismcts:...``, by the name written in the bot's name.
+OPENSPIEL_OPTIONS: dict[str, BotOption] = {
+    "cpu": flag("cpu", True),
+    "sims": BotOption("simulations", int),
+    "c": BotOption("uct_c", float),
+    "rollouts": BotOption("rollouts", int),
+}
+
+
 def parse_openspiel_bot(text: str) -> dict[str, Any]:
     """The settings of ``openspiel-ismcts:BUDGET[/OPTION...]`` (see the module docstring) as keyword arguments.
 
@@ -206,30 +216,14 @@ def parse_openspiel_bot(text: str) -> dict[str, Any]:
     prefix, colon, body = text.partition(":")
     if prefix != PREFIX or not colon or not body:
         raise OptionError(f"cannot read bot {text!r}; write {PREFIX}:SECONDS or {PREFIX}:sims=N, e.g. {PREFIX}:0.5/cpu")
-    budget, *extras = body.split("/")
-    settings: dict[str, Any] = {}
     try:
-        if "=" in budget:
-            extras = [budget, *extras]
-        else:
-            settings["seconds"] = float(budget.removesuffix("s"))
-        for extra in extras:
-            key, _, value = extra.partition("=")
-            if key == "cpu" and not value:
-                settings["cpu"] = True
-            elif key == "sims":
-                settings["simulations"] = int(value)
-            elif key == "c":
-                settings["uct_c"] = float(value)
-            elif key == "rollouts":
-                settings["rollouts"] = int(value)
-            else:
-                raise ValueError(f"unknown option {extra!r}")
+        budget, options = read_bot_options(body, OPENSPIEL_OPTIONS)
+        settings: dict[str, Any] = ({"seconds": float(budget.removesuffix("s"))} if budget else {}) | options
         if settings.get("seconds") is None and settings.get("simulations") is None:
             raise ValueError("it needs seconds per move or sims=N")
+        return settings
     except ValueError as error:
         raise OptionError(f"cannot read bot {text!r}: {error}; write {PREFIX}:SECONDS or {PREFIX}:sims=N, e.g. {PREFIX}:0.5/cpu") from None
-    return settings
 
 
 def make_openspiel_bot(name: str, game: Game[Any], seed: int) -> OpenSpielISMCTS:
