@@ -17,9 +17,11 @@ def vote_card(card_id: str, text: str) -> VoteCard:
     kind, *rest = text.split()
     if kind == CHANGE:
         return VoteCard(card_id, CHANGE, number=int(rest[0]))
-    assert kind in (YES, NO)
     icon, value = rest
-    return VoteCard(card_id, kind, int(value), ICON_INDEX[icon])
+    if kind == YES:
+        return VoteCard(card_id, YES, int(value), ICON_INDEX[icon])
+    assert kind == NO, text
+    return VoteCard(card_id, NO, int(value), ICON_INDEX[icon])
 
 
 def movie_card(card_id: str, icons: Sequence[str], profit: int) -> MovieCard:
