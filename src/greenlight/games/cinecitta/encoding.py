@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from functools import cache, partial
 from typing import Any, TypeVar, cast
 
+from greenlight.core.block_cache import BlockCache
 from greenlight.core.game import Observation
 from greenlight.core.spec import OptionValue
 from greenlight.core.views import clip01, relative_seat
@@ -337,8 +338,6 @@ def _offer_runs(state: CinecittaState, seat: int) -> list[tuple[int, int]] | Non
 #: Lengths of one seat's part of ``studios`` and of ``offices``.
 STUDIO_WIDTH = 2 * len(OCCUPATIONS)
 OFFICE_WIDTH = len(OCCUPATIONS) + 4
-#: Entries a block cache of the fast path keeps before it starts again (each holds at most a few hundred floats).
-BLOCK_CACHE_LIMIT = 20_000
 
 
 @cache
@@ -346,7 +345,7 @@ def _writer(num_players: int, table: CardTable, destination_change: bool, movie_
     return _StateWriter(num_players, table, destination_change, movie_awards)
 
 
-class _StateWriter:
+class _StateWriter(BlockCache):
     """Writes a seat's vector from a Cinecitta state: the same numbers ``encode`` computes from ``observe``.
 
     Most of the vector changes once a step or once a round, so it is written in
@@ -367,27 +366,13 @@ class _StateWriter:
         self.slot = {card: info.slot for card, info in infos.items()}
         self.infos = infos
         self.numbers = {card.id: card.number for card in table.cards}
-        self._blocks: dict[tuple[Any, ...], Any] = {}
-        self._old: dict[tuple[Any, ...], Any] = {}
+        super().__init__()
         #: The last tableaus seen (copies of the Studios and Offices) and every seat's blocks of them.
         self._tableaus: (
             tuple[tuple[list[list[str]], list[list[str]]], list[tuple[array[float] | None, float, array[float] | None]]] | None
         ) = None
         #: The last finished game seen and its final figures per seat (kept alive, so ``is`` is safe).
         self._over: tuple[CinecittaState, list[tuple[float, float, float, float]]] | None = None
-
-    def _cached(self, key: tuple[Any, ...], make: Callable[[], V]) -> V:
-        """The block under ``key``, made once; the cache keeps two generations of at most ``BLOCK_CACHE_LIMIT`` each,
-        so blocks still in use survive when it starts again."""
-        found: V | None = self._blocks.get(key)
-        if found is None:
-            found = self._old.get(key)
-            if found is None:
-                found = make()
-            if len(self._blocks) >= BLOCK_CACHE_LIMIT:
-                self._old, self._blocks = self._blocks, {}
-            self._blocks[key] = found
-        return found
 
     def __call__(self, state: CinecittaState, seat: int, out: MutableSequence[float]) -> None:
         n = self.n

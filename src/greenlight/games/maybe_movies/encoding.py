@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Mapping, MutableSequence
 from functools import cache, partial
 from typing import Any, TypeVar, cast
 
+from greenlight.core.block_cache import BlockCache
 from greenlight.core.game import Observation
 from greenlight.core.spec import OptionValue
 from greenlight.core.views import clip01, relative_seat
@@ -325,8 +326,6 @@ def _final(final: Final | None, n: int, rel: Callable[[int], int]) -> list[float
 
 # -- the fast path ---------------------------------------------------------------------------
 
-#: Entries a block cache of the fast path keeps before it starts again.
-BLOCK_CACHE_LIMIT = 20_000
 #: Catalogues (one per game: each game generates its own) the fast path keeps blocks for before it starts again.
 CATALOGUE_LIMIT = 64
 #: Card faces (printed fields, under doubling icons for movie cards) whose parts are kept before starting again.
@@ -359,7 +358,7 @@ def _writer(num_players: int, flags: tuple[bool, ...]) -> _StateWriter:
 _MovieFacts = tuple["array[float]", tuple[int, ...], int, bool]
 
 
-class _StateWriter:
+class _StateWriter(BlockCache):
     """Writes a seat's vector from a Maybe Movies state: the same numbers ``encode`` computes from ``observe``.
 
     Card ids name different cards in every game (each generates its own
@@ -386,21 +385,7 @@ class _StateWriter:
         self._faces: dict[tuple[Any, ...], Any] = {}
         #: Per catalogue id: each hand card's slot in ``hand``, and per doubling icons each movie card's facts.
         self._cards: dict[int, tuple[dict[str, int], dict[tuple[frozenset[str], frozenset[str]], dict[str, _MovieFacts]]]] = {}
-        self._blocks: dict[tuple[Any, ...], Any] = {}
-        self._old: dict[tuple[Any, ...], Any] = {}
-
-    def _cached(self, key: tuple[Any, ...], make: Callable[[], V]) -> V:
-        """The block under ``key``, made once; the cache keeps two generations of at most ``BLOCK_CACHE_LIMIT`` each,
-        so blocks still in use survive when it starts again."""
-        found: V | None = self._blocks.get(key)
-        if found is None:
-            found = self._old.get(key)
-            if found is None:
-                found = make()
-            if len(self._blocks) >= BLOCK_CACHE_LIMIT:
-                self._old, self._blocks = self._blocks, {}
-            self._blocks[key] = found
-        return found
+        super().__init__()
 
     def __call__(self, state: MaybeMoviesState, seat: int, out: MutableSequence[float]) -> None:
         at = self.at

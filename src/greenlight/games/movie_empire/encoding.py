@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from functools import cache, partial
 from typing import Any, TypeVar, cast
 
+from greenlight.core.block_cache import BlockCache
 from greenlight.core.game import Observation
 from greenlight.core.spec import OptionValue
 from greenlight.core.views import clip01, relative_seat
@@ -508,8 +509,6 @@ def _line(out: list[float], base: int, line: LineView, lay: Layout) -> None:
 
 # -- the fast path ---------------------------------------------------------------------------
 
-#: Entries the block cache of the fast path keeps before it starts again.
-BLOCK_CACHE_LIMIT = 20_000
 
 V = TypeVar("V")
 
@@ -531,7 +530,7 @@ def _repeated(step: float, times: int) -> tuple[float, ...]:
 _FIFTHS = _repeated(0.2, 40)
 
 
-class _StateWriter:
+class _StateWriter(BlockCache):
     """Writes a seat's vector from a Movie Empire state: the same numbers ``encode`` computes from ``observe``.
 
     What depends only on the data tables (which spaces are in use, each card's
@@ -551,8 +550,7 @@ class _StateWriter:
         self.fields = _fields(n, lay)
         self.at = _offsets(self.fields)
         self.size = sum(length for _, length in self.fields)
-        self._blocks: dict[tuple[Any, ...], Any] = {}
-        self._old: dict[tuple[Any, ...], Any] = {}
+        super().__init__()
         production, stars = len(lay.production), len(lay.stars)
         #: Each card's kind by its place in the vocabulary (production, then stars, then scripts).
         self.kind_index = {card: 0 if index < production else 1 if index < production + stars else 2 for card, index in lay.vocab.items()}
@@ -570,19 +568,6 @@ class _StateWriter:
         self._over: tuple[MovieEmpireState, list[tuple[float, float]]] | None = None
         self.line_width = lay.line_width
         self.player_width = lay.player_width
-
-    def _cached(self, key: tuple[Any, ...], make: Callable[[], V]) -> V:
-        """The block under ``key``, made once; the cache keeps two generations of at most ``BLOCK_CACHE_LIMIT`` each,
-        so blocks still in use survive when it starts again."""
-        found: V | None = self._blocks.get(key)
-        if found is None:
-            found = self._old.get(key)
-            if found is None:
-                found = make()
-            if len(self._blocks) >= BLOCK_CACHE_LIMIT:
-                self._old, self._blocks = self._blocks, {}
-            self._blocks[key] = found
-        return found
 
     def __call__(self, state: MovieEmpireState, seat: int, out: MutableSequence[float]) -> None:
         at = self.at
