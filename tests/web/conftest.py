@@ -16,6 +16,8 @@ from typing import Any
 import httpx
 import pytest
 
+from greenlight.core.words import Component, bare_codes, jargon
+
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 DOC_SCREENSHOTS = ROOT / "docs" / "screenshots"
@@ -306,6 +308,30 @@ def screenshot(page: Any, name: str, *, full_page: bool = True, docs: bool = Fal
         DOC_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         (DOC_SCREENSHOTS / f"{name}.png").write_bytes(path.read_bytes())
     return path
+
+
+def open_table(browser: Any, url: str, board: str, *, phone: bool = False) -> Any:
+    """``new_page`` at the table ``url``, once its board (the CSS selector ``board``) is drawn."""
+    page = new_page(browser, phone=phone)
+    page.goto(url)
+    page.wait_for_selector(board)
+    return page
+
+
+def check_table_words(page: Any, components: list[Component], where: str, board: str) -> str:
+    """The visible text of a table page, its step help opened: no card code alone, nothing that reads like code,
+    no script error (``where`` names the moment in the message); returns the text."""
+    page.wait_for_selector(board)
+    # The step help (a side tab, or a folded panel) is part of what a person reads: open it.
+    if page.locator("#tab-help").count():
+        page.click("#tab-help")
+    elif page.locator("#step-help").count() and page.locator("#step-help").get_attribute("open") is None:
+        page.click("#step-help summary")
+    text = str(page.inner_text("main"))
+    assert not bare_codes(text, components), f"{where}: bare codes {bare_codes(text, components)} in:\n{text}"
+    assert not jargon(text), f"{where}: code-like text {jargon(text)} in:\n{text}"
+    assert not page.errors, f"{where}: JavaScript errors {page.errors}"
+    return text
 
 
 def wait_for_turn(page: Any) -> bool:

@@ -14,8 +14,17 @@ from typing import Any
 import httpx
 import pytest
 
-from greenlight.core.words import Component, bare_codes, jargon
-from tests.web.conftest import CHROMIUM, SCREENSHOTS, Server, choose_by_menu, create_table, wait_for_turn
+from greenlight.core.words import Component
+from tests.web.conftest import (
+    CHROMIUM,
+    Server,
+    check_table_words,
+    choose_by_menu,
+    create_table,
+    open_table,
+    screenshot,
+    wait_for_turn,
+)
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -24,46 +33,15 @@ pytestmark = [
     pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium (apt-get install chromium)"),
 ]
 
+#: The selector of the drawn board: the page is ready when it is there.
+BOARD = ".cc-board"
+
 SEATS = [
     {"kind": "human", "name": "Ann"},
     {"kind": "bot", "bot": "medium"},
     {"kind": "bot", "bot": "medium"},
     {"kind": "bot", "bot": "random"},
 ]
-SIZES = {"wide": (1366, 900), "phone": (390, 844)}
-
-
-def open_page(browser: Any, url: str, size: str) -> Any:
-    width, height = SIZES[size]
-    # bypass_csp lets the test evaluate its own JavaScript (waiting for a turn, reading the view).
-    context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.errors = errors
-    page.goto(url)
-    page.wait_for_selector(".cc-board")
-    return page
-
-
-def check_words(page: Any, components: list[Component], where: str) -> str:
-    """The visible text of the table (with the step help opened): no bare card code, no code-like text."""
-    page.wait_for_selector(".cc-board")
-    # The step help (a side tab, or a folded panel) is part of what a person reads: open it.
-    if page.locator("#tab-help").count():
-        page.click("#tab-help")
-    elif page.locator("#step-help").count() and page.locator("#step-help").get_attribute("open") is None:
-        page.click("#step-help summary")
-    text = str(page.inner_text("main"))
-    assert not bare_codes(text, components), f"{where}: bare card codes {bare_codes(text, components)} in:\n{text}"
-    assert not jargon(text), f"{where}: code-like text {jargon(text)} in:\n{text}"
-    assert not page.errors, f"{where}: JavaScript errors {page.errors}"
-    return text
-
-
-def shoot(page: Any, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
 
 def test_the_table_page_names_every_card_and_explains_every_figure(browser: Any, server: Server) -> None:
@@ -74,22 +52,22 @@ def test_the_table_page_names_every_card_and_explains_every_figure(browser: Any,
     assert {component.id for component in components} >= {"D2", "P9", "golden-doggy"}
     seat_link = created["seats"][0]["link"]
     spectator_link = created["spectator_link"]
-    me = open_page(browser, seat_link, "wide")
-    watcher = open_page(browser, spectator_link, "wide")
+    me = open_table(browser, seat_link, BOARD)
+    watcher = open_table(browser, spectator_link, BOARD)
 
     # The start: the hand in words, the forecast, the partners, the step help.
     wait_for_turn(me)
-    start = check_words(me, components, "seat, start")
+    start = check_table_words(me, components, "seat, start", BOARD)
     assert "your hand" in start.lower() and "Promotion 1, 3 reels, pen" in start and "Your Studio needs 3 more cards" in start
     names = [seat["name"] for seat in me.evaluate("Greenlight.tablePage.view.table.seats")]
     assert f"This round you send your folder to {names[1]} and receive one from {names[3]}." in start
     assert "Reading a card:" in start  # the step help
-    check_words(watcher, components, "spectator, start")
-    shoot(me, "cinecitta-words-start-wide")
-    phone = open_page(browser, seat_link, "phone")
+    check_table_words(watcher, components, "spectator, start", BOARD)
+    screenshot(me, "cinecitta-words-start-wide")
+    phone = open_table(browser, seat_link, BOARD, phone=True)
     wait_for_turn(phone)
-    check_words(phone, components, "seat on a phone, start")
-    shoot(phone, "cinecitta-words-start-phone")
+    check_table_words(phone, components, "seat on a phone, start", BOARD)
+    screenshot(phone, "cinecitta-words-start-phone")
     phone.context.close()
 
     rng = random.Random(4)
@@ -102,15 +80,15 @@ def test_the_table_page_names_every_card_and_explains_every_figure(browser: Any,
         assert len(view["action_words"]) == len(view["legal_actions"])
         if not middle_seen and observation["round"] == 4 and observation["step"] == "respond":
             middle_seen = True
-            middle = check_words(me, components, "seat, middle")
+            middle = check_table_words(me, components, "seat, middle", BOARD)
             assert "Folder from " in middle and "Secure" in middle
-            check_words(watcher, components, "spectator, middle")
-            shoot(me, "cinecitta-words-middle-wide")
-            shoot(watcher, "cinecitta-words-middle-spectator")
-            phone = open_page(browser, seat_link, "phone")
+            check_table_words(watcher, components, "spectator, middle", BOARD)
+            screenshot(me, "cinecitta-words-middle-wide")
+            screenshot(watcher, "cinecitta-words-middle-spectator")
+            phone = open_table(browser, seat_link, BOARD, phone=True)
             wait_for_turn(phone)
-            check_words(phone, components, "seat on a phone, middle")
-            shoot(phone, "cinecitta-words-middle-phone")
+            check_table_words(phone, components, "seat on a phone, middle", BOARD)
+            screenshot(phone, "cinecitta-words-middle-phone")
             phone.context.close()
         warning = choose_by_menu(me, rng.choice(view["legal_actions"]))
         if warning:
@@ -118,15 +96,15 @@ def test_the_table_page_names_every_card_and_explains_every_figure(browser: Any,
     assert middle_seen
     assert all("drop out" in warning for warning in warnings)
 
-    end = check_words(me, components, "seat, end")
+    end = check_table_words(me, components, "seat, end", BOARD)
     assert "how each movie scored" in end.lower() and "Winner: " in end
     watcher.wait_for_selector("#final-scores")
-    check_words(watcher, components, "spectator, end")
-    shoot(me, "cinecitta-words-end-wide")
-    shoot(watcher, "cinecitta-words-end-spectator")
-    phone = open_page(browser, seat_link, "phone")
+    check_table_words(watcher, components, "spectator, end", BOARD)
+    screenshot(me, "cinecitta-words-end-wide")
+    screenshot(watcher, "cinecitta-words-end-spectator")
+    phone = open_table(browser, seat_link, BOARD, phone=True)
     phone.wait_for_selector("#final-scores")
-    check_words(phone, components, "seat on a phone, end")
-    shoot(phone, "cinecitta-words-end-phone")
+    check_table_words(phone, components, "seat on a phone, end", BOARD)
+    screenshot(phone, "cinecitta-words-end-phone")
     for page in (phone, me, watcher):
         page.context.close()

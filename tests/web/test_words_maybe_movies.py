@@ -12,8 +12,17 @@ from typing import Any
 
 import pytest
 
-from greenlight.core.words import Component, bare_codes, jargon
-from tests.web.conftest import CHROMIUM, SCREENSHOTS, Server, choose_by_menu, create_table, wait_for_turn
+from greenlight.core.words import Component
+from tests.web.conftest import (
+    CHROMIUM,
+    Server,
+    check_table_words,
+    choose_by_menu,
+    create_table,
+    open_table,
+    screenshot,
+    wait_for_turn,
+)
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -22,32 +31,10 @@ pytestmark = [
     pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium (apt-get install chromium)"),
 ]
 
-SIZES = {"wide": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
+#: The selector of the drawn board: the page is ready when it is there.
+BOARD = ".mm-board"
+
 ALL_OPTIONS = {"trendsetter_tricks": True, "breaking_changes": True, "blockbuster_budgets": True}
-
-
-def open_page(browser: Any, url: str, size: str) -> Any:
-    context = browser.new_context(viewport=SIZES[size], bypass_csp=True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.errors = errors
-    page.goto(url)
-    page.wait_for_selector(".mm-board")
-    return page
-
-
-def check_words(page: Any, components: list[Component], where: str) -> None:
-    page.wait_for_selector(".mm-board")
-    text = page.inner_text("main")
-    assert not bare_codes(text, components), f"{where}: bare card codes {bare_codes(text, components)}"
-    assert not jargon(text), f"{where}: reads like code: {jargon(text)}"
-
-
-def shoot(pages: dict[str, Any], moment: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    for who, page in pages.items():
-        page.screenshot(path=str(SCREENSHOTS / f"maybe-movies-words-{moment}-{who}.png"), full_page=True)
 
 
 def test_the_table_page_shows_words_not_codes_for_a_seat_and_a_spectator(browser: Any, server: Server) -> None:
@@ -58,10 +45,10 @@ def test_the_table_page_shows_words_not_codes_for_a_seat_and_a_spectator(browser
         components = [Component(**item) for item in api.get(f"/api/tables/{table_id}/components").json()]
     assert {component.kind for component in components} == {"vote card", "CHANGE card", "movie card", "blockbuster card"}
     pages = {
-        "seat-wide": open_page(browser, answer["seats"][0]["link"], "wide"),
-        "seat-phone": open_page(browser, answer["seats"][0]["link"], "phone"),
-        "spectator-wide": open_page(browser, answer["spectator_link"], "wide"),
-        "spectator-phone": open_page(browser, answer["spectator_link"], "phone"),
+        "seat-wide": open_table(browser, answer["seats"][0]["link"], BOARD),
+        "seat-phone": open_table(browser, answer["seats"][0]["link"], BOARD, phone=True),
+        "spectator-wide": open_table(browser, answer["spectator_link"], BOARD),
+        "spectator-phone": open_table(browser, answer["spectator_link"], BOARD, phone=True),
     }
     seat = pages["seat-wide"]
     rng = random.Random(3)
@@ -72,8 +59,9 @@ def test_the_table_page_shows_words_not_codes_for_a_seat_and_a_spectator(browser
             for who, page in pages.items():
                 if who != "seat-wide":
                     page.reload()
-                check_words(page, components, f"{moments[moves]}, {who}")
-            shoot(pages, moments[moves])
+                check_table_words(page, components, f"{moments[moves]}, {who}", BOARD)
+            for who, page in pages.items():
+                screenshot(page, f"maybe-movies-words-{moments[moves]}-{who}")
         actions = list(seat.evaluate("Greenlight.tablePage.view.legal_actions"))
         choose_by_menu(seat, rng.choice(actions))
         moves += 1
@@ -82,8 +70,9 @@ def test_the_table_page_shows_words_not_codes_for_a_seat_and_a_spectator(browser
         if who != "seat-wide":
             page.reload()
             page.wait_for_selector("#final-scores")
-        check_words(page, components, f"end, {who}")
-    shoot(pages, "end")
+        check_table_words(page, components, f"end, {who}", BOARD)
+    for who, page in pages.items():
+        screenshot(page, f"maybe-movies-words-end-{who}")
     for who, page in pages.items():
         assert not page.errors, f"JavaScript errors on {who}: {page.errors}"
         page.context.close()

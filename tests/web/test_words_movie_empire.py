@@ -17,8 +17,18 @@ from typing import Any
 import httpx
 import pytest
 
-from greenlight.core.words import Component, bare_codes, jargon
-from tests.web.conftest import CHROMIUM, SCREENSHOTS, Server, bearer, choose_by_menu, create_table, wait_for_turn
+from greenlight.core.words import Component
+from tests.web.conftest import (
+    CHROMIUM,
+    Server,
+    bearer,
+    check_table_words,
+    choose_by_menu,
+    create_table,
+    open_table,
+    screenshot,
+    wait_for_turn,
+)
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -27,39 +37,10 @@ pytestmark = [
     pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium (apt-get install chromium)"),
 ]
 
+#: The selector of the drawn board: the page is ready when it is there.
+BOARD = ".me-board"
+
 SEATS = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "medium"}, {"kind": "bot", "bot": "medium"}]
-SIZES = {"wide": (1366, 900), "phone": (390, 844)}
-
-
-def open_page(browser: Any, url: str, size: str) -> Any:
-    width, height = SIZES[size]
-    # bypass_csp lets the test evaluate its own JavaScript (waiting for a turn, reading the view).
-    context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.errors = errors
-    page.goto(url)
-    page.wait_for_selector(".me-board")
-    return page
-
-
-def check_words(page: Any, components: list[Component], where: str) -> str:
-    """The visible text of the table (with the step help opened): no bare code, no code-like text, no script error."""
-    page.wait_for_selector(".me-board")
-    help_panel = page.locator("#step-help")
-    if help_panel.count() and help_panel.is_visible() and help_panel.get_attribute("open") is None:
-        page.click("#step-help summary")
-    text = str(page.inner_text("main"))
-    assert not bare_codes(text, components), f"{where}: bare codes {bare_codes(text, components)} in:\n{text}"
-    assert not jargon(text), f"{where}: code-like text {jargon(text)} in:\n{text}"
-    assert not page.errors, f"{where}: JavaScript errors {page.errors}"
-    return text
-
-
-def shoot(page: Any, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
 
 def play_by_clicking(page: Any, target: str) -> str | None:
@@ -100,12 +81,12 @@ def test_the_table_page_words_every_card_space_and_score(browser: Any, server: S
         components = [Component(**item) for item in api.get(f"/api/tables/{table_id}/components").json()]
         assert {component.id for component in components} >= {"PY03", "SA09", "TR01", "AP07", "RL1", "EUR"}
         seat_link, spectator_link = created["seats"][0]["link"], created["spectator_link"]
-        me = open_page(browser, seat_link, "wide")
-        watcher = open_page(browser, spectator_link, "wide")
+        me = open_table(browser, seat_link, BOARD)
+        watcher = open_table(browser, spectator_link, BOARD)
 
         # The start: the three scripts dealt are shown in words, and each keep choice says what it keeps.
         wait_for_turn(me)
-        start = check_words(me, components, "seat, start")
+        start = check_table_words(me, components, "seat, start", BOARD)
         view = me.evaluate("Greenlight.tablePage.view")
         dealt = view["observation"]["dealt"]
         assert len(dealt) == 3 and "scripts dealt to you: keep 1, the others go back" in start.lower()
@@ -117,12 +98,12 @@ def test_the_table_page_words_every_card_space_and_score(browser: Any, server: S
             "buttons => buttons.map(b => [...b.childNodes].filter(n => n.nodeName !== 'KBD').map(n => n.textContent).join(''))"
         )
         assert labels == view["action_words"] and all(label.startswith("Keep ") for label in labels)
-        check_words(watcher, components, "spectator, start")
-        shoot(me, "movie-empire-words-start-wide")
-        phone = open_page(browser, seat_link, "phone")
+        check_table_words(watcher, components, "spectator, start", BOARD)
+        screenshot(me, "movie-empire-words-start-wide")
+        phone = open_table(browser, seat_link, BOARD, phone=True)
         wait_for_turn(phone)
-        check_words(phone, components, "seat on a phone, start")
-        shoot(phone, "movie-empire-words-start-phone")
+        check_table_words(phone, components, "seat on a phone, start", BOARD)
+        screenshot(phone, "movie-empire-words-start-phone")
         phone.context.close()
 
         rng = random.Random(4)
@@ -140,15 +121,15 @@ def test_the_table_page_words_every_card_space_and_score(browser: Any, server: S
             if not middle_seen and observation["round"] >= 5 and lines and view["decision"]["kind"] == "turn":
                 middle_seen = True
                 wait_for_turn(me)
-                middle = check_words(me, components, "seat, middle")
+                middle = check_table_words(me, components, "seat, middle", BOARD)
                 assert "Premiere now: " in middle and "Script " in middle and "your hand" in middle.lower()
-                check_words(watcher, components, "spectator, middle")
-                shoot(me, "movie-empire-words-middle-wide")
-                shoot(watcher, "movie-empire-words-middle-spectator")
-                phone = open_page(browser, seat_link, "phone")
+                check_table_words(watcher, components, "spectator, middle", BOARD)
+                screenshot(me, "movie-empire-words-middle-wide")
+                screenshot(watcher, "movie-empire-words-middle-spectator")
+                phone = open_table(browser, seat_link, BOARD, phone=True)
                 wait_for_turn(phone)
-                check_words(phone, components, "seat on a phone, middle")
-                shoot(phone, "movie-empire-words-middle-phone")
+                check_table_words(phone, components, "seat on a phone, middle", BOARD)
+                screenshot(phone, "movie-empire-words-middle-phone")
                 phone.context.close()
             if clicks < 12 or (middle_seen and clicks < 30) or target in view["action_warnings"]:
                 wait_for_turn(me)
@@ -166,14 +147,14 @@ def test_the_table_page_words_every_card_space_and_score(browser: Any, server: S
         # The end: the final scores in words, category by category, for the seat and the spectator.
         me.wait_for_selector("#final-scores")
         watcher.wait_for_selector("#final-scores")
-        end = check_words(me, components, "seat, end")
+        end = check_table_words(me, components, "seat, end", BOARD)
         assert "final scores in detail" in end.lower() and "King of the world: the USA, Europe and China (5)" in end
-        check_words(watcher, components, "spectator, end")
-        shoot(me, "movie-empire-words-end-wide")
-        shoot(watcher, "movie-empire-words-end-spectator")
-        phone = open_page(browser, seat_link, "phone")
+        check_table_words(watcher, components, "spectator, end", BOARD)
+        screenshot(me, "movie-empire-words-end-wide")
+        screenshot(watcher, "movie-empire-words-end-spectator")
+        phone = open_table(browser, seat_link, BOARD, phone=True)
         phone.wait_for_selector("#final-scores")
-        check_words(phone, components, "seat on a phone, end")
-        shoot(phone, "movie-empire-words-end-phone")
+        check_table_words(phone, components, "seat on a phone, end", BOARD)
+        screenshot(phone, "movie-empire-words-end-phone")
         phone.context.close()
     assert warnings, "no warned move was confirmed in the game"
