@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from greenlight.core.events import Event
 from greenlight.games.movie_empire.actions import PASS
-from greenlight.games.movie_empire.effects import run_check, usable_dossier
+from greenlight.games.movie_empire.effects import run_check
 from greenlight.games.movie_empire.events import GameOver, PremierePhase, passed_event, produce_done_event
 from greenlight.games.movie_empire.premiere import build_net_items, free_markets, net_lines, pending_release, release_spaces, score_premiere
 from greenlight.games.movie_empire.rounds import (
@@ -61,12 +61,20 @@ def end_turn(state: MovieEmpireState) -> None:
     state.step = TURN_OVER
 
 
+#: The seats clockwise after each seat, the seat itself last, by number of players (read, not worked out, each turn).
+_SEATS_AFTER = {n: tuple(tuple((seat + offset) % n for offset in range(1, n + 1)) for seat in range(n)) for n in range(1, 9)}
+
+
 def next_turn(state: MovieEmpireState) -> bool:
     """Give the turn to the next seat clockwise that has not passed and has an assistant left (§4.2 step 1)."""
     n = state.num_players
-    for offset in range(1, n + 1):
-        seat = (state.turn_seat + offset) % n
-        if not state.passed[seat] and state.placed[seat] < ASSISTANTS:
+    try:
+        seats = _SEATS_AFTER[n][state.turn_seat]
+    except (IndexError, KeyError):  # not a seat (a position being checked): the same order, worked out
+        seats = tuple((state.turn_seat + offset) % n for offset in range(1, n + 1))
+    passed, placed = state.passed, state.placed
+    for seat in seats:
+        if not passed[seat] and placed[seat] < ASSISTANTS:
             begin_turn(state, seat)
             return True
     return False
@@ -148,7 +156,9 @@ def _working(state: MovieEmpireState, events: list[Event]) -> bool:
             return True
         return False
     # After the placement the menu holds a Purge whenever a dossier is usable (R53), else the produce targets and end.
-    if not usable_dossier(state, seat) and (state.turn_produced or not produce_options(state, seat, first_only=True)):
+    taken = state.dossier[seat]  # usable_dossier, inlined (R51): most seats hold no dossier
+    usable = taken != NO_SEAT and taken < state.round and not state.clean
+    if not usable and (state.turn_produced or not produce_options(state, seat, first_only=True)):
         end_turn(state)
         return True
     return False
@@ -190,10 +200,10 @@ def _internet(state: MovieEmpireState, events: list[Event]) -> bool:
             return False
         state.net_pos += 1
     if state.round >= state.last_round:
-        from greenlight.games.movie_empire.scoring import outcome
+        from greenlight.games.movie_empire.scoring import game_over_outcome
 
         state.phase = OVER
-        result = outcome(state)
+        result = game_over_outcome(state)
         events.append(Event("game_over", GameOver(scores=list(result.scores), winners=list(result.winners))))
         return False
     begin_upkeep(state)

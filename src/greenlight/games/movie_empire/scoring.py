@@ -98,4 +98,41 @@ def final_breakdowns(state: MovieEmpireState) -> list[Breakdown]:
 
 def outcome(state: MovieEmpireState) -> Outcome:
     """Final scores of a finished game."""
+    global _handed
+    handed = _handed
+    if handed is not None and handed[0] is state:
+        _handed = None  # handed on once: a caller may keep (or change) what it is given
+        if handed[1] == _scoring_inputs(state):
+            return handed[2]
     return rank(final_breakdowns(state))
+
+
+def game_over_outcome(state: MovieEmpireState) -> Outcome:
+    """``outcome(state)`` for the ``game_over`` event, kept for the next ``outcome`` call of the same position.
+
+    A search playout asks for the outcome right after the move that ends the game, whose event already scored
+    it. The kept outcome is returned only if every input of the scoring is still the same (compared by value, so
+    a position changed by hand since is scored again), and only once.
+    """
+    global _handed
+    result = rank(final_breakdowns(state))
+    _handed = (state, _scoring_inputs(state), result)
+    return result
+
+
+#: (state, ``_scoring_inputs`` of it, its outcome) from ``game_over_outcome``, until the next ``outcome`` call.
+_handed: tuple[MovieEmpireState, tuple[object, ...], Outcome] | None = None
+
+
+def _scoring_inputs(state: MovieEmpireState) -> tuple[object, ...]:
+    """Everything ``final_breakdowns`` reads, by value."""
+    return (
+        state.table,
+        state.options.get("clean_hands"),
+        tuple(state.pp),
+        tuple(state.sympathy),
+        tuple(state.money),
+        tuple(state.dossier),
+        tuple(map(tuple, state.released)),
+        tuple(state.statues),
+    )

@@ -228,19 +228,29 @@ class Board:
         return scan
 
 
-#: A row of a ``Scan``: space index, the money needed after the hire fee (beyond the card's price on a card slot),
-#: ``place X`` and ``place X dossier``.
-ScanRow = tuple[int, int, Place, Place]
-#: Consecutive spaces of one kind in a ``Scan``: the kind, their rows, and on card slots the price of each card
-#: that may be taken (production cards of a stage the plan forbids taking are left out).
-ScanSegment = tuple[int, tuple[ScanRow, ...], dict[str | None, int]]
+#: A row of a ``Scan``: space index, the money needed after the hire fee (beyond the price of the slot's card),
+#: ``place X``, ``place X dossier``, and on a ``K_OPEN`` row the price by what the space holds with the price of
+#: anything else (None where that makes the space unavailable; unused on the other kinds).
+ScanRow = tuple[int, int, Place, Place, dict[str | None, int | None], int | None]
+#: Consecutive spaces of one kind in a ``Scan``: the kind and their rows.
+ScanSegment = tuple[int, tuple[ScanRow, ...]]
+#: A ``Scan`` kind: a space that needs only to be free and paid for (plain, production, script and star spaces).
+K_OPEN = 9
+_OPEN_KINDS = (K_PLAIN, K_PRODUCTION, K_SCRIPT, K_STAR)
+#: Whatever a plain space holds (nothing, in a real game) is free, as ``place_problem`` never looks.
+_PLAIN_PRICES: tuple[dict[str | None, int | None], int | None] = ({}, 0)
+#: A script slot only needs a script on it (it costs nothing); an empty one is unavailable.
+_SCRIPT_PRICES: tuple[dict[str | None, int | None], int | None] = ({None: None}, 0)
 
 
 class Scan:
     """A board's placement rows under one annual plan, read once into what ``_scan_places`` tests per move.
 
     Spaces of a task the plan forbids are left out (``place_problem`` refuses them first); the rest keep the
-    board's order (``segments``) and the order that finds an open space soonest (``first_segments``).
+    board's order (``segments``) and the order that finds an open space soonest (``first_segments``). The spaces
+    that need only to be free and paid for share one test (``K_OPEN``: is the price of what the space holds
+    known, and affordable), so in ``segments`` consecutive runs of them are merged: the full scan tests each
+    merged run in one comprehension instead of dispatching on four kinds.
     """
 
     __slots__ = ("first_segments", "forbidden_stage", "segments")
@@ -253,20 +263,33 @@ class Scan:
             forbidden_tasks = plan.forbidden_tasks
         elif plan is not None and plan.effect == "forbid_take_stage":
             self.forbidden_stage = plan.forbidden_stage
-        no_prices: dict[str | None, int] = {}
-        production: dict[str | None, int] = {card.id: card.cost for card in table.production.values() if card.stage != self.forbidden_stage}
-        stars: dict[str | None, int] = {star.id: star.cost for star in table.stars.values()}
-        segments: list[ScanSegment] = []
+        # A production card of a stage the plan forbids taking, an empty slot and a star's absence have no price.
+        stage = self.forbidden_stage
+        production: dict[str | None, int | None] = {card.id: card.cost for card in table.production.values() if card.stage != stage}
+        stars: dict[str | None, int | None] = {star.id: star.cost for star in table.stars.values()}
+        prices = {K_PLAIN: _PLAIN_PRICES, K_SCRIPT: _SCRIPT_PRICES, K_PRODUCTION: (production, None), K_STAR: (stars, None)}
+        by_kind: list[tuple[int, tuple[ScanRow, ...]]] = []  # the board's runs, each kind its own
         for kind, rows in board.segments:
+            price_of, other = prices.get(kind, _PLAIN_PRICES)
             kept = tuple(
-                (index, surcharge - money if kind == K_PRODUCTION else -money, plain, with_dossier)
+                (index, surcharge - money if kind == K_PRODUCTION else -money, plain, with_dossier, price_of, other)
                 for index, task, money, surcharge, plain, with_dossier in rows
                 if task not in forbidden_tasks
             )
             if kept:
-                segments.append((kind, kept, production if kind == K_PRODUCTION else stars if kind == K_STAR else no_prices))
-        self.segments = tuple(segments)
-        self.first_segments = tuple(sorted(self.segments, key=lambda segment: _FIRST_CHECKED.index(segment[0])))
+                by_kind.append((kind, kept))
+        self.first_segments: tuple[ScanSegment, ...] = tuple(
+            (K_OPEN if kind in _OPEN_KINDS else kind, rows) for kind, rows in sorted(by_kind, key=lambda run: _FIRST_CHECKED.index(run[0]))
+        )
+        merged: list[ScanSegment] = []
+        for kind, kept in by_kind:
+            if kind in _OPEN_KINDS:
+                if merged and merged[-1][0] == K_OPEN:
+                    merged[-1] = (K_OPEN, merged[-1][1] + kept)
+                    continue
+                kind = K_OPEN
+            merged.append((kind, kept))
+        self.segments: tuple[ScanSegment, ...] = tuple(merged)
 
 
 _boards: dict[tuple[Tables, int, object], Board] = {}
@@ -428,27 +451,16 @@ def _scan_places(state: MovieEmpireState, seat: int, skip_hand_dependent: bool, 
     assistant, blocked, cards = state.assistant, state.blocked, state.slot_card
     add = places.append
     static = False
-    for kind, rows, prices in scan.first_segments if first_only else scan.segments:
-        if kind == K_PLAIN:
-            for index, need, plain, _ in rows:
-                if assistant[index] == NO_SEAT and blocked[index] == NO_SEAT and money >= need:
-                    add(plain)
-                    static = True
-                    if first_only:
-                        return places, static
-        elif kind == K_SCRIPT:
-            for index, need, plain, _ in rows:
-                if assistant[index] == NO_SEAT and blocked[index] == NO_SEAT and money >= need and cards[index] is not None:
-                    add(plain)
-                    static = True
-                    if first_only:
-                        return places, static
-        elif kind in (K_PRODUCTION, K_STAR):
-            for index, need, plain, _ in rows:
-                if assistant[index] != NO_SEAT or blocked[index] != NO_SEAT:
-                    continue
-                price = prices.get(cards[index])  # None for an empty slot, and for a card the plan forbids taking
-                if price is not None and money >= price + need:
+    for kind, rows in scan.first_segments if first_only else scan.segments:
+        if kind == K_OPEN:
+            # Free, and what it holds has a price (none: an empty card slot, a card the plan forbids) that is paid.
+            for index, need, plain, _, prices, other in rows:
+                if (
+                    assistant[index] == NO_SEAT
+                    and blocked[index] == NO_SEAT
+                    and (price := prices.get(cards[index], other)) is not None
+                    and money >= need + price
+                ):
                     add(plain)
                     static = True
                     if first_only:
@@ -457,7 +469,7 @@ def _scan_places(state: MovieEmpireState, seat: int, skip_hand_dependent: bool, 
             if skip_hand_dependent:
                 continue
             some_release: bool | None = None  # whether some line may be released, found at the first free release space
-            for index, need, plain, _ in rows:
+            for index, need, plain, _, _, _ in rows:
                 if assistant[index] != NO_SEAT or blocked[index] != NO_SEAT or money < need:
                     continue
                 if some_release is None:
@@ -468,11 +480,12 @@ def _scan_places(state: MovieEmpireState, seat: int, skip_hand_dependent: bool, 
                 if first_only:
                     return places, static
         else:
-            for index, need, plain, with_dossier in rows:
+            for index, need, plain, with_dossier, _, _ in rows:
                 if assistant[index] != NO_SEAT or blocked[index] != NO_SEAT or money < need:
                     continue
                 if usable is None:
-                    usable = usable_dossier(state, seat)
+                    taken = state.dossier[seat]  # usable_dossier, inlined (R51)
+                    usable = taken != NO_SEAT and taken < state.round and not state.clean
                 if kind == K_SABOTAGE:
                     if (
                         not skip_hand_dependent
@@ -732,7 +745,8 @@ def produce_options(state: MovieEmpireState, seat: int, reach: Reach | None = No
     options: list[Action] = []
     hand = state.hands[seat]
     table = state.table
-    if table.production.keys().isdisjoint(hand) and table.stars.keys().isdisjoint(hand):
+    no_production = table.production.keys().isdisjoint(hand)  # asked once: both tests below need it
+    if no_production and table.stars.keys().isdisjoint(hand):
         return options  # only production cards and stars are laid, and a new line needs a production card
     for index, line in enumerate(state.lines[seat]):
         if line is None or line.shut or line.locked:
@@ -741,7 +755,7 @@ def produce_options(state: MovieEmpireState, seat: int, reach: Reach | None = No
             options.append(PRODUCE_LINE[index])
             if first_only:
                 return options
-    if table.scripts.keys().isdisjoint(hand) or table.production.keys().isdisjoint(hand):
+    if no_production or table.scripts.keys().isdisjoint(hand):
         return options  # a new line starts with a script from the hand, then a production card (R17)
     slot = new_line_slot(state, seat)
     # Without the lookahead any script of the hand starts the new line (``new_line_scripts``), so a free slot is enough.
@@ -813,7 +827,8 @@ def turn_menu(state: MovieEmpireState, seat: int) -> list[Action]:
             actions.append(PASS)
         actions += places
     actions += produce
-    if usable_dossier(state, seat):
+    taken = state.dossier[seat]  # usable_dossier, inlined (most seats hold no dossier)
+    if taken != NO_SEAT and taken < state.round and not state.clean:
         # R53: free actions only in a turn with a placement: one made or available, or one a produce step opens (R67).
         placement = turn_placed or bool(places) or bool(produce)
         # Before the placement a Purge may also come first if it could open a space itself (R67).
