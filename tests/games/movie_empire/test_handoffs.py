@@ -1,0 +1,88 @@
+"""What the engine keeps or draws in a quicker way gives exactly what the plain way gives.
+
+``determinize`` shuffles a ``random.Random`` with ``shuffle_in_place`` (a subclass
+shuffles its own way), and the outcome scored for the ``game_over`` event is handed
+once to the next ``outcome`` call of the same position, only while every input of
+the scoring is unchanged.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from greenlight.core.state import state_digest
+from greenlight.games.movie_empire import GAME, scoring
+from greenlight.games.movie_empire.determinization import determinize
+from greenlight.games.movie_empire.scoring import final_breakdowns, outcome, rank
+from greenlight.games.movie_empire.state import OVER, MovieEmpireState
+
+
+class _OwnShuffle(random.Random):
+    """A ``random.Random`` subclass: ``determinize`` calls its own ``shuffle`` (the standard one here)."""
+
+
+def _finished(seed: int) -> MovieEmpireState:
+    players = 2 + seed % 3
+    state = GAME.new_state(players, seed, {"clean_hands": seed % 4 == 3, "shoot_a_short": seed % 5 == 4})
+    rng = random.Random(seed)
+    while players_to_move := GAME.decision(state).players:
+        seat = players_to_move[0]
+        GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+    return state
+
+
+def test_determinize_draws_as_random_shuffle_does() -> None:
+    checked = 0
+    for seed in range(12):
+        players = 2 + seed % 3
+        state = GAME.new_state(players, seed, {"clean_hands": seed % 4 == 3})
+        rng = random.Random(seed)
+        while players_to_move := GAME.decision(state).players:
+            seat = players_to_move[0]
+            if rng.random() < 0.1:
+                fast, plain = random.Random(checked), _OwnShuffle(checked)
+                for viewer in (None, *range(players)):
+                    assert state_digest(determinize(state, viewer, fast)) == state_digest(determinize(state, viewer, plain))
+                assert fast.random() == plain.random()  # the same draws, so the same stream afterwards
+                checked += 1
+            GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+    assert checked > 100
+
+
+def test_the_game_over_outcome_is_the_outcome_of_the_final_position() -> None:
+    for seed in range(10):
+        state = _finished(seed)
+        assert state.phase == OVER
+        fresh = rank(final_breakdowns(state.clone()))
+        handed = outcome(state)
+        assert handed == fresh
+        assert outcome(state) == fresh  # asked again: scored again, the same
+        assert outcome(state) is not handed
+
+
+def test_a_position_changed_after_the_game_over_is_scored_again() -> None:
+    changes: list[Callable[[MovieEmpireState], object]] = [
+        lambda s: s.pp.__setitem__(0, s.pp[0] + 40),
+        lambda s: s.money.__setitem__(1, s.money[1] + 30),
+        lambda s: s.sympathy.__setitem__(0, 5 if s.sympathy[0] < 0 else -5),
+        lambda s: s.statues.__setitem__(1, s.statues[1] + 3),
+        lambda s: s.released[0].append(("SA01", "A", "USA")),
+        lambda s: s.dossier.__setitem__(0, 1 if s.dossier[0] == -1 else -1),
+    ]
+    for seed, change in enumerate(changes):
+        state = _finished(seed)
+        before = rank(final_breakdowns(state.clone()))
+        change(state)
+        expected = rank(final_breakdowns(state.clone()))
+        assert expected != before  # the change matters to the scoring
+        assert outcome(state) == expected
+
+
+def test_another_position_is_never_handed_the_kept_outcome() -> None:
+    state = _finished(3)
+    other = state.clone()
+    other.pp[0] += 40
+    assert scoring._handed is not None and scoring._handed[0] is state
+    assert outcome(other) == rank(final_breakdowns(other.clone()))
+    assert outcome(other) != outcome(state)
