@@ -107,6 +107,10 @@ def queue_checks(state: MovieEmpireState, seats: set[int] | list[int]) -> None:
     """Queue line-limit checks for ``seats`` in turn order (§4.7, R60)."""
     if not seats:
         return
+    if len(seats) == 1:  # the usual case (Be Nice, Cut!): one seat, in no order to keep
+        (seat,) = seats
+        state.queue.append((Q_CHECK, seat))
+        return
     chosen = set(seats)
     for seat in state.turn_order():
         if seat in chosen:

@@ -17,7 +17,7 @@ from greenlight.games.movie_empire.events import GameOver, PremierePhase, passed
 from greenlight.games.movie_empire.premiere import build_net_items, free_markets, net_lines, pending_release, release_spaces, score_premiere
 from greenlight.games.movie_empire.rounds import (
     begin_upkeep,
-    exemption_actions,
+    exemption_choice,
     instant_effect,
     resolve_gifts,
     resolve_setup,
@@ -122,7 +122,7 @@ def _grumpy(state: MovieEmpireState, events: list[Event]) -> bool:
     order = state.turn_order()
     while state.exempt_pos < state.num_players:
         seat = order[state.exempt_pos]
-        if len(exemption_actions(state, seat)) > 1:
+        if exemption_choice(state, seat):
             return False
         state.exempt_pos += 1  # only "decline" is possible: nothing to decide
     instant_effect(state, events)

@@ -238,6 +238,40 @@ def lay_actions(table: Tables, line: Line, hand: Iterable[str], *, first_only: b
     return actions
 
 
+def has_lay(table: Tables, line: Line, hand: Iterable[str]) -> bool:
+    """Whether ``lay_actions(table, line, hand)`` is not empty, found without building any action or list.
+
+    The same tests in the same order; a joker always has a lay once the name rule lets it in, as both ends
+    allow at least one stage.
+    """
+    cards, stars = _lay_tables(table)
+    positions = line.cards
+    if not positions:
+        return any(card_id in cards for card_id in hand)  # any production card starts the line (R17, R18)
+    genre = table.scripts[line.script].genre
+    left_allowed, right_allowed = _LEFT_ALLOWED[line.stages[0]], _RIGHT_ALLOWED[line.stages[-1]]
+    carried: set[str] | None = None
+    for card_id in hand:
+        card = cards.get(card_id)
+        if card is None:
+            star = stars.get(card_id)
+            if star is not None and genre not in star[0]:  # R21
+                return True
+            continue
+        base = card.upgrade_of
+        if base is not None and any(c == base and s is None for c, s in zip(positions, line.stacked, strict=True)):
+            return True  # a stack (§4.6.4)
+        if carried is None:
+            carried = set()
+            for position in positions:
+                carried.add(cards[position].carried)
+        if card.carried in carried:
+            continue  # name rule (R22, R25)
+        if card.joker or card.stage in left_allowed or card.stage in right_allowed:
+            return True
+    return False
+
+
 def lay_problem(table: Tables, line: Line, action: Lay | Stack | Star, hand: list[str]) -> str | None:
     """Why a lay is illegal, in the game's words (None if it is legal)."""
     card_id = action.card

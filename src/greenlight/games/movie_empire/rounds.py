@@ -200,6 +200,11 @@ def exemption_actions(state: MovieEmpireState, seat: int) -> list[Action]:
     return actions
 
 
+def exemption_choice(state: MovieEmpireState, seat: int) -> bool:
+    """Whether ``exemption_actions`` offers more than ``decline`` (found without building the list)."""
+    return state.table.sympathy[state.sympathy[seat]].plan_exempt or usable_dossier(state, seat) or state.money[seat] >= EXEMPTION_COST
+
+
 def apply_exemption(state: MovieEmpireState, seat: int, way: str, events: list[Event]) -> None:
     """Record a seat's exemption declaration (public, R48) and move to the next seat."""
     if way == "dossier":

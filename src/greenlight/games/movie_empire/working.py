@@ -75,7 +75,7 @@ from greenlight.games.movie_empire.events import (
     discarded_event,
     placed_event,
 )
-from greenlight.games.movie_empire.lines import Line, apply_lay, holds, lay_actions, metrics, with_flags
+from greenlight.games.movie_empire.lines import Line, apply_lay, has_lay, holds, lay_actions, metrics, with_flags
 from greenlight.games.movie_empire.state import (
     NO_SEAT,
     SUB_NONE,
@@ -751,7 +751,7 @@ def produce_options(state: MovieEmpireState, seat: int, reach: Reach | None = No
     for index, line in enumerate(state.lines[seat]):
         if line is None or line.shut or line.locked:
             continue
-        if reach.any_opening_lay(index, line, hand) if reach is not None else lay_actions(table, line, hand, first_only=True):
+        if reach.any_opening_lay(index, line, hand) if reach is not None else has_lay(table, line, hand):
             options.append(PRODUCE_LINE[index])
             if first_only:
                 return options
@@ -795,7 +795,7 @@ def produce_step_over(state: MovieEmpireState, seat: int) -> bool:
     reach = produce_reach(state, seat)
     hand = state.hands[seat]
     if reach is None:
-        return not lay_actions(state.table, line, hand, first_only=True)
+        return not has_lay(state.table, line, hand)
     return not reach.any_opening_lay(index, line, hand) and reach.open_after(index, line, hand)
 
 

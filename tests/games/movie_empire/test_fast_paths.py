@@ -1,9 +1,10 @@
-"""What the engine keeps or draws in a quicker way gives exactly what the plain way gives.
+"""What the engine keeps, draws or tests in a quicker way gives exactly what the plain way gives.
 
 ``determinize`` shuffles a ``random.Random`` with ``shuffle_in_place`` (a subclass
-shuffles its own way), and the outcome scored for the ``game_over`` event is handed
+shuffles its own way); the outcome scored for the ``game_over`` event is handed
 once to the next ``outcome`` call of the same position, only while every input of
-the scoring is unchanged.
+the scoring is unchanged; ``has_lay`` and ``exemption_choice`` answer "is there
+any?" for ``lay_actions`` and ``exemption_actions`` without building them.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from collections.abc import Callable
 from greenlight.core.state import state_digest
 from greenlight.games.movie_empire import GAME, scoring
 from greenlight.games.movie_empire.determinization import determinize
+from greenlight.games.movie_empire.lines import has_lay, lay_actions
+from greenlight.games.movie_empire.rounds import exemption_actions, exemption_choice
 from greenlight.games.movie_empire.scoring import final_breakdowns, outcome, rank
 from greenlight.games.movie_empire.state import OVER, MovieEmpireState
 
@@ -86,3 +89,27 @@ def test_another_position_is_never_handed_the_kept_outcome() -> None:
     assert scoring._handed is not None and scoring._handed[0] is state
     assert outcome(other) == rank(final_breakdowns(other.clone()))
     assert outcome(other) != outcome(state)
+
+
+def test_has_lay_and_exemption_choice_agree_with_the_lists() -> None:
+    lays = exemptions = 0
+    for seed in range(20):
+        players = 2 + seed % 3
+        state = GAME.new_state(players, seed, {"clean_hands": seed % 4 == 3, "shoot_a_short": seed % 5 == 4})
+        rng = random.Random(seed)
+        while players_to_move := GAME.decision(state).players:
+            for seat in range(players):
+                hand = state.hands[seat]
+                # Every hand against every line on the table (open or not), and the hand without each of its cards.
+                for line in [line for lines in state.lines for line in lines if line is not None]:
+                    assert has_lay(state.table, line, hand) == bool(lay_actions(state.table, line, hand))
+                    for index in range(len(hand)):
+                        rest = hand[:index] + hand[index + 1 :]
+                        assert has_lay(state.table, line, rest) == bool(lay_actions(state.table, line, rest))
+                    lays += 1
+                if state.plan is not None:
+                    assert exemption_choice(state, seat) == (len(exemption_actions(state, seat)) > 1)
+                    exemptions += 1
+            seat = players_to_move[0]
+            GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+    assert lays > 5000 and exemptions > 1000
