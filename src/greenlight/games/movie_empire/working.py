@@ -448,19 +448,19 @@ def _scan_places(state: MovieEmpireState, seat: int, skip_hand_dependent: bool, 
     plan = state.plan if not state.exempt[seat] else None  # plan_for, as the key of its scan
     scan = board.scans.get(plan) or board.scan_for(table, plan)
     usable: bool | None = None  # usable_dossier, asked only at the spaces that take a dossier
-    assistant, blocked, cards = state.assistant, state.blocked, state.slot_card
+    cards, blocked = state.slot_card, state.blocked
+    # A space is taken when it holds an assistant or a dossier covers it; dossiers rarely do (R54), so the rows
+    # usually test the assistants alone, and otherwise one list merges both.
+    taken = state.assistant
+    if blocked.count(NO_SEAT) != len(blocked):
+        taken = [holder if holder != NO_SEAT else cover for holder, cover in zip(taken, blocked, strict=True)]
     add = places.append
     static = False
     for kind, rows in scan.first_segments if first_only else scan.segments:
         if kind == K_OPEN:
             # Free, and what it holds has a price (none: an empty card slot, a card the plan forbids) that is paid.
             for index, need, plain, _, prices, other in rows:
-                if (
-                    assistant[index] == NO_SEAT
-                    and blocked[index] == NO_SEAT
-                    and (price := prices.get(cards[index], other)) is not None
-                    and money >= need + price
-                ):
+                if taken[index] == NO_SEAT and (price := prices.get(cards[index], other)) is not None and money >= need + price:
                     add(plain)
                     static = True
                     if first_only:
@@ -470,7 +470,7 @@ def _scan_places(state: MovieEmpireState, seat: int, skip_hand_dependent: bool, 
                 continue
             some_release: bool | None = None  # whether some line may be released, found at the first free release space
             for index, need, plain, _, _, _ in rows:
-                if assistant[index] != NO_SEAT or blocked[index] != NO_SEAT or money < need:
+                if taken[index] != NO_SEAT or money < need:
                     continue
                 if some_release is None:
                     some_release = _some_release(state, seat, table)
@@ -481,11 +481,11 @@ def _scan_places(state: MovieEmpireState, seat: int, skip_hand_dependent: bool, 
                     return places, static
         else:
             for index, need, plain, with_dossier, _, _ in rows:
-                if assistant[index] != NO_SEAT or blocked[index] != NO_SEAT or money < need:
+                if taken[index] != NO_SEAT or money < need:
                     continue
                 if usable is None:
-                    taken = state.dossier[seat]  # usable_dossier, inlined (R51)
-                    usable = taken != NO_SEAT and taken < state.round and not state.clean
+                    dossier = state.dossier[seat]  # usable_dossier, inlined (R51)
+                    usable = dossier != NO_SEAT and dossier < state.round and not state.clean
                 if kind == K_SABOTAGE:
                     if (
                         not skip_hand_dependent
