@@ -253,10 +253,11 @@ class Scan:
     merged run in one comprehension instead of dispatching on four kinds.
     """
 
-    __slots__ = ("first_segments", "forbidden_stage", "segments")
+    __slots__ = ("board", "first_segments", "forbidden_stage", "segments")
 
     def __init__(self, board: Board, table: Tables, plan: AnnualPlan | None) -> None:
         """The rows of ``board`` under ``plan`` (None: no plan binds the seat) of ``table``."""
+        self.board = board
         forbidden_tasks: frozenset[int] = _NO_TASKS
         self.forbidden_stage = NO_STAGE_FORBIDDEN
         if plan is not None and plan.effect == "forbid_task":
@@ -293,6 +294,8 @@ class Scan:
 
 
 _boards: dict[tuple[Tables, int, object], Board] = {}
+#: The ``Scan`` of each board (the key of ``_boards``) under each plan (None: no plan), as ``_scan_places`` looks it up.
+_scans: dict[tuple[Tables, int, object, str | None], Scan] = {}
 
 
 def board_of(state: MovieEmpireState) -> Board:
@@ -444,16 +447,21 @@ def _scan_places(state: MovieEmpireState, seat: int, skip_hand_dependent: bool, 
         return places, False  # the hire fee alone is too much
     # R10: income cannot pay the hire fee (so money >= 0 from here), but what is left pays the task.
     table = state.table
-    board = _boards.get((table, state.num_players, state.options.get("clean_hands"))) or board_of(state)  # board_of, inlined
     plan = state.plan if not state.exempt[seat] else None  # plan_for, as the key of its scan
-    scan = board.scans.get(plan) or board.scan_for(table, plan)
+    # One lookup finds the scan of the board (``board_of``) under that plan.
+    key = (table, state.num_players, state.options.get("clean_hands"), plan)
+    scan = _scans.get(key)
+    if scan is None:
+        scan = _scans[key] = board_of(state).scan_for(table, plan)
+    board = scan.board
     usable: bool | None = None  # usable_dossier, asked only at the spaces that take a dossier
     cards, blocked = state.slot_card, state.blocked
     # A space is taken when it holds an assistant or a dossier covers it; dossiers rarely do (R54), so the rows
-    # usually test the assistants alone, and otherwise one list merges both.
+    # usually test the assistants alone, and otherwise one list merges both: seats are >= 0 and NO_SEAT is -1,
+    # so the larger of the two is NO_SEAT only on a space that is neither held nor covered.
     taken = state.assistant
     if blocked.count(NO_SEAT) != len(blocked):
-        taken = [holder if holder != NO_SEAT else cover for holder, cover in zip(taken, blocked, strict=True)]
+        taken = list(map(max, taken, blocked))
     add = places.append
     static = False
     for kind, rows in scan.first_segments if first_only else scan.segments:
