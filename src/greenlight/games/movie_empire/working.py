@@ -46,6 +46,7 @@ from greenlight.games.movie_empire.cards import (
     T_STAR,
     TASKS,
     AnnualPlan,
+    Requirement,
     Space,
     Tables,
 )
@@ -253,13 +254,15 @@ class Scan:
     merged run in one comprehension instead of dispatching on four kinds.
     """
 
-    __slots__ = ("board", "first_segments", "forbidden_stage", "segments")
+    __slots__ = ("board", "first_segments", "forbidden_stage", "release_requirement", "segments")
 
     def __init__(self, board: Board, table: Tables, plan: AnnualPlan | None) -> None:
         """The rows of ``board`` under ``plan`` (None: no plan binds the seat) of ``table``."""
         self.board = board
         forbidden_tasks: frozenset[int] = _NO_TASKS
         self.forbidden_stage = NO_STAGE_FORBIDDEN
+        #: What a line must meet to be released under the plan (``plan_blocks_release``), None for any line.
+        self.release_requirement = plan.release_requirement if plan is not None and plan.effect == "release_requirement" else None
         if plan is not None and plan.effect == "forbid_task":
             forbidden_tasks = plan.forbidden_tasks
         elif plan is not None and plan.effect == "forbid_take_stage":
@@ -481,7 +484,7 @@ def _scan_places(state: MovieEmpireState, seat: int, skip_hand_dependent: bool, 
                 if taken[index] != NO_SEAT or money < need:
                     continue
                 if some_release is None:
-                    some_release = _some_release(state, seat, table)
+                    some_release = _some_release(state, seat, table, scan.release_requirement)
                 if not some_release:
                     break
                 add(plain)
@@ -526,13 +529,17 @@ def _scan_places(state: MovieEmpireState, seat: int, skip_hand_dependent: bool, 
     return places, static
 
 
-def _some_release(state: MovieEmpireState, seat: int, table: Tables) -> bool:
-    """Whether some line of ``seat`` may be released (``release_ok`` of line 1 or 2)."""
+def _some_release(state: MovieEmpireState, seat: int, table: Tables, requirement: Requirement | None) -> bool:
+    """Whether some line of ``seat`` may be released (``release_ok`` of line 1 or 2); ``requirement``: the plan's, if any."""
     for line in state.lines[seat]:
-        if line is not None and not line.shut and not line.locked and 1 in line.stages:
-            plan = plan_for(state, seat)  # plan_blocks_release, inlined: asked only of a line that could go
-            if plan is None or plan.effect != "release_requirement" or holds(plan.release_requirement, metrics(table, line)):
-                return True
+        if (
+            line is not None
+            and not line.shut
+            and not line.locked
+            and 1 in line.stages
+            and (requirement is None or holds(requirement, metrics(table, line)))  # plan_blocks_release, read once per scan
+        ):
+            return True
     return False
 
 
