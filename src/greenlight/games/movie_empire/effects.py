@@ -119,7 +119,11 @@ def queue_checks(state: MovieEmpireState, seats: set[int] | list[int]) -> None:
 
 def open_lines(state: MovieEmpireState, seat: int) -> int:
     """Lines that are not shut down (locked lines count as open, §4.7)."""
-    return sum(1 for line in state.lines[seat] if line is not None and not line.shut)
+    opened = 0
+    for line in state.lines[seat]:  # a loop, not sum() of a generator: two slots, asked at every check
+        if line is not None and not line.shut:
+            opened += 1
+    return opened
 
 
 def run_check(state: MovieEmpireState, seat: int, events: list[Event]) -> bool:
