@@ -10,6 +10,7 @@ lobby and tables.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import socket
@@ -31,9 +32,25 @@ EXAMPLE = ROOT / "examples" / "opening-weekend"
 
 @pytest.fixture(scope="module")
 def python(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The interpreter of a fresh venv with the example installed and this project's packages visible."""
-    venv = tmp_path_factory.mktemp("plugin") / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    """The interpreter of a fresh venv with the example installed and this project's packages visible.
+
+    Built once per test run: under pytest-xdist the workers' temporary folders share a parent, and the first worker
+    to need the venv builds it there under a lock while the others wait for it (a build is a real pip install).
+    """
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent
+    venv = shared / "plugin-venv"
+    with open(shared / "plugin-venv.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (venv / "built").exists():
+            _build_venv(venv)
+            (venv / "built").touch()
+    return venv / "bin" / "python"
+
+
+def _build_venv(venv: Path) -> None:
+    subprocess.run([sys.executable, "-m", "venv", "--clear", "--without-pip", str(venv)], check=True)
     interpreter = venv / "bin" / "python"
     purelib = subprocess.run(
         [str(interpreter), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], check=True, capture_output=True, text=True
@@ -46,7 +63,6 @@ def python(tmp_path_factory: pytest.TempPathFactory) -> Path:
         text=True,
     )
     assert installed.returncode == 0, installed.stderr[-3000:]
-    return interpreter
 
 
 def run(python: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
