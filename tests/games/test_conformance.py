@@ -21,15 +21,17 @@ class Budget:
 
     sample: int = 40
     sample_deep_every: int = 8
-    slow_seeds: range = range(1000, 3000)
-    slow_deep_every: int = 100
+    # 800 games: in Cinecitta and Maybe Movies every branch of src/greenlight the random games reach at 2,000 games
+    # is reached by 800 (arc coverage, docs/maybe_movies.md); every 40th deep keeps the 20 deep games of the old budget.
+    slow_seeds: range = range(1000, 1800)
+    slow_deep_every: int = 40
     leak_samples: int = 2
 
 
 BUDGETS = {
     # One deep game per combination in the default run (a determinization per seat and step is costly here); in the
-    # slow run every 1000th game is deep: 64 in all, well under 10 minutes on one core (docs/maybe_movies.md).
-    "maybe-movies": Budget(sample=12, sample_deep_every=12, slow_deep_every=1000, leak_samples=1),
+    # slow run every 400th game is deep: 64 in all, as before (docs/maybe_movies.md).
+    "maybe-movies": Budget(sample=12, sample_deep_every=12, slow_deep_every=400, leak_samples=1),
     # 25 deep games per combination in the slow run, about 9 minutes of one core (docs/movie_empire.md).
     "movie-empire": Budget(sample=24, sample_deep_every=12, slow_seeds=range(10_000, 11_000), slow_deep_every=40),
 }
