@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import types
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any, Literal, NotRequired, Required, Union, get_args, get_origin
 
@@ -60,9 +60,84 @@ def shape_errors(value: object, declared: Any, path: str = "value") -> list[str]
     A TypedDict must have every required key, no undeclared key, and each value of its declared type;
     ``bool`` does not count as ``int``, but an ``int`` counts as ``float``. Returns at most ten problems.
     """
+    try:
+        if _conforms(declared)(value):
+            return []
+    except TypeError:
+        pass  # a declaration the full check below refuses, naming the path
     errors: list[str] = []
     _check(value, declared, path, errors)
     return errors[:_MAX_ERRORS]
+
+
+@cache
+def _conforms(declared: Any) -> Callable[[object], bool]:
+    """Whether a value matches ``declared``, exactly as ``_check`` finds no problem, without building paths.
+
+    The conformance harness checks every observation of every seat at every step of its deep games; values
+    nearly always conform, so this test, built once per declared type, answers first, and only a value that
+    fails is walked again by ``_check`` for the messages. Raises ``TypeError`` where ``_check`` would.
+    """
+    if declared is Any or declared is object:
+        return _anything
+    origin = get_origin(declared)
+    if origin in (Union, types.UnionType):
+        options = tuple(_conforms(option) for option in get_args(declared))
+        return lambda value: any(option(value) for option in options)
+    if origin is Literal:
+        allowed = get_args(declared)
+        allowed_types = {type(option) for option in allowed}
+        return lambda value: value in allowed and type(value) in allowed_types
+    if is_typeddict(declared):
+        return _typed_dict_conforms(declared)
+    if origin in (list, Sequence, tuple):
+        args = get_args(declared)
+        if origin is tuple and args and args[-1] is not Ellipsis:
+            items = tuple(_conforms(arg) for arg in args)
+
+            def fixed(value: object) -> bool:
+                if not isinstance(value, list | tuple) or len(value) != len(items):
+                    return False
+                return all(item(entry) for item, entry in zip(items, value, strict=True))
+
+            return fixed
+        item = _conforms(args[0] if args else Any)
+        return lambda value: isinstance(value, list | tuple) and all(map(item, value))
+    if origin in (dict, Mapping):
+        key_type, item_type = get_args(declared) or (Any, Any)
+        key, item = _conforms(key_type), _conforms(item_type)
+        return lambda value: isinstance(value, dict) and all(key(k) and item(v) for k, v in value.items())
+    if declared is None or declared is type(None):
+        return lambda value: value is None
+    if declared is float:
+        return lambda value: type(value) in (int, float)
+    if isinstance(declared, type):
+        exact = declared is bool or declared is int
+        return lambda value: type(value) is declared or (not exact and isinstance(value, declared))
+    raise TypeError(f"cannot check against the declared type {declared!r}")
+
+
+def _anything(value: object) -> bool:
+    return True
+
+
+def _typed_dict_conforms(declared: Any) -> Callable[[object], bool]:
+    """``_conforms`` of a TypedDict; its keys' tests are built on first use, so a TypedDict may refer to itself."""
+    hints, required = _fields(declared)
+    tests: dict[str, Callable[[object], bool]] = {}
+
+    def conforms(value: object) -> bool:
+        if not tests:
+            tests.update((key, _conforms(hint)) for key, hint in hints.items())
+        if not isinstance(value, dict) or not required <= value.keys():
+            return False
+        for key, item in value.items():
+            test = tests.get(key)
+            if test is None or not test(item):
+                return False
+        return True
+
+    return conforms
 
 
 def _check(value: object, declared: Any, path: str, errors: list[str]) -> None:

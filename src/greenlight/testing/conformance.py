@@ -97,16 +97,20 @@ def _canonical(observation: Any) -> str:
     return json.dumps(observation, sort_keys=True)
 
 
-def _string_leaves(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield str(key)
-            yield from _string_leaves(item)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from _string_leaves(item)
+def _string_leaves(value: Any) -> set[str]:
+    """Every string in a JSON-like value: its string leaves and its dicts' keys (as ``str``)."""
+    found: set[str] = set()
+    pending = [value]
+    while pending:  # a loop over a stack, not recursion: it reads every observation of every deep step
+        item = pending.pop()
+        if isinstance(item, str):
+            found.add(item)
+        elif isinstance(item, dict):
+            found.update(map(str, item))
+            pending.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            pending.extend(item)
+    return found
 
 
 #: Distinct earlier-legal actions a playout keeps to try as refusals.
