@@ -8,6 +8,7 @@ differ in cost per game; the timings are in each game's docs page.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
@@ -69,8 +70,17 @@ def test_conformance_sample(game_id: str, num_players: int, options: dict[str, o
     assert report.leak_checks_resampled > 0
 
 
+def slow_cost(case: Any) -> int:
+    """A rough cost of a slow case (a ``pytest.param`` of ``CASES``): its deep games (most of its time) times its players."""
+    game_id, num_players, _ = case.values
+    plan = budget(game_id)
+    deep_games = len(range(0, len(plan.slow_seeds), plan.slow_deep_every))
+    return deep_games * int(num_players)
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize(("game_id", "num_players", "options"), CASES)
+@pytest.mark.first  # the costliest cases start first, so pytest-xdist's workers finish together (tests/conftest.py)
+@pytest.mark.parametrize(("game_id", "num_players", "options"), sorted(CASES, key=slow_cost, reverse=True))
 def test_conformance_slow(game_id: str, num_players: int, options: dict[str, object]) -> None:
     plan = budget(game_id)
     report = check_game(all_games()[game_id], num_players, options, plan.slow_seeds, deep_every=plan.slow_deep_every)
