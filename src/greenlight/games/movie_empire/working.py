@@ -187,12 +187,10 @@ class Board:
         "by_task",
         "card_slots",
         "cut_rows",
-        "first_segments",
         "lay_targets",
         "production",
         "production_indexes",
         "releases",
-        "scans",
         "segments",
         "spaces",
     )
@@ -215,19 +213,8 @@ class Board:
             (kind, tuple((s.index, s.task, s.money, s.surcharge, place_action(s.id, False), place_action(s.id, True)) for s in run))
             for kind, run in groupby(spaces, key=lambda space: _KINDS.get(space.task, K_PLAIN))
         )
-        #: The same runs with the spaces most likely open and quickest to check first, to find whether any is open.
-        self.first_segments = tuple(sorted(self.segments, key=lambda segment: _FIRST_CHECKED.index(segment[0])))
         self.cut_rows = tuple((space.index, cut_action(space.id)) for space in self.releases)
         self.block_rows = tuple((space.index, block_action(space.id)) for space in spaces)
-        #: The scan of the placements under each plan (None: no plan binds the seat), made on first use.
-        self.scans: dict[str | None, Scan] = {}
-
-    def scan_for(self, table: Tables, plan_id: str | None) -> Scan:
-        """The ``Scan`` of this board under the plan ``plan_id`` of ``table`` (None: no plan), made once."""
-        scan = self.scans.get(plan_id)
-        if scan is None:
-            scan = self.scans[plan_id] = Scan(self, table, table.plans[plan_id] if plan_id is not None else None)
-        return scan
 
 
 #: A row of a ``Scan``: space index, the money needed after the hire fee (beyond the price of the slot's card),
@@ -456,7 +443,7 @@ def _scan_places(state: MovieEmpireState, seat: int, skip_hand_dependent: bool, 
     key = (table, state.num_players, state.options.get("clean_hands"), plan)
     scan = _scans.get(key)
     if scan is None:
-        scan = _scans[key] = board_of(state).scan_for(table, plan)
+        scan = _scans[key] = Scan(board_of(state), table, table.plans[plan] if plan is not None else None)
     board = scan.board
     usable: bool | None = None  # usable_dossier, asked only at the spaces that take a dossier
     cards, blocked = state.slot_card, state.blocked
