@@ -32,6 +32,13 @@ CHROMIUM_ARGS = [
 ]
 
 
+#: The marks of a module of browser tests: selected by ``-m browser``, skipped where Debian's chromium is missing.
+BROWSER_TESTS = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium (apt-get install chromium)"),
+]
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

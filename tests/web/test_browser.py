@@ -9,20 +9,16 @@ import random
 import re
 from collections import Counter
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from greenlight.core.registry import all_games
-from tests.web.conftest import CHROMIUM, SCREENSHOTS, Server, choose_by_menu, wait_for_turn
+from tests.web.conftest import BROWSER_TESTS, SCREENSHOTS, Server, choose_by_menu, wait_for_turn
 
-playwright_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium (apt-get install chromium)"),
-]
+pytestmark = BROWSER_TESTS
 
 NAME = '<img src=x onerror="window.__xss=1">'
 #: Clicks a person makes at most in one game before the test gives up.

@@ -9,14 +9,11 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web.conftest import CHROMIUM, NO_RATE_LIMITS, Server, new_page, screenshot, wait_until
+from tests.web.conftest import BROWSER_TESTS, NO_RATE_LIMITS, Server, new_page, screenshot, wait_until
 
 pytest.importorskip("playwright.sync_api")
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium (apt-get install chromium)"),
-]
+pytestmark = BROWSER_TESTS
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "positions" / "cinecitta.json"
 

@@ -8,7 +8,6 @@ checked with ``greenlight.core.words``. Screenshots at 1366x900 and 390x844 go t
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -16,7 +15,7 @@ import pytest
 
 from greenlight.core.words import Component
 from tests.web.conftest import (
-    CHROMIUM,
+    BROWSER_TESTS,
     Server,
     check_table_words,
     choose_by_menu,
@@ -26,12 +25,9 @@ from tests.web.conftest import (
     wait_for_turn,
 )
 
-playwright_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium (apt-get install chromium)"),
-]
+pytestmark = BROWSER_TESTS
 
 #: The selector of the drawn board: the page is ready when it is there.
 BOARD = ".cc-board"

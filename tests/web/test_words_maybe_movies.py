@@ -7,14 +7,13 @@ Screenshots (1366x900 and 390x844) go to ``test-artifacts/screenshots/``.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from greenlight.core.words import Component
 from tests.web.conftest import (
-    CHROMIUM,
+    BROWSER_TESTS,
     Server,
     check_table_words,
     choose_by_menu,
@@ -24,12 +23,9 @@ from tests.web.conftest import (
     wait_for_turn,
 )
 
-playwright_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium (apt-get install chromium)"),
-]
+pytestmark = BROWSER_TESTS
 
 #: The selector of the drawn board: the page is ready when it is there.
 BOARD = ".mm-board"

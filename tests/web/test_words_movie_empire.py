@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 import time
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -19,7 +18,7 @@ import pytest
 
 from greenlight.core.words import Component
 from tests.web.conftest import (
-    CHROMIUM,
+    BROWSER_TESTS,
     Server,
     bearer,
     check_table_words,
@@ -30,12 +29,9 @@ from tests.web.conftest import (
     wait_for_turn,
 )
 
-playwright_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium (apt-get install chromium)"),
-]
+pytestmark = BROWSER_TESTS
 
 #: The selector of the drawn board: the page is ready when it is there.
 BOARD = ".me-board"
