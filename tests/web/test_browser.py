@@ -92,8 +92,16 @@ def test_a_person_plays_a_whole_game_of_cinecitta_against_bots(page: Any, server
     scores = page.locator("#final-scores table.scores tbody tr")
     assert scores.count() == 3
     assert page.locator("#final-scores .winner-line").inner_text().startswith("Winner: ")
-    # A bar per player, split by scoring category; every figure on demand.
+    # A bar per player as long as its score against the best (not a stack of breakdown figures, which hold
+    # totals and tie-breakers); every figure on demand.
     assert page.locator("#final-scores .score-bars li").count() == 3
+    final = page.evaluate("Greenlight.tablePage.view.outcome.scores")
+    bars = page.locator("#final-scores .score-bars li")
+    for index in range(bars.count()):
+        bar = bars.nth(index)
+        seat = int(bar.get_attribute("data-seat"))
+        width = float(bar.locator(".segment").evaluate("span => span.style.width").removesuffix("%"))
+        assert width == pytest.approx(100 * max(0, final[seat]) / max(final), abs=0.01), (seat, width, final)
     page.click("#final-scores .score-details summary")
     assert page.locator("#final-scores thead th").all_inner_texts()[3:] == [
         "Status",

@@ -174,33 +174,24 @@
   };
 
   /**
-   * Final scores as a picture: one bar per player, split by scoring category (the positive numeric ones), longest
-   * for the winner; the full breakdown in a table below, on demand. Reads well on a phone: no wide table to scroll.
+   * Final scores as a picture: one bar per player, as long as its score against the best one (a score below zero
+   * draws no bar); the full breakdown in a table below, on demand. Reads well on a phone: no wide table to scroll.
+   * The bar is the score itself, not a stack of breakdown figures: the games' breakdowns hold subtotals, totals
+   * and tie-breakers (Movie Empire's awards and released movies, Cinecitta's value) that do not add up to it.
    */
   G.outcomeChart = function (outcome, table) {
-    const breakdown = outcome.breakdown || [];
-    const keys = [];
-    for (const item of breakdown) {
-      for (const [key, value] of Object.entries(item)) if (typeof value === "number" && !keys.includes(key)) keys.push(key);
-    }
-    const parts = (seat) => keys.map((key) => [key, Math.max(0, Number((breakdown[seat] || {})[key]) || 0)]).filter(([, v]) => v > 0);
-    const totals = outcome.scores.map((_, seat) => parts(seat).reduce((sum, [, v]) => sum + v, 0));
-    const widest = Math.max(1, ...totals);
+    const best = Math.max(0, ...outcome.scores.map(Number));
     const order = outcome.scores.map((_, seat) => seat).sort((a, b) => outcome.ranks[a] - outcome.ranks[b] || a - b);
-    const legend = G.el("ul", { class: "chart-legend" }, keys.map((key, i) => G.el("li", {}, G.el("span", { class: `swatch c${i % 8}`, "aria-hidden": "true" }), G.humanize(key))));
     const bars = order.map((seat) => {
       const winner = outcome.winners.includes(seat);
-      const described = parts(seat).map(([key, value]) => `${G.humanize(key)} ${formatNumber(value)}`).join(", ");
+      const score = Number(outcome.scores[seat]);
+      const width = best > 0 ? (100 * Math.max(0, score)) / best : 0;
       return G.el(
         "li",
-        { class: winner ? "winner" : "", dataset: { seat: String(seat) }, "aria-label": `${G.seatName(table, seat)}: place ${outcome.ranks[seat]}, score ${formatNumber(outcome.scores[seat])}${described ? ` (${described})` : ""}${winner ? ", winner" : ""}` },
+        { class: winner ? "winner" : "", dataset: { seat: String(seat) }, "aria-label": `${G.seatName(table, seat)}: place ${outcome.ranks[seat]}, score ${formatNumber(score)}${winner ? ", winner" : ""}` },
         G.el("span", { class: "bar-name" }, `${ordinal(outcome.ranks[seat])} ${G.seatName(table, seat)}`, winner ? G.el("span", { class: "badge win", text: "winner" }) : null),
-        G.el(
-          "span",
-          { class: "bar", "aria-hidden": "true" },
-          parts(seat).map(([key, value]) => G.el("span", { class: `segment c${keys.indexOf(key) % 8}`, style: { width: `${(100 * value) / widest}%` }, title: `${G.humanize(key)}: ${formatNumber(value)}` }))
-        ),
-        G.el("span", { class: "bar-score", text: formatNumber(outcome.scores[seat]) })
+        G.el("span", { class: "bar", "aria-hidden": "true" }, G.el("span", { class: `segment ${winner ? "c1" : "c0"}`, style: { width: `${width}%` } })),
+        G.el("span", { class: "bar-score", text: formatNumber(score) })
       );
     });
     const winners = outcome.winners.length ? outcome.winners.map((s) => G.seatName(table, s)).join(" and ") : "nobody";
@@ -211,7 +202,6 @@
       G.el("h2", { text: "Final scores" }),
       G.el("p", { class: "winner-line", text: `Winner: ${winners}` }),
       G.el("ol", { class: "score-bars" }, bars),
-      keys.length ? legend : null,
       details
     );
   };
