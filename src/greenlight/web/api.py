@@ -114,14 +114,14 @@ def bearer(authorization: str | None) -> str | None:
     return token.strip()
 
 
-def seat_from_header(hub: TableHub, table: LiveTable, authorization: str | None, *, required: bool) -> int | None:
+async def seat_from_header(hub: TableHub, table: LiveTable, authorization: str | None, *, required: bool) -> int | None:
     """The seat the request's token stands for; None for a spectator (401 where acting needs a token)."""
     token = bearer(authorization)
     if token is None:
         if required:
             raise TableError(401, "acting needs your seat token: send the header 'Authorization: Bearer <token>' from your seat link")
         return None
-    return hub.authenticate(table, token)
+    return await hub.authenticate(table, token)
 
 
 # -- games ------------------------------------------------------------------------------------
@@ -268,7 +268,7 @@ async def view_table(table_id: str, request: Request, authorization: Annotated[s
     """What your seat (with a token) or a spectator (without) may see now."""
     hub: TableHub = request.app.state.hub  # not a dependency: this route and actions are the hot path
     table = await hub.table(table_id)
-    seat = seat_from_header(hub, table, authorization, required=False)
+    seat = await seat_from_header(hub, table, authorization, required=False)
     if seat is not None:
         await hub.joined(table, seat)
     return json_text(table.view_text(seat))
@@ -283,7 +283,7 @@ async def why(
 ) -> dict[str, Any]:
     """Whether ``action`` is legal for your seat now and, if not, why, in the game's words (for explaining a target on the board)."""
     table = await hub.table(table_id)
-    seat = seat_from_header(hub, table, authorization, required=True)
+    seat = await seat_from_header(hub, table, authorization, required=True)
     assert seat is not None
     match = table.match
     try:
@@ -305,7 +305,7 @@ async def play_action(table_id: str, body: ActionIn, request: Request, authoriza
     hub: TableHub = request.app.state.hub
     client = await client_of(request)
     table = await hub.table(table_id)
-    seat = seat_from_header(hub, table, authorization, required=True)
+    seat = await seat_from_header(hub, table, authorization, required=True)
     assert seat is not None
     limiters: Limiters = request.app.state.limiters
     await limiters.take("actions", client, "actions")

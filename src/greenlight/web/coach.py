@@ -90,7 +90,7 @@ async def ask_hint(table_id: str, request: Request, hub: Hub, client: ClientAddr
     limiters: Limiters = request.app.state.limiters
     await limiters.take("actions", client, "requests")
     table = await hub.table(table_id)
-    seat = hub.authenticate(table, bearer(authorization))
+    seat = await hub.authenticate(table, bearer(authorization))
     if seat is None:
         raise TableError(401, "a hint is for a seat: send the header 'Authorization: Bearer <token>' from your seat link")
     if table.finished or table.closed:

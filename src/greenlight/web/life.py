@@ -49,9 +49,9 @@ def seat_answer(hub: TableHub, table: LiveTable, seat: int, token: str) -> dict[
     return {"table": table.info(), "seat": seat, "token": token, "link": link(hub, table.id, f"token={token}")}
 
 
-def seat_of(hub: TableHub, table: LiveTable, authorization: str | None) -> int:
+async def seat_of(hub: TableHub, table: LiveTable, authorization: str | None) -> int:
     """The seat of the request's token (401 without one)."""
-    seat = hub.authenticate(table, bearer(authorization))
+    seat = await hub.authenticate(table, bearer(authorization))
     if seat is None:
         raise TableError(401, "this needs your seat token: send the header 'Authorization: Bearer <token>' from your seat link")
     return seat
@@ -129,7 +129,7 @@ async def resign(
     """A player gives their seat to a bot of the given level and stops playing (their link now only watches)."""
     await take_budget(request, client)
     table = await hub.table(table_id)
-    seat = seat_of(hub, table, authorization)
+    seat = await seat_of(hub, table, authorization)
     await hub.seat_to_bot(table, seat, body.bot, "resigned")
     return {"table": table.info()}
 
@@ -141,7 +141,7 @@ async def rematch(table_id: str, request: Request, hub: Hub, client: ClientAddre
     table = await hub.table(table_id)
     token = bearer(authorization)
     is_host = table.is_host(token)
-    seat = None if is_host else seat_of(hub, table, authorization)
+    seat = None if is_host else await seat_of(hub, table, authorization)
     new = await hub.rematch(table)
     if is_host:
         host_token = await hub.claim_rematch_host(new)
@@ -163,5 +163,5 @@ async def chat_history(table_id: str, hub: Hub) -> list[dict[str, Any]]:
 async def chat(table_id: str, body: ChatIn, hub: Hub, client: ClientAddress, authorization: Authorization = None) -> dict[str, Any]:
     """A seat says something at the table (at most 300 characters, about one message a second)."""
     table = await hub.table(table_id)
-    seat = seat_of(hub, table, authorization)
+    seat = await seat_of(hub, table, authorization)
     return chat_json(await hub.chat(table, seat, body.text, client))

@@ -80,7 +80,7 @@ async def _serve(websocket: WebSocket, hub: TableHub, settings: ServerSettings, 
         await _refuse(websocket, 400, 'the first message must be {"type": "hello", "token": "<seat token or null>"}')
         return
     try:
-        seat = hub.authenticate(table, greeting.token)
+        seat = await hub.authenticate(table, greeting.token)
         first_view = table.view_text(seat)
         if seat is not None:
             await hub.joined(table, seat)

@@ -621,11 +621,19 @@ class TableHub:
                 raise TableError(400, f"seat {seat}: kind must be 'human' or 'bot', not {request.kind!r}")
         return rows
 
-    def authenticate(self, table: LiveTable, token: str | None) -> int | None:
-        """The seat a token stands for (None for no token = spectator); a wrong token is a 403."""
+    async def authenticate(self, table: LiveTable, token: str | None) -> int | None:
+        """The seat a token stands for (None for no token = spectator); a wrong token is a 403.
+
+        With several processes, a token this process does not know yet may be one another process just gave out
+        (a seat taken there a moment ago, its notice still on the way): the table is read again once before the
+        token is refused.
+        """
         if token is None or token == "":
             return None
         seat = table.seat_for_token(token)
+        if seat is None and self.backend.shared:
+            await self.refresh(table)
+            seat = table.seat_for_token(token)
         if seat is None:
             raise TableError(403, "this seat token does not belong to any seat at this table")
         return seat
