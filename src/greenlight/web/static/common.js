@@ -176,8 +176,8 @@
   /**
    * Final scores as a picture: one bar per player, as long as its score against the best one (a score below zero
    * draws no bar); the full breakdown in a table below, on demand. Reads well on a phone: no wide table to scroll.
-   * The bar is the score itself, not a stack of breakdown figures: the games' breakdowns hold subtotals, totals
-   * and tie-breakers (Movie Empire's awards and released movies, Cinecitta's value) that do not add up to it.
+   * The bar is the score itself, not a stack of breakdown figures: a breakdown may hold subtotals, totals and
+   * tie-breakers that do not add up to it.
    */
   G.outcomeChart = function (outcome, table) {
     const best = Math.max(0, ...outcome.scores.map(Number));
