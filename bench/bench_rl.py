@@ -33,7 +33,11 @@ process (``time.process_time``, less disturbed by other work on the machine
 than the wall clock); the figures are medians over ``--rounds`` rounds, and each
 ratio is the median of the rounds' ratios. ``--reference`` also measures the
 AEC loop with the observation-based reference encoding instead of the fast
-path. ISMCTS search speed is in ``bench/bench_search.py``.
+path. ``--bound`` also measures the AEC loop with the observation **not
+written** (the vector stays as it was; everything else, the mask included,
+runs as usual): the ceiling an encoder, however fast, cannot pass, which
+shows how much of the gap to the engine is the encoder's and how much is the
+AEC step itself. ISMCTS search speed is in ``bench/bench_search.py``.
 
     python bench/bench_rl.py                                   # every game and player count
     python bench/bench_rl.py cinecitta:3 maybe-movies:4 --rounds 5 --seconds 3
@@ -72,6 +76,13 @@ def _legal(mask: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     return mask.view(np.bool_).nonzero()[0]
 
 
+class _UnwrittenObserver(SeatObserver):
+    """A seat observer that hands out each seat's vector without writing it (masks as usual): ``--bound``."""
+
+    def observation(self, state: Any, seat: int) -> np.ndarray[Any, Any]:
+        return self.vectors[seat]
+
+
 class Bench:
     """The measurements of one game and player count; every method runs whole games for ``seconds``."""
 
@@ -86,6 +97,8 @@ class Bench:
         self.reference = pettingzoo_env(game_id, players, seed=0)
         self.reference.observer = SeatObserver(self.reference.game, players, self.reference.options, fast=False)
         self.parallel = pettingzoo_parallel_env(game_id, players, seed=0)
+        self.unwritten = pettingzoo_env(game_id, players, seed=0)
+        self.unwritten.observer = _UnwrittenObserver(self.unwritten.game, players, self.unwritten.options)
 
     def engine(self) -> dict[str, float]:
         game, players, rng = self.game, self.players, self.rng
@@ -125,6 +138,9 @@ class Bench:
 
     def pettingzoo_aec_reference(self) -> dict[str, float]:
         return {"steps/s": self._aec(self.reference)}
+
+    def pettingzoo_aec_unwritten(self) -> dict[str, float]:
+        return {"steps/s": self._aec(self.unwritten)}
 
     def pettingzoo_parallel(self) -> dict[str, float]:
         env, rng = self.parallel, self.rng
@@ -217,14 +233,21 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per measurement and round")
     parser.add_argument("--all", action="store_true", help="also measure the Gymnasium env and the OpenSpiel adapter")
     parser.add_argument("--reference", action="store_true", help="also measure the AEC loop with the reference encoding")
+    parser.add_argument("--bound", action="store_true", help="also measure the AEC loop with the observation not written")
     args = parser.parse_args()
     print(f"# bench_rl: Python {platform.python_version()} on {platform.machine()}, {args.rounds} rounds of {args.seconds} CPU s")
     print(
         "| game | players | engine actions/s | AEC steps/s | AEC / engine | Parallel steps/s | Parallel actions/s | Parallel / engine |"
         + (" AEC, reference encoding, steps/s |" if args.reference else "")
+        + (" AEC, observation not written, steps/s | its share of engine |" if args.bound else "")
         + (" Gymnasium learner steps/s | OpenSpiel steps/s |" if args.all else "")
     )
-    print("|---|---|---|---|---|---|---|---|" + ("---|" if args.reference else "") + ("---|---|" if args.all else ""))
+    print(
+        "|---|---|---|---|---|---|---|---|"
+        + ("---|" if args.reference else "")
+        + ("---|---|" if args.bound else "")
+        + ("---|---|" if args.all else "")
+    )
     for game_id, players in _targets(args.targets):
         bench = Bench(game_id, players, args.seconds)
         measurements: list[tuple[str, Callable[[], dict[str, float]]]] = [
@@ -234,6 +257,8 @@ def main() -> None:
         ]
         if args.reference:
             measurements.append(("reference", bench.pettingzoo_aec_reference))
+        if args.bound:
+            measurements.append(("unwritten", bench.pettingzoo_aec_unwritten))
         if args.all:
             measurements += [("gymnasium", bench.gymnasium), ("openspiel", bench.openspiel)]
         rounds: Rounds = []
@@ -254,6 +279,8 @@ def main() -> None:
         ]
         if args.reference:
             row.append(f"{median('reference', 'steps/s'):,.0f}")
+        if args.bound:
+            row += [f"{median('unwritten', 'steps/s'):,.0f}", f"{ratio('unwritten', 'steps/s'):.0%}"]
         if args.all:
             row += [f"{median('gymnasium', 'learner steps/s'):,.0f}", f"{median('openspiel', 'steps/s'):,.0f}"]
         print("| " + " | ".join(row) + " |", flush=True)

@@ -1,0 +1,44 @@
+"""The RL and search benchmarks run end to end and print complete tables (figures are never asserted: see docs/performance.md)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+def _table_rows(output: str) -> list[list[str]]:
+    """The cells of every Markdown table row in ``output``, header and rule included."""
+    return [[cell.strip() for cell in line.strip().strip("|").split("|")] for line in output.splitlines() if line.startswith("|")]
+
+
+def _run(script: str, *arguments: str) -> str:
+    done = subprocess.run([sys.executable, str(BENCH / script), *arguments], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_bench_rl_prints_every_column_it_announces() -> None:
+    output = _run("bench_rl.py", "cinecitta:3", "maybe-movies:3", "--rounds", "1", "--seconds", "0.05", "--reference", "--bound", "--all")
+    header, rule, *rows = _table_rows(output)
+    assert "AEC, observation not written, steps/s" in header and "AEC / engine" in header
+    assert len(rule) == len(header)
+    assert [row[:2] for row in rows] == [["cinecitta", "3"], ["maybe-movies", "3"]]
+    for row in rows:
+        assert len(row) == len(header)
+        # every figure is a positive count or share, as printed
+        assert all(float(cell.replace(",", "").rstrip("%")) > 0 for cell in row[2:])
+
+
+def test_bench_search_prints_its_ratio_table() -> None:
+    pytest.importorskip("pyspiel")
+    output = _run("bench_search.py", "cinecitta:3", "--positions", "2", "--iterations", "20", "--rounds", "1", "--no-hard")
+    rows = _table_rows(output)
+    assert rows, output
+    header, _rule, *body = rows
+    assert body and all(len(row) == len(header) for row in body)
+    assert any(row[0].startswith("cinecitta") for row in body)
