@@ -217,19 +217,30 @@ class Board:
         self.block_rows = tuple((space.index, block_action(space.id)) for space in spaces)
 
 
-#: A row of a ``Scan``: space index, the money needed after the hire fee (beyond the price of the slot's card),
-#: ``place X``, ``place X dossier``, and on a ``K_OPEN`` row the price by what the space holds with the price of
-#: anything else (None where that makes the space unavailable; unused on the other kinds).
-ScanRow = tuple[int, int, Place, Place, dict[str | None, int | None], int | None]
-#: Consecutive spaces of one kind in a ``Scan``: the kind and their rows.
-ScanSegment = tuple[int, tuple[ScanRow, ...]]
+#: A ``Scan`` row of a space that needs only to be free and paid for (``K_OPEN``): space index, the money needed
+#: (after the hire fee) by what the space holds, the money needed for anything else, and ``place X``. The money
+#: needed is ``UNAVAILABLE`` where what the space holds makes it unavailable (an empty card slot, a card the plan
+#: forbids), which no money reaches.
+OpenRow = tuple[int, dict[str | None, float], float, Place]
+#: A ``Scan`` row of any other space: space index, the money needed after the hire fee, ``place X``, ``place X dossier``.
+SpaceRow = tuple[int, int, Place, Place]
+#: Consecutive spaces of one kind in a ``Scan``: the kind and their rows (``OpenRow`` on ``K_OPEN``, else ``SpaceRow``).
+ScanSegment = tuple[int, tuple[OpenRow, ...], tuple[SpaceRow, ...]]
 #: A ``Scan`` kind: a space that needs only to be free and paid for (plain, production, script and star spaces).
 K_OPEN = 9
 _OPEN_KINDS = (K_PLAIN, K_PRODUCTION, K_SCRIPT, K_STAR)
-#: Whatever a plain space holds (nothing, in a real game) is free, as ``place_problem`` never looks.
+#: The money needed for a space that is unavailable: more than any amount (``money >= UNAVAILABLE`` never holds).
+UNAVAILABLE = float("inf")
+#: Price by what a space holds, with the price of anything else (None: unavailable), of the kinds of ``K_OPEN``
+#: rows with fixed prices. Whatever a plain space holds (nothing, in a real game) is free, as ``place_problem``
+#: never looks; a script slot only needs a script on it (it costs nothing), an empty one is unavailable.
 _PLAIN_PRICES: tuple[dict[str | None, int | None], int | None] = ({}, 0)
-#: A script slot only needs a script on it (it costs nothing); an empty one is unavailable.
 _SCRIPT_PRICES: tuple[dict[str | None, int | None], int | None] = ({None: None}, 0)
+
+
+def _needed(need: int, price: int | None) -> float:
+    """The money needed for a space whose task needs ``need`` and whose card costs ``price`` (None: unavailable)."""
+    return UNAVAILABLE if price is None else need + price
 
 
 class Scan:
@@ -237,9 +248,9 @@ class Scan:
 
     Spaces of a task the plan forbids are left out (``place_problem`` refuses them first); the rest keep the
     board's order (``segments``) and the order that finds an open space soonest (``first_segments``). The spaces
-    that need only to be free and paid for share one test (``K_OPEN``: is the price of what the space holds
-    known, and affordable), so in ``segments`` consecutive runs of them are merged: the full scan tests each
-    merged run in one comprehension instead of dispatching on four kinds.
+    that need only to be free and paid for share one test (``K_OPEN``: is the money needed for what the space
+    holds, the card's price included, at hand), so consecutive runs of them are merged: a scan tests each merged
+    run in one loop instead of dispatching on four kinds.
     """
 
     __slots__ = ("board", "first_segments", "forbidden_stage", "release_requirement", "segments")
@@ -260,28 +271,38 @@ class Scan:
         production: dict[str | None, int | None] = {card.id: card.cost for card in table.production.values() if card.stage != stage}
         stars: dict[str | None, int | None] = {star.id: star.cost for star in table.stars.values()}
         prices = {K_PLAIN: _PLAIN_PRICES, K_SCRIPT: _SCRIPT_PRICES, K_PRODUCTION: (production, None), K_STAR: (stars, None)}
-        by_kind: list[tuple[int, tuple[ScanRow, ...]]] = []  # the board's runs, each kind its own
+        by_kind: list[ScanSegment] = []  # the board's runs, each kind its own
         for kind, rows in board.segments:
-            price_of, other = prices.get(kind, _PLAIN_PRICES)
-            kept = tuple(
-                (index, surcharge - money if kind == K_PRODUCTION else -money, plain, with_dossier, price_of, other)
-                for index, task, money, surcharge, plain, with_dossier in rows
-                if task not in forbidden_tasks
-            )
-            if kept:
-                by_kind.append((kind, kept))
-        self.first_segments: tuple[ScanSegment, ...] = tuple(
-            (K_OPEN if kind in _OPEN_KINDS else kind, rows) for kind, rows in sorted(by_kind, key=lambda run: _FIRST_CHECKED.index(run[0]))
-        )
-        merged: list[ScanSegment] = []
-        for kind, kept in by_kind:
+            kept = [row for row in rows if row[1] not in forbidden_tasks]
+            if not kept:
+                continue
             if kind in _OPEN_KINDS:
-                if merged and merged[-1][0] == K_OPEN:
-                    merged[-1] = (K_OPEN, merged[-1][1] + kept)
-                    continue
-                kind = K_OPEN
-            merged.append((kind, kept))
-        self.segments: tuple[ScanSegment, ...] = tuple(merged)
+                price_of, other = prices.get(kind, _PLAIN_PRICES)
+                open_rows = []
+                for index, _, money, surcharge, plain, _ in kept:
+                    need = surcharge - money if kind == K_PRODUCTION else -money
+                    needed = {card: _needed(need, price) for card, price in price_of.items()}
+                    open_rows.append((index, needed, _needed(need, other), plain))
+                by_kind.append((kind, tuple(open_rows), ()))
+            else:
+                space_rows = tuple((index, -money, plain, with_dossier) for index, _, money, _, plain, with_dossier in kept)
+                by_kind.append((kind, (), space_rows))
+        in_order = sorted(by_kind, key=lambda run: _FIRST_CHECKED.index(run[0]))
+        self.first_segments: tuple[ScanSegment, ...] = _merge_open(in_order)
+        self.segments: tuple[ScanSegment, ...] = _merge_open(by_kind)
+
+
+def _merge_open(runs: list[ScanSegment]) -> tuple[ScanSegment, ...]:
+    """``runs`` with each kind of ``_OPEN_KINDS`` named ``K_OPEN`` and consecutive ``K_OPEN`` runs joined (order kept)."""
+    merged: list[ScanSegment] = []
+    for kind, open_rows, space_rows in runs:
+        if kind in _OPEN_KINDS:
+            if merged and merged[-1][0] == K_OPEN:
+                merged[-1] = (K_OPEN, merged[-1][1] + open_rows, ())
+                continue
+            kind = K_OPEN
+        merged.append((kind, open_rows, space_rows))
+    return tuple(merged)
 
 
 _boards: dict[tuple[Tables, int, object], Board] = {}
@@ -456,11 +477,11 @@ def _scan_places(state: MovieEmpireState, seat: int, skip_hand_dependent: bool, 
         taken = list(map(and_, taken, blocked))
     add = places.append
     static = False
-    for kind, rows in scan.first_segments if first_only else scan.segments:
+    for kind, open_rows, space_rows in scan.first_segments if first_only else scan.segments:
         if kind == K_OPEN:
-            # Free, and what it holds has a price (none: an empty card slot, a card the plan forbids) that is paid.
-            for index, need, plain, _, prices, other in rows:
-                if taken[index] == NO_SEAT and (price := prices.get(cards[index], other)) is not None and money >= need + price:
+            # Free, and what it holds can be taken (not an empty card slot, nor a card the plan forbids) and paid for.
+            for index, needed, other, plain in open_rows:
+                if taken[index] == NO_SEAT and money >= needed.get(cards[index], other):
                     add(plain)
                     static = True
                     if first_only:
@@ -469,7 +490,7 @@ def _scan_places(state: MovieEmpireState, seat: int, skip_hand_dependent: bool, 
             if skip_hand_dependent:
                 continue
             some_release: bool | None = None  # whether some line may be released, found at the first free release space
-            for index, need, plain, _, _, _ in rows:
+            for index, need, plain, _ in space_rows:
                 if taken[index] != NO_SEAT or money < need:
                     continue
                 if some_release is None:
@@ -480,7 +501,7 @@ def _scan_places(state: MovieEmpireState, seat: int, skip_hand_dependent: bool, 
                 if first_only:
                     return places, static
         else:
-            for index, need, plain, with_dossier, _, _ in rows:
+            for index, need, plain, with_dossier in space_rows:
                 if taken[index] != NO_SEAT or money < need:
                     continue
                 if usable is None:
