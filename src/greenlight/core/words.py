@@ -67,13 +67,15 @@ def seat_name(names: Sequence[str] | None, seat: int) -> str:
 
 def bare_codes(text: str, components: Iterable[Component]) -> list[str]:
     """Component codes that appear in ``text`` as whole words without their component's name beside them."""
-    found = []
+    found = set()
     for component in components:
-        if not component.id or component.id == component.name:
+        code = component.id
+        # A whole-word match needs the code as a substring first: one C scan rules out nearly every component.
+        if not code or code == component.name or code not in text:
             continue
-        if re.search(rf"(?<![\w-]){re.escape(component.id)}(?![\w-])", text) and component.name not in text:
-            found.append(component.id)
-    return sorted(set(found))
+        if re.search(rf"(?<![\w-]){re.escape(code)}(?![\w-])", text) and component.name not in text:
+            found.add(code)
+    return sorted(found)
 
 
 def jargon(text: str) -> list[str]:
