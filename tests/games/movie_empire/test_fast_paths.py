@@ -4,7 +4,8 @@
 shuffles its own way); the outcome scored for the ``game_over`` event is handed
 once to the next ``outcome`` call of the same position, only while every input of
 the scoring is unchanged; ``has_lay`` and ``exemption_choice`` answer "is there
-any?" for ``lay_actions`` and ``exemption_actions`` without building them.
+any?" for ``lay_actions`` and ``exemption_actions`` without building them; the placement scan, written out
+as code per board and plan, lists what ``place_problem`` allows.
 """
 
 from __future__ import annotations
@@ -14,11 +15,13 @@ from collections.abc import Callable
 
 from greenlight.core.state import state_digest
 from greenlight.games.movie_empire import GAME, scoring
+from greenlight.games.movie_empire.cards import T_RELEASE, T_SABOTAGE
 from greenlight.games.movie_empire.determinization import determinize
 from greenlight.games.movie_empire.lines import has_lay, lay_actions
 from greenlight.games.movie_empire.rounds import exemption_actions, exemption_choice
 from greenlight.games.movie_empire.scoring import final_breakdowns, outcome, rank
-from greenlight.games.movie_empire.state import OVER, MovieEmpireState
+from greenlight.games.movie_empire.state import NO_SEAT, OVER, WORKING, MovieEmpireState
+from greenlight.games.movie_empire.working import available_places, can_place, in_use, place_problem
 
 
 class _OwnShuffle(random.Random):
@@ -113,3 +116,51 @@ def test_has_lay_and_exemption_choice_agree_with_the_lists() -> None:
             seat = players_to_move[0]
             GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
     assert lays > 5000 and exemptions > 1000
+
+
+def _placements_by_the_rules(state: MovieEmpireState, seat: int, skip_hand_dependent: bool) -> list[str]:
+    """What ``place_problem`` allows, in board order (without the SB1 swap and releases if asked)."""
+    return [
+        f"place {space.id}" + (" dossier" if dossier else "")
+        for space in in_use(state)
+        for dossier in (False, True)
+        if place_problem(state, seat, space, dossier) is None
+        and not (skip_hand_dependent and space.task in (T_RELEASE, T_SABOTAGE) and not dossier)
+    ]
+
+
+def test_the_written_placement_scan_agrees_with_place_problem() -> None:
+    """Working positions of random games, each changed at random where the scan's rows differ: the seat's money
+    (every amount that can matter), the annual plan in force (each one, or none), the seat's dossier (none, usable,
+    taken this round) and a dossier covering a space. The scan written for each board and plan answers what the
+    rule-by-rule checks answer, whole and stopping at the first placement."""
+    checked = 0
+    plans_met: set[str | None] = set()
+    for seed in range(16):
+        players = 2 + seed % 3
+        state = GAME.new_state(players, seed, {"clean_hands": seed % 4 == 3, "shoot_a_short": seed % 5 == 4})
+        plans: list[str | None] = [None, *state.table.plans]
+        rng = random.Random(seed)
+        while players_to_move := GAME.decision(state).players:
+            if state.phase == WORKING:
+                world = state.clone()
+                for _ in range(6):
+                    seat = rng.randrange(players)
+                    world.money[seat] = rng.randrange(-1, 14)
+                    world.placed[seat] = rng.choice([world.placed[seat], rng.randrange(5)])
+                    world.plan = rng.choice(plans)
+                    world.exempt[seat] = rng.random() < 0.2
+                    world.dossier[seat] = rng.choice([NO_SEAT, world.round - 1, world.round])
+                    world.blocked = [NO_SEAT] * len(world.blocked)
+                    if rng.random() < 0.5:
+                        world.blocked[rng.choice(in_use(world)).index] = rng.randrange(players)
+                    plans_met.add(world.plan)
+                    for skip in (False, True):
+                        expected = _placements_by_the_rules(world, seat, skip)
+                        assert [str(action) for action in available_places(world, seat, skip_hand_dependent=skip)] == expected
+                    assert can_place(world, seat) == bool(_placements_by_the_rules(world, seat, False))
+                    checked += 1
+            seat = players_to_move[0]
+            GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+    assert checked > 10000
+    assert plans_met == {None, *GAME.new_state(2, 0).table.plans}  # every plan's scan was written and tested
