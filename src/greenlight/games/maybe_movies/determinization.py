@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 
 from greenlight.core.rng import Stream
 from greenlight.games.maybe_movies import view
@@ -119,12 +120,7 @@ def _yes_counts(sizes: Sequence[int], bounds: Sequence[tuple[int, int]], total: 
     holding t YES between them.
     """
     seats = len(sizes)
-    ways = [[0] * (total + 1) for _ in range(seats + 1)]
-    ways[seats][0] = 1
-    for i in range(seats - 1, -1, -1):
-        low, high = bounds[i]
-        for t in range(total + 1):
-            ways[i][t] = sum(math.comb(sizes[i], y) * ways[i + 1][t - y] for y in range(low, min(high, t) + 1))
+    ways = _ways(tuple(sizes), tuple(bounds), total)
     if ways[0][total] == 0:
         return None
     counts: list[int] = []
@@ -140,3 +136,21 @@ def _yes_counts(sizes: Sequence[int], bounds: Sequence[tuple[int, int]], total: 
         counts.append(y)
         left -= y
     return counts
+
+
+@lru_cache(maxsize=4096)
+def _ways(sizes: tuple[int, ...], bounds: tuple[tuple[int, int], ...], total: int) -> tuple[tuple[int, ...], ...]:
+    """``_yes_counts``'s table: ``ways[i][t]``, the weight of the deals giving seats i.. t YES between them.
+
+    Cached: a search determinizes the same position again and again, and the table depends on these counts alone.
+    """
+    seats = len(sizes)
+    ways = [[0] * (total + 1) for _ in range(seats + 1)]
+    ways[seats][0] = 1
+    for i in range(seats - 1, -1, -1):
+        low, high = bounds[i]
+        below = ways[i + 1]
+        choose = [math.comb(sizes[i], y) for y in range(total + 1)]
+        for t in range(total + 1):
+            ways[i][t] = sum(choose[y] * below[t - y] for y in range(low, min(high, t) + 1))
+    return tuple(map(tuple, ways))

@@ -136,14 +136,26 @@ def unseen_in_hands(state: MaybeMoviesState, viewer: int | None) -> list[UnseenV
     cards in other hands. Entries are card details with a ``count``, sorted.
     """
     table = state.table
-    counts: dict[str, int] = {}
-    entries: dict[str, CardFace] = {}
+    counts: dict[tuple[tuple[str, object], ...], int] = {}
+    entries: dict[tuple[tuple[str, object], ...], CardFace] = {}
     for card in secrets(state, viewer):
         details = table.details(card)
-        key = json.dumps(details, sort_keys=True)
-        counts[key] = counts.get(key, 0) + 1
-        entries[key] = details
-    return [_unseen(entries[key], counts[key]) for key in sorted(counts)]
+        face = tuple(details.items())
+        counts[face] = counts.get(face, 0) + 1
+        entries[face] = details
+    return [_unseen(entries[face], counts[face]) for face in sorted(counts, key=_face_order)]
+
+
+#: The sort key of each hand-card face seen (its canonical JSON): the faces are few, and observe asks at every step.
+_FACE_ORDER: dict[tuple[tuple[str, object], ...], str] = {}
+
+
+def _face_order(face: tuple[tuple[str, object], ...]) -> str:
+    """Where a face goes in ``unseen_in_hands``: by its details as canonical JSON."""
+    found = _FACE_ORDER.get(face)
+    if found is None:
+        found = _FACE_ORDER[face] = json.dumps(dict(face), sort_keys=True)
+    return found
 
 
 def _unseen(details: CardFace, count: int) -> UnseenVote | UnseenChange:
