@@ -292,8 +292,9 @@ class Scan:
         self.first_segments: tuple[ScanSegment, ...] = _merge_open(in_order)
         self.segments: tuple[ScanSegment, ...] = _merge_open(by_kind)
         #: The scans of ``segments`` and of ``first_segments`` (stopping at the first placement), written out.
-        self.full = _write_scan(self, table, self.segments, first_only=False)
-        self.first = _write_scan(self, table, self.first_segments, first_only=True)
+        plan_id = plan.id if plan is not None else None
+        self.full = _write_scan(self, table, plan_id, self.segments, first_only=False)
+        self.first = _write_scan(self, table, plan_id, self.first_segments, first_only=True)
 
 
 #: A scan written out for one ``Scan``: (state, seat, taken, cards, money, skip_hand_dependent) to what
@@ -301,7 +302,7 @@ class Scan:
 ScanFunction = Callable[[MovieEmpireState, int, list[int], list[str | None], int, bool], tuple[list[Action], bool]]
 
 
-def _write_scan(scan: Scan, table: Tables, segments: tuple[ScanSegment, ...], first_only: bool) -> ScanFunction:
+def _write_scan(scan: Scan, table: Tables, plan_id: str | None, segments: tuple[ScanSegment, ...], first_only: bool) -> ScanFunction:
     """The rows of ``segments`` tested one after the other in straight code, compiled once per ``Scan``.
 
     Each row becomes an ``if`` on its own space index and amounts, so a scan runs no loop over rows, unpacks no
@@ -401,7 +402,10 @@ def _write_scan(scan: Scan, table: Tables, segments: tuple[ScanSegment, ...], fi
         lines = [*head, *body, "    return [], False"]
     else:
         lines = [*head, "    places = []", "    add = places.append", "    static = False", *body, "    return places, static"]
-    exec("\n".join(lines), names)  # written from the rows' numbers and the names above only
+    # Written from the rows' numbers and the names above only; named so that a traceback or a profile says which scan.
+    source = "\n".join(lines)
+    name = f"<Movie Empire placement scan: {len(scan.board.spaces)} spaces, {plan_id or 'no plan'}{', first only' if first_only else ''}>"
+    exec(compile(source, name, "exec"), names)
     function: ScanFunction = names["scan"]  # type: ignore[assignment]
     return function
 
