@@ -160,8 +160,7 @@ class _Playout:
             movers = self.check_decision(decision.players, decision.committed)
             self.check_legal_actions(movers)
             if self.deep:
-                self.check_observations()
-                self.check_no_leak()
+                self.check_no_leak(self.check_observations())
                 self.check_clone()
                 self.check_refusals(movers)
                 self.check_position()
@@ -328,25 +327,31 @@ class _Playout:
         if problems:
             raise self.fail(f"event {kind} does not match its declared type: {'; '.join(problems)}")
 
-    def check_observations(self) -> None:
+    def check_observations(self) -> dict[int | None, tuple[Any, str]]:
+        """Every seat's (and the spectator's) observation is JSON of its declared type; returns each with its canonical JSON."""
         declared = self.game.observation_type
+        observations: dict[int | None, tuple[Any, str]] = {}
         for seat in [*range(self.num_players), None]:
             observation = self.game.observe(self.state, seat)
             try:
-                json.dumps(observation)
+                observations[seat] = (observation, _canonical(observation))
             except (TypeError, ValueError) as error:
                 raise self.fail(f"observation of seat {seat} is not JSON-serialisable: {error}") from error
             if declared is not None:
                 problems = shape_errors(observation, declared, "observation")
                 if problems:
                     raise self.fail(f"observation of seat {seat} does not match {declared.__name__}: {'; '.join(problems)}")
+        return observations
 
-    def check_no_leak(self) -> None:
+    def check_no_leak(self, observations: dict[int | None, tuple[Any, str]]) -> None:
+        """No observation shows a secret, and none changes when what its seat cannot see is dealt again.
+
+        ``observations`` holds each seat's observation of the state now and its canonical JSON (``check_observations``).
+        """
         game = self.game
         real = state_digest(self.state)
         for seat in [*range(self.num_players), None]:
-            observation = game.observe(self.state, seat)
-            expected = _canonical(observation)
+            observation, expected = observations[seat]
             secrets = set(game.secrets(self.state, seat))
             if secrets:
                 leaked = secrets.intersection(_string_leaves(observation))
