@@ -5,7 +5,8 @@ shuffles its own way); the outcome scored for the ``game_over`` event is handed
 once to the next ``outcome`` call of the same position, only while every input of
 the scoring is unchanged; ``has_lay`` and ``exemption_choice`` answer "is there
 any?" for ``lay_actions`` and ``exemption_actions`` without building them; the placement scan, written out
-as code per board and plan, lists what ``place_problem`` allows.
+as code per board and plan, lists what ``place_problem`` allows; ``only_pass`` tells a turn menu of only
+``pass`` without building it.
 """
 
 from __future__ import annotations
@@ -15,13 +16,14 @@ from collections.abc import Callable
 
 from greenlight.core.state import state_digest
 from greenlight.games.movie_empire import GAME, scoring
-from greenlight.games.movie_empire.cards import T_RELEASE, T_SABOTAGE
+from greenlight.games.movie_empire.actions import PASS
+from greenlight.games.movie_empire.cards import T_PRODUCTION, T_RELEASE, T_SABOTAGE
 from greenlight.games.movie_empire.determinization import determinize
 from greenlight.games.movie_empire.lines import has_lay, lay_actions
 from greenlight.games.movie_empire.rounds import exemption_actions, exemption_choice
 from greenlight.games.movie_empire.scoring import final_breakdowns, outcome, rank
 from greenlight.games.movie_empire.state import NO_SEAT, OVER, WORKING, MovieEmpireState
-from greenlight.games.movie_empire.working import available_places, can_place, in_use, place_problem
+from greenlight.games.movie_empire.working import available_places, can_place, in_use, only_pass, place_problem, turn_menu
 
 
 class _OwnShuffle(random.Random):
@@ -164,3 +166,45 @@ def test_the_written_placement_scan_agrees_with_place_problem() -> None:
             GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
     assert checked > 10000
     assert plans_met == {None, *GAME.new_state(2, 0).table.plans}  # every plan's scan was written and tested
+
+
+def test_only_pass_tells_a_menu_of_only_pass() -> None:
+    """For a seat that has not placed and has no placement, ``only_pass`` answers whether ``turn_menu`` is
+    ``[pass]``: working positions of random games, each changed at random for each seat (its money, assistants
+    and dossier, the turn's produce and free-action flags, and often every space taken but a few a lay or a
+    Purge could open, some production slots emptied), so produce steps, Purge and plain passes all come up."""
+    checked = passes = 0
+    kinds: set[str] = set()  # the first word of every action on a menu that is more than pass
+    for seed in range(24):
+        players = 2 + seed % 3
+        state = GAME.new_state(players, seed, {"clean_hands": seed % 4 == 3, "shoot_a_short": seed % 5 == 4})
+        rng = random.Random(seed)
+        while players_to_move := GAME.decision(state).players:
+            if state.phase == WORKING:
+                world = state.clone()
+                world.turn_placed = False
+                spaces = in_use(world)
+                openable = [space for space in spaces if space.task in (T_RELEASE, T_SABOTAGE, T_PRODUCTION)]
+                for seat in range(players):
+                    world.money[seat] = rng.choice([world.money[seat], rng.randrange(4)])
+                    world.placed[seat] = rng.choice([world.placed[seat], 3])
+                    world.dossier[seat] = rng.choice([world.dossier[seat], NO_SEAT, world.round - 1])
+                    world.turn_produced = rng.random() < 0.3
+                    world.turn_acted = rng.random() < 0.3
+                    if rng.random() < 0.6:
+                        free = rng.sample(openable, rng.randint(1, 3))
+                        for space in spaces:
+                            world.assistant[space.index] = NO_SEAT if space in free else (seat + 1) % players
+                            if space.task == T_PRODUCTION and rng.random() < 0.5:
+                                world.slot_card[space.index] = None
+                    if can_place(world, seat):
+                        continue
+                    menu = turn_menu(world, seat)
+                    assert only_pass(world, seat) == (menu == [PASS]), [str(action) for action in menu]
+                    checked += 1
+                    passes += menu == [PASS]
+                    kinds.update(str(action).split()[0] for action in menu if menu != [PASS])
+            seat = players_to_move[0]
+            GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+    assert checked > 3000 and passes > 1000 and checked - passes > 200  # both answers came up often
+    assert {"produce", "purge"} <= kinds

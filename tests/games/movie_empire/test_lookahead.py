@@ -13,7 +13,6 @@ from collections.abc import Iterator
 
 import pytest
 
-from greenlight.core.actions import Action
 from greenlight.core.events import Event
 from greenlight.games.movie_empire import GAME, working
 from greenlight.games.movie_empire.actions import DONE, PASS, Lay, Produce
@@ -282,15 +281,15 @@ def test_forced_passes_are_forced_and_produce_steps_before_placement_match_the_b
     'done' offered are exactly those from which the brute force reaches a placement. The forced positions are also
     replayed with random hands, which makes a produce-then-release turn common."""
     forced: list[tuple[MovieEmpireState, int]] = []
-    menu = working.turn_menu  # what flow.turn_menu is
+    only_pass = working.only_pass  # what flow asks to pass for a seat that cannot place, without building the menu
 
-    def watching(state: MovieEmpireState, seat: int) -> list[Action]:
-        actions = menu(state, seat)
-        if not state.turn_placed and actions == [PASS]:
+    def watching(state: MovieEmpireState, seat: int) -> bool:
+        passes = only_pass(state, seat)
+        if passes:
             forced.append((state.clone(), seat))
-        return actions
+        return passes
 
-    monkeypatch.setattr("greenlight.games.movie_empire.flow.turn_menu", watching)
+    monkeypatch.setattr("greenlight.games.movie_empire.flow.only_pass", watching)
     for seed in range(40):
         players = 2 + seed % 3
         state = GAME.new_state(players, seed, {"clean_hands": seed % 4 == 3, "shoot_a_short": seed % 5 == 4})

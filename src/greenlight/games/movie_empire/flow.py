@@ -11,7 +11,6 @@ end of the game after the last round's premieres.
 from __future__ import annotations
 
 from greenlight.core.events import Event
-from greenlight.games.movie_empire.actions import PASS
 from greenlight.games.movie_empire.effects import run_check
 from greenlight.games.movie_empire.events import GameOver, PremierePhase, passed_event, produce_done_event
 from greenlight.games.movie_empire.premiere import build_net_items, free_markets, net_lines, pending_release, release_spaces, score_premiere
@@ -39,7 +38,7 @@ from greenlight.games.movie_empire.state import (
     WORKING,
     MovieEmpireState,
 )
-from greenlight.games.movie_empire.working import ASSISTANTS, can_place, produce_options, produce_step_over, turn_menu
+from greenlight.games.movie_empire.working import ASSISTANTS, can_place, only_pass, produce_options, produce_step_over
 
 TURN_ACTIVE, TURN_OVER = 0, 1
 
@@ -144,12 +143,12 @@ def _working(state: MovieEmpireState, events: list[Event]) -> bool:
             events.append(produce_done_event(seat))
             return True
         return False
-    # A turn menu of only [pass] or only [end] is no decision; the menu itself is built only when nothing
-    # simpler shows a choice (a placement on offer, or after the placement a dossier or a produce step).
+    # A turn menu of only [pass] or only [end] is no decision; it is told without building the menu: a placement
+    # on offer, or with none what ``only_pass`` tests, or after the placement a dossier or a produce step.
     if not state.turn_placed:
         if can_place(state, seat):
             return False
-        if turn_menu(state, seat) == [PASS]:
+        if only_pass(state, seat):
             state.passed[seat] = True  # R67: a player who cannot place must pass
             events.append(passed_event(seat))
             end_turn(state)

@@ -931,6 +931,19 @@ def turn_menu(state: MovieEmpireState, seat: int) -> list[Action]:
     return actions
 
 
+def only_pass(state: MovieEmpireState, seat: int) -> bool:
+    """Whether ``turn_menu`` is exactly ``[pass]`` for a seat that has not placed and has no placement available.
+
+    ``turn_menu``'s own tests in that case, without listing anything: with no placement, pass is on the menu
+    (R67); a produce target joins it only if a lay can open a placement (R16, R67), and with a usable dossier
+    Purge joins it only if it could open one itself (R53); Cut!, Block and end need a placement.
+    """
+    if not state.turn_produced and produce_options(state, seat, Reach(state, seat), first_only=True):
+        return False
+    taken = state.dossier[seat]  # usable_dossier, inlined (R51)
+    return taken == NO_SEAT or taken >= state.round or state.clean or not purge_could_open(state, seat)
+
+
 def sub_actions(state: MovieEmpireState, seat: int) -> list[Action]:
     """The pending sub-decision of a placement."""
     table = state.table
