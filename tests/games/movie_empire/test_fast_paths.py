@@ -23,7 +23,8 @@ from greenlight.games.movie_empire.lines import has_lay, lay_actions
 from greenlight.games.movie_empire.rounds import exemption_actions, exemption_choice
 from greenlight.games.movie_empire.scoring import final_breakdowns, outcome, rank
 from greenlight.games.movie_empire.state import NO_SEAT, OVER, WORKING, MovieEmpireState
-from greenlight.games.movie_empire.working import available_places, can_place, in_use, only_pass, place_problem, turn_menu
+from greenlight.games.movie_empire.working import available_places, can_place, in_use, only_pass, turn_menu
+from tests.games.movie_empire.helpers import placements_by_the_rules
 
 
 class _OwnShuffle(random.Random):
@@ -120,17 +121,6 @@ def test_has_lay_and_exemption_choice_agree_with_the_lists() -> None:
     assert lays > 5000 and exemptions > 1000
 
 
-def _placements_by_the_rules(state: MovieEmpireState, seat: int, skip_hand_dependent: bool) -> list[str]:
-    """What ``place_problem`` allows, in board order (without the SB1 swap and releases if asked)."""
-    return [
-        f"place {space.id}" + (" dossier" if dossier else "")
-        for space in in_use(state)
-        for dossier in (False, True)
-        if place_problem(state, seat, space, dossier) is None
-        and not (skip_hand_dependent and space.task in (T_RELEASE, T_SABOTAGE) and not dossier)
-    ]
-
-
 def test_the_written_placement_scan_agrees_with_place_problem() -> None:
     """Working positions of random games, each changed at random where the scan's rows differ: the seat's money
     (every amount that can matter), the annual plan in force (each one, or none), the seat's dossier (none, usable,
@@ -158,9 +148,9 @@ def test_the_written_placement_scan_agrees_with_place_problem() -> None:
                         world.blocked[rng.choice(in_use(world)).index] = rng.randrange(players)
                     plans_met.add(world.plan)
                     for skip in (False, True):
-                        expected = _placements_by_the_rules(world, seat, skip)
+                        expected = placements_by_the_rules(world, seat, skip)
                         assert [str(action) for action in available_places(world, seat, skip_hand_dependent=skip)] == expected
-                    assert can_place(world, seat) == bool(_placements_by_the_rules(world, seat, False))
+                    assert can_place(world, seat) == bool(placements_by_the_rules(world, seat, False))
                     checked += 1
             seat = players_to_move[0]
             GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))

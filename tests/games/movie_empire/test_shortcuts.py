@@ -18,15 +18,12 @@ from collections.abc import Iterator
 from greenlight.core.rng import Stream
 from greenlight.games.movie_empire import GAME, rules
 from greenlight.games.movie_empire.actions import DONE, END, PASS
-from greenlight.games.movie_empire.cards import T_RELEASE, T_SABOTAGE
 from greenlight.games.movie_empire.lines import lay_actions
 from greenlight.games.movie_empire.rounds import exemption_actions
 from greenlight.games.movie_empire.state import GRUMPY, NO_SEAT, WORKING, MovieEmpireState, shuffle_in_place
 from greenlight.games.movie_empire.working import (
     available_places,
     can_place,
-    in_use,
-    place_problem,
     plan_for,
     produce_options,
     produce_step_actions,
@@ -36,6 +33,7 @@ from greenlight.games.movie_empire.working import (
     sub_actions,
     turn_menu,
 )
+from tests.games.movie_empire.helpers import placements_by_the_rules
 
 
 def _states(games: int) -> Iterator[tuple[MovieEmpireState, int]]:
@@ -99,17 +97,6 @@ def test_the_usual_decisions_skip_the_general_dispatch_faithfully() -> None:
     assert checked > 1000
 
 
-def _placements_by_the_rules(state: MovieEmpireState, seat: int, skip_hand_dependent: bool) -> list[str]:
-    """The placements ``place_problem`` allows, in board order (without the SB1 swap and releases if asked)."""
-    return [
-        f"place {space.id}" + (" dossier" if dossier else "")
-        for space in in_use(state)
-        for dossier in (False, True)
-        if place_problem(state, seat, space, dossier) is None
-        and not (skip_hand_dependent and (space.task == T_RELEASE or (space.task == T_SABOTAGE and not dossier)))
-    ]
-
-
 def test_placement_rows_agree_with_place_problem_for_every_seat_and_plan() -> None:
     """The placement scan (rows per board and plan, prices per card) lists what the rule-by-rule checks allow."""
     checked = 0
@@ -122,9 +109,9 @@ def test_placement_rows_agree_with_place_problem_for_every_seat_and_plan() -> No
             if plan is not None:
                 plans.add(plan.effect)
             for skip in (False, True):
-                expected = _placements_by_the_rules(state, who, skip)
+                expected = placements_by_the_rules(state, who, skip)
                 assert [str(action) for action in available_places(state, who, skip_hand_dependent=skip)] == expected
-            assert can_place(state, who) == bool(_placements_by_the_rules(state, who, False))
+            assert can_place(state, who) == bool(placements_by_the_rules(state, who, False))
             checked += 1
     assert checked > 5000
     assert {"forbid_task", "forbid_take_stage"} <= plans  # the plans that leave rows out or prices out were met
