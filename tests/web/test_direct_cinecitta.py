@@ -80,8 +80,14 @@ def click(page: Any, selector: str, *, target_of_a_move: bool = True) -> None:
             return
         except playwright_api.Error as error:
             if attempt == 4 or ("attached" not in str(error) and "Timeout" not in str(error)):
-                raise
-            page.wait_for_timeout(100)
+                # Say what was moving: an element "not stable" for this long is a board that never settles.
+                moving = page.evaluate(
+                    "() => document.getAnimations().map((a) => `${a.animationName || a.transitionProperty} on "
+                    "${a.effect && a.effect.target ? a.effect.target.className : '?'}`)"
+                )
+                raise AssertionError(f"{selector} could not be clicked; running animations: {moving}") from error
+            # A board redrawn by a view that arrived meanwhile, or a machine too busy to draw: give it a moment.
+            page.wait_for_timeout(100 if "attached" in str(error) else 1_000)
 
 
 def make_offer(page: Any, action: str, shoot: str | None) -> None:
