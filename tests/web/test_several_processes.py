@@ -521,7 +521,86 @@ def test_servers_ride_out_a_database_restart(tmp_path: Path) -> None:
                 # The bot moves, and the second process hears of the first's moves again (its notice connection came back).
                 seen = watcher.view_at(3, timeout=30)
                 assert seen["version"] >= 3
-                assert b.get("/api/ready").status_code == 200 and a.get("/api/ready").status_code == 200
+                # Both report ready again (a process whose notice connection is still in its backoff connects again
+                # as soon as it sees the database answer, rather than at the end of a backoff of up to 5 s).
+                wait_until(
+                    lambda: b.get("/api/ready").status_code == 200 and a.get("/api/ready").status_code == 200,
+                    timeout=10,
+                    what="both processes ready again",
+                )
         finally:
             for server in (first, second):
                 server.stop()
+
+
+def test_a_row_read_before_this_process_changed_a_seat_is_not_put_back_over_the_change(database: str) -> None:
+    """Another process changes the table's row; this process reads it to catch up, and while that read is on its way
+    back, a player here resigns. The older row must not undo the resignation, and the other change still arrives."""
+    import asyncio
+
+    from greenlight.web.postgres import PostgresBackend
+    from greenlight.web.storage import UpdateHints
+    from greenlight.web.tables import SeatRequest, TableHub
+
+    async def scenario() -> None:
+        backend = PostgresBackend(database)
+        hub = TableHub(backend, bot_delay=0)
+        other = PostgresBackend(database)
+        await hub.start()
+        await other.start(lambda notice: None)
+        try:
+            table = (await hub.create("cinecitta", [SeatRequest("human", name=name) for name in ("Ann", "Bob", "Cy")], {}, seed=4)).table
+            row_read, let_go = asyncio.Event(), asyncio.Event()
+            load_table = backend.load_table
+
+            async def load_then_wait(table_id: str) -> Any:
+                stored = await load_table(table_id)  # the row as stored now: Ann still holds seat 1
+                backend.load_table = load_table  # type: ignore[method-assign]  # only the first read waits
+                row_read.set()
+                await let_go.wait()
+                return stored
+
+            backend.load_table = load_then_wait  # type: ignore[method-assign]
+            await other.writer.write(UpdateHints(table.id, True))  # its notice makes this process read the row
+            await asyncio.wait_for(row_read.wait(), 10)
+            await hub.seat_to_bot(table, 0, "random", "resigned")
+            assert table.stored.seats[0].kind == "bot"
+            let_go.set()
+            deadline = time.monotonic() + 10
+            while not table.stored.hints and time.monotonic() < deadline:
+                await asyncio.sleep(0.02)
+            assert table.stored.hints, "the other process's change never arrived"
+            assert table.stored.seats[0].kind == "bot" and table.info()["seats"][0]["kind"] == "bot"
+        finally:
+            await other.close()
+            await hub.stop()
+
+    asyncio.run(scenario())
+
+
+def test_the_notice_connection_comes_back_as_soon_as_the_database_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a database restart, the process listens again once it sees the database answer, not at the end of its
+    backoff (made a minute long here, so only the wake-up can bring it back within the test)."""
+    import asyncio
+
+    from greenlight.testing.postgres import TemporaryPostgres
+    from greenlight.web import postgres
+
+    monkeypatch.setattr(postgres, "RECONNECT_FIRST_SECONDS", 60.0)
+    monkeypatch.setattr(postgres, "RECONNECT_MAX_SECONDS", 60.0)
+
+    async def scenario(own: TemporaryPostgres) -> None:
+        backend = postgres.PostgresBackend(own.url)
+        await backend.start(lambda notice: None)
+        try:
+            assert await backend.ready() is None
+            await asyncio.to_thread(own.restart)
+            deadline = time.monotonic() + 20
+            while (why := await backend.ready()) is not None and time.monotonic() < deadline:
+                await asyncio.sleep(0.1)
+            assert why is None, why
+        finally:
+            await backend.close()
+
+    with TemporaryPostgres() as own:
+        asyncio.run(scenario(own))

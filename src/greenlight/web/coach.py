@@ -115,8 +115,11 @@ async def allow_hints(
     table = await hub.table(table_id)
     hub.host_of(table, bearer(authorization))
     if table.stored.hints != body.on:
-        await hub.store_write(UpdateHints(table.id, body.on), table.id)
-        table.stored.hints = body.on
+
+        def allowed() -> None:
+            table.stored.hints = body.on
+
+        await hub.write_row(table, UpdateHints(table.id, body.on), allowed)
         await hub.say(table, "The host allowed hints for everyone." if body.on else "The host turned hints off for tables with people.")
         table.broadcast()
     return {"table": table.info()}

@@ -189,6 +189,9 @@ class PostgresBackend(Backend):
         self._listener: asyncio.Task[None] | None = None
         self._heartbeat: asyncio.Task[None] | None = None
         self._listening = False
+        #: Set when the database is seen answering while the notice connection is down: connect again now,
+        #: not at the end of the backoff (a process is not ready until it hears the others again).
+        self._listen_now = asyncio.Event()
         self._locks: psycopg.AsyncConnection[Any] | None = None
         self._locks_guard = asyncio.Lock()
         #: Tables whose bots this process moves (it holds their advisory locks).
@@ -244,6 +247,7 @@ class PostgresBackend(Backend):
         except Exception as error:
             return f"the database does not answer ({error})"
         if not self._listening:
+            self._listen_now.set()
             return "not listening for the other server processes' changes yet"
         return None
 
@@ -258,6 +262,8 @@ class PostgresBackend(Backend):
                 async with self.pool.connection() as conn, conn.transaction():
                     began = True
                     await self._write_batch(conn, ops)
+                if not self._listening:
+                    self._listen_now.set()  # the database is back: so may the notice connection be
                 return
             except (psycopg.errors.DeadlockDetected, psycopg.errors.SerializationFailure) as error:
                 if attempt == DEADLOCK_RETRIES:
@@ -495,7 +501,9 @@ class PostgresBackend(Backend):
             except Exception as error:
                 log.warning("lost the notice connection to PostgreSQL (%s); connecting again in %.1f s", error, delay)
             self._listening = False
-            await asyncio.sleep(delay)
+            self._listen_now.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._listen_now.wait(), delay)
             delay = min(delay * 2, RECONNECT_MAX_SECONDS)
 
     def _heard(self, payload: str) -> None:

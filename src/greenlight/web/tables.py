@@ -20,7 +20,7 @@ import logging
 import secrets
 import time
 from collections import OrderedDict, deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -192,6 +192,12 @@ class LiveTable:
         self.refresh_again = False
         #: Changes from elsewhere arrived while this process's own moves were being stored: look again after them.
         self.stale = False
+        #: This process's own changes of the table's row (seats, host, hints, closing, rematch): how many are being
+        #: stored, and a count bumped as each starts and ends, so a refresh that read the row meanwhile never
+        #: puts the older row back over a newer change (``row_stale``: look again once they are stored).
+        self.row_writes = 0
+        self.row_generation = 0
+        self.row_stale = False
         #: Each viewer's log in words so far: (events described, lines).
         self._logs: dict[int | None, tuple[int, list[str], list[str]]] = {}
 
@@ -678,8 +684,11 @@ class TableHub:
         if not 0 <= seat < len(table.stored.seats):
             raise TableError(404, f"there is no seat {seat + 1} at this table")
         old = table.stored.seats[seat]
-        await self._store_write(UpdateSeat(table.id, row, was=(old.kind, old.token_hash)), table.id, table)
-        table.stored.seats[seat] = row
+
+        def seated() -> None:
+            table.stored.seats[seat] = row
+
+        await self.write_row(table, UpdateSeat(table.id, row, was=(old.kind, old.token_hash)), seated)
         for client in list(table.clients):
             if client.seat == seat:
                 client.seat = None  # the old link now only watches
@@ -742,8 +751,11 @@ class TableHub:
         if table.finished or table.closed:
             raise TableError(409, "this table is already over")
         op = CloseTable(table.id, "closed by the host")
-        await self._store_write(op, table.id)
-        table.stored.closed_at, table.stored.closed_reason = op.at, op.reason
+
+        def closed() -> None:
+            table.stored.closed_at, table.stored.closed_reason = op.at, op.reason
+
+        await self.write_row(table, op, closed)
         await self.say(table, "The host closed the table.")
         table.broadcast()
 
@@ -762,8 +774,12 @@ class TableHub:
         record = table.stored.record
         options = {name: value for name, value in record.options.items() if name in {spec.name for spec in lobby_options(table.game)}}
         created = await self.create(record.game, requests, options, creator=table.stored.creator, rematch_of=table.id)
+
+        def linked() -> None:
+            table.stored.rematch = created.table.id
+
         try:
-            await self._store_write(LinkRematch(table.id, created.table.id), table.id)  # on a conflict, refreshed below
+            await self.write_row(table, LinkRematch(table.id, created.table.id), linked)  # on a conflict, refreshed below
         except TableError as error:
             if error.status != 409:
                 raise
@@ -775,7 +791,6 @@ class TableHub:
             if table.stored.rematch is None:
                 raise
             return await self.table(table.stored.rematch)
-        table.stored.rematch = created.table.id
         await self.say(table, "A rematch is ready: same seats, a new deal.")
         table.broadcast()
         return created.table
@@ -787,15 +802,22 @@ class TableHub:
             raise TableError(409, f"seat {seat + 1} of the rematch is a bot's")
         token = new_token()
         updated = SeatRow(seat, "human", None, row.name, hash_token(token), row.joined, False)
-        await self._store_write(UpdateSeat(new.id, updated, was=(row.kind, row.token_hash)), new.id, new)
-        new.stored.seats[seat] = updated
+
+        def seated() -> None:
+            new.stored.seats[seat] = updated
+
+        await self.write_row(new, UpdateSeat(new.id, updated, was=(row.kind, row.token_hash)), seated)
         return token
 
     async def claim_rematch_host(self, new: LiveTable) -> str:
         """The old table's host becomes the rematch's host (a fresh host token)."""
         token = new_token()
-        new.stored.host_hash = hash_token(token)
-        await self._store_write(UpdateHost(new.id, new.stored.host_hash), new.id)
+        host_hash = hash_token(token)
+
+        def hosted() -> None:
+            new.stored.host_hash = host_hash
+
+        await self.write_row(new, UpdateHost(new.id, host_hash), hosted)
         return token
 
     async def say(self, table: LiveTable, text: str, seat: int = -1, name: str = "Table") -> ChatLine:
@@ -991,6 +1013,25 @@ class TableHub:
             log.error("table %s: %s not stored: %s", table_id, type(op).__name__, error)
             raise TableError(503, f"the server could not save this ({error.message}); try again shortly", retry_after=2) from None
 
+    async def write_row(self, table: LiveTable, op: WriteOp, change: Callable[[], None]) -> None:
+        """Store ``op``, a change of ``table``'s row, then make the same ``change`` to this process's copy.
+
+        A refresh reading the row while this is stored does not apply what it read (it may be the row from
+        before ``op``): it looks again once the write has ended. The copy changes in the same step as the
+        write is known stored, so no refresh can slip in between.
+        """
+        table.row_writes += 1
+        table.row_generation += 1
+        try:
+            await self._store_write(op, table.id, table)
+            change()
+        finally:
+            table.row_writes -= 1
+            table.row_generation += 1
+            if table.row_stale and not table.row_writes:
+                table.row_stale = False
+                self._schedule_refresh(table)
+
     async def _write_quietly(self, op: WriteOp, table_id: str) -> None:
         try:
             await self.writer.write(op)
@@ -1045,10 +1086,17 @@ class TableHub:
         if self.settings.expire_after_seconds > 0:
             for table_id in await self._store_call(self.backend.abandoned, time.time() - self.settings.expire_after_seconds):
                 op = CloseTable(table_id, "expired")
-                await self._write_quietly(op, table_id)
                 live = self.tables.get(table_id)
-                if live is not None and not live.finished:
-                    live.stored.closed_at, live.stored.closed_reason = op.at, op.reason
+                if live is None:
+                    await self._write_quietly(op, table_id)
+                else:
+
+                    def expired(live: LiveTable = live, op: CloseTable = op) -> None:
+                        if not live.finished:
+                            live.stored.closed_at, live.stored.closed_reason = op.at, op.reason
+
+                    with contextlib.suppress(TableError):  # logged; tried again at the next round
+                        await self.write_row(live, op, expired)
                     live.broadcast()
                 log.info("table %s expired after %.0f s without a move", table_id, self.settings.expire_after_seconds)
 
@@ -1171,7 +1219,7 @@ class TableHub:
         """
         if not self.backend.shared:
             return
-        version, revision = table.version, table.revision
+        version, revision, row_generation = table.version, table.revision, table.row_generation
         chat_from = table.chat_length if table.chat_length is not None else 2**31 - 1
         changes = await self._store_call(self.backend.changes, table.id, version, revision, chat_from)
         if changes is None:
@@ -1185,6 +1233,12 @@ class TableHub:
         if table.version != version:
             self._schedule_refresh(table)  # another refresh moved the copy meanwhile: look again from there
             return
+        if stored is not None and (table.row_writes or table.row_generation != row_generation):
+            stored = None  # read while this process stored a change of the row: it may be the older row
+            if table.row_writes:
+                table.row_stale = True
+            else:
+                self._schedule_refresh(table)
         if stored is not None and len(stored.record.actions) != version + len(changes.actions):
             stored = None  # the row is newer than the moves read (a move landed in between): read both again
             self._schedule_refresh(table)
