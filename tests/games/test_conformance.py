@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from greenlight.core.registry import all_games
+from greenlight.core.spec import OptionValue
 from greenlight.testing import check_game, option_matrix
 
 
@@ -61,7 +62,7 @@ def test_every_game_has_cases_and_the_expected_combinations() -> None:
 
 
 @pytest.mark.parametrize(("game_id", "num_players", "options"), CASES)
-def test_conformance_sample(game_id: str, num_players: int, options: dict[str, object]) -> None:
+def test_conformance_sample(game_id: str, num_players: int, options: dict[str, OptionValue]) -> None:
     plan = budget(game_id)
     report = check_game(
         all_games()[game_id], num_players, options, range(plan.sample), deep_every=plan.sample_deep_every, leak_samples=plan.leak_samples
@@ -81,7 +82,7 @@ def slow_cost(case: Any) -> int:
 @pytest.mark.slow
 @pytest.mark.first  # the costliest cases start first, so pytest-xdist's workers finish together (tests/conftest.py)
 @pytest.mark.parametrize(("game_id", "num_players", "options"), sorted(CASES, key=slow_cost, reverse=True))
-def test_conformance_slow(game_id: str, num_players: int, options: dict[str, object]) -> None:
+def test_conformance_slow(game_id: str, num_players: int, options: dict[str, OptionValue]) -> None:
     plan = budget(game_id)
     report = check_game(all_games()[game_id], num_players, options, plan.slow_seeds, deep_every=plan.slow_deep_every)
     assert report.games == len(plan.slow_seeds)
