@@ -533,9 +533,10 @@ def test_servers_ride_out_a_database_restart(tmp_path: Path) -> None:
                 server.stop()
 
 
-def test_a_row_read_before_this_process_changed_a_seat_is_not_put_back_over_the_change(database: str) -> None:
+@pytest.mark.parametrize("change", ["a player resigns", "a person opens their seat link"])
+def test_a_row_read_before_this_process_changed_a_seat_is_not_put_back_over_the_change(database: str, change: str) -> None:
     """Another process changes the table's row; this process reads it to catch up, and while that read is on its way
-    back, a player here resigns. The older row must not undo the resignation, and the other change still arrives."""
+    back, a seat changes here. The older row must not undo the seat's change, and the other change still arrives."""
     import asyncio
 
     from greenlight.web.postgres import PostgresBackend
@@ -550,11 +551,12 @@ def test_a_row_read_before_this_process_changed_a_seat_is_not_put_back_over_the_
         await other.start(lambda notice: None)
         try:
             table = (await hub.create("cinecitta", [SeatRequest("human", name=name) for name in ("Ann", "Bob", "Cy")], {}, seed=4)).table
+            assert not table.stored.seats[0].joined
             row_read, let_go = asyncio.Event(), asyncio.Event()
             load_table = backend.load_table
 
             async def load_then_wait(table_id: str) -> Any:
-                stored = await load_table(table_id)  # the row as stored now: Ann still holds seat 1
+                stored = await load_table(table_id)  # the row as stored now: Ann's seat as it was
                 backend.load_table = load_table  # type: ignore[method-assign]  # only the first read waits
                 row_read.set()
                 await let_go.wait()
@@ -563,14 +565,21 @@ def test_a_row_read_before_this_process_changed_a_seat_is_not_put_back_over_the_
             backend.load_table = load_then_wait  # type: ignore[method-assign]
             await other.writer.write(UpdateHints(table.id, True))  # its notice makes this process read the row
             await asyncio.wait_for(row_read.wait(), 10)
-            await hub.seat_to_bot(table, 0, "random", "resigned")
-            assert table.stored.seats[0].kind == "bot"
+            if change == "a player resigns":
+                await hub.seat_to_bot(table, 0, "random", "resigned")
+                expected = ("bot", True)
+            else:
+                await hub.joined(table, 0)
+                expected = ("human", True)
+            seat = table.stored.seats[0]
+            assert (seat.kind, seat.joined) == expected
             let_go.set()
             deadline = time.monotonic() + 10
             while not table.stored.hints and time.monotonic() < deadline:
                 await asyncio.sleep(0.02)
             assert table.stored.hints, "the other process's change never arrived"
-            assert table.stored.seats[0].kind == "bot" and table.info()["seats"][0]["kind"] == "bot"
+            seat, shown = table.stored.seats[0], table.info()["seats"][0]
+            assert (seat.kind, seat.joined) == expected == (shown["kind"], shown["joined"])
         finally:
             await other.close()
             await hub.stop()

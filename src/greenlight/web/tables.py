@@ -240,6 +240,20 @@ class LiveTable:
         """Note activity now (idle tables are unloaded from memory)."""
         self.last_active = time.monotonic()
 
+    def begin_row_write(self) -> None:
+        """This process starts storing a change of the table's row (see :meth:`TableHub.write_row`)."""
+        self.row_writes += 1
+        self.row_generation += 1
+
+    def end_row_write(self) -> bool:
+        """That change is stored (or failed); True if a refresh set a row aside meanwhile and is owed now."""
+        self.row_writes -= 1
+        self.row_generation += 1
+        if self.row_stale and not self.row_writes:
+            self.row_stale = False
+            return True
+        return False
+
     def seat_for_token(self, token: str) -> int | None:
         """The human seat whose token this is, or None."""
         for row in self.stored.seats:
@@ -656,17 +670,20 @@ class TableHub:
             return
         pending = self._joining.get((table.id, seat))
         if pending is None:
+            table.begin_row_write()  # a change of the seat's row, like those of write_row
             pending = self.writer.submit(MarkJoined(table.id, seat))
             self._joining[(table.id, seat)] = pending
 
             def stored(done: asyncio.Future[None]) -> None:
                 self._joining.pop((table.id, seat), None)
-                error = done.exception()
+                error = StorageError("the write was cancelled") if done.cancelled() else done.exception()
                 if error is None:
                     row.joined = True
                     table.schedule_presence(self.settings.presence_delay_seconds)
                 else:
                     log.warning("table %s: could not note that seat %d joined (tried again on its next request): %s", table.id, seat, error)
+                if table.end_row_write():
+                    self._schedule_refresh(table)
 
             pending.add_done_callback(stored)
         with contextlib.suppress(TimeoutError, StorageError):
@@ -1020,16 +1037,12 @@ class TableHub:
         before ``op``): it looks again once the write has ended. The copy changes in the same step as the
         write is known stored, so no refresh can slip in between.
         """
-        table.row_writes += 1
-        table.row_generation += 1
+        table.begin_row_write()
         try:
             await self._store_write(op, table.id, table)
             change()
         finally:
-            table.row_writes -= 1
-            table.row_generation += 1
-            if table.row_stale and not table.row_writes:
-                table.row_stale = False
+            if table.end_row_write():
                 self._schedule_refresh(table)
 
     async def _write_quietly(self, op: WriteOp, table_id: str) -> None:
