@@ -22,7 +22,7 @@ PROMPT = r"Player 1> "
 ONE_PERSON = ["--seat", "human", "--seat", "bot:random", "--seat", "bot:random"]
 
 
-def spawn(home: Path, *args: str) -> pexpect.spawn:
+def spawn(home: Path, *args: str) -> pexpect.spawn[str]:
     env = {**os.environ, "GREENLIGHT_HOME": str(home), "COLUMNS": "120", "TERM": "xterm"}
     child = pexpect.spawn(
         sys.executable,

@@ -14,7 +14,11 @@ def test_a_block_still_in_use_survives_the_turnover_and_an_unused_one_is_made_ag
     made: list[str] = []
 
     def block(name: str) -> list[float]:
-        return cache._cached((name,), lambda: made.append(name) or [float(len(made))])
+        def make() -> list[float]:
+            made.append(name)
+            return [float(len(made))]
+
+        return cache._cached((name,), make)
 
     first = block("a")
     block("b")  # the newer generation is full: the next new block starts a fresh one

@@ -21,7 +21,8 @@ BUILT_IN = ("cinecitta", "maybe-movies", "movie-empire")
 
 
 def golden(game_id: str) -> dict[str, Any]:
-    return json.loads((ROOT / "tests" / "golden" / f"{game_id}.json").read_text())
+    data: dict[str, Any] = json.loads((ROOT / "tests" / "golden" / f"{game_id}.json").read_text())
+    return data
 
 
 @pytest.mark.parametrize("game_id", BUILT_IN)
@@ -52,7 +53,7 @@ def changed_rule(game: Game[Any]) -> Game[Any]:
 
     class Changed(type(game)):  # type: ignore[misc]
         def legal_actions(self, state: Any, player: int) -> list[Any]:
-            actions = super().legal_actions(state, player)
+            actions: list[Any] = super().legal_actions(state, player)
             return actions[1:] if len(actions) > 1 else actions
 
     return Changed()

@@ -8,7 +8,7 @@ from greenlight.core.data import FieldSpec, load_data_file, read_records
 from greenlight.core.errors import DataError, OptionError
 from greenlight.core.outcome import competition_ranks, outcome_from_keys
 from greenlight.core.registry import get_game
-from greenlight.core.spec import GameSpec, OptionSpec
+from greenlight.core.spec import GameSpec, OptionSpec, OptionValue
 
 SPEC = GameSpec(
     "demo",
@@ -43,7 +43,7 @@ def test_defaults_are_filled_in() -> None:
         (2, {"fast": True, "level": 3}, "fast and level 3 do not mix"),
     ],
 )
-def test_bad_options_are_refused_with_a_clear_message(players: int, options: dict[str, object], message: str) -> None:
+def test_bad_options_are_refused_with_a_clear_message(players: int, options: dict[str, OptionValue], message: str) -> None:
     with pytest.raises(OptionError, match=message):
         SPEC.resolve_options(players, options)
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 import enum
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -38,7 +40,8 @@ def test_equal_contents_give_equal_digests_and_any_difference_shows() -> None:
     first = Slotted(["A9", 3, None, 2.5, True, Colour.RED, Card("P1", 2), Hand(["x"]), {"k": {1, 2}}], seed=1)
     second = Slotted(["A9", 3, None, 2.5, True, Colour.RED, Card("P1", 2), Hand(["x"]), {"k": {2, 1}}], seed=1)
     assert state_digest(first) == state_digest(second)
-    changes = [
+    # The items are of many types: each change reaches into the one it knows.
+    changes: list[Callable[[Any], object]] = [
         lambda s: s.cards.__setitem__(0, "A8"),
         lambda s: s.cards.__setitem__(5, Colour.BLUE),
         lambda s: s.cards.__setitem__(6, Card("P1", 3)),

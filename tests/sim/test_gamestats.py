@@ -91,11 +91,12 @@ def test_maybe_movies_statistics_match_the_final_state(options: dict[str, Any]) 
 
 
 def test_maybe_movies_cards_are_named_by_their_print() -> None:
+    from greenlight.games.maybe_movies.observation import BlockbusterFace
     from greenlight.games.maybe_movies.stats import card_key
 
     assert card_key("N02", {"type": "NO", "icon": "money", "value": 1}, False) == ("NO money 1", "NO")
     assert card_key("C01", {"type": "CHANGE", "number": 3}, False) == ("CHANGE 3", "CHANGE")
-    blockbuster = {"cost_key": "match_cost", "x": "camera", "n": None, "profit_key": "pitch_size", "title": "T"}
+    blockbuster: BlockbusterFace = {"cost_key": "match_cost", "x": "camera", "n": None, "profit_key": "pitch_size", "title": "T"}
     assert card_key("B15", blockbuster, True) == ("B15 blockbuster match_cost x=camera / pitch_size", "blockbuster")
 
 

@@ -47,7 +47,8 @@ def test_a_malformed_message_is_refused_naming_the_field(message: Any, words: st
 
 
 def test_only_whole_numbers_and_texts_are_echoed_as_ids() -> None:
-    assert [request_id(message) for message in ({"id": 7}, {"id": "r1"}, {"id": True}, {"id": 1.5}, {"id": None}, [])] == [
+    messages: list[object] = [{"id": 7}, {"id": "r1"}, {"id": True}, {"id": 1.5}, {"id": None}, []]
+    assert [request_id(message) for message in messages] == [
         7,
         "r1",
         None,

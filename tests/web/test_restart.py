@@ -16,8 +16,9 @@ from tests.web.conftest import Server, bearer, create_table, wait_until
 HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}, {"kind": "human", "name": "Cy"}]
 
 
-def stored_actions(db: Path, table_id: str) -> list[tuple[int, str]]:
+def stored_actions(db: Path | str, table_id: str) -> list[tuple[int, str]]:
     """The action rows of a table, read straight from the SQLite file."""
+    assert isinstance(db, Path), "the servers of these tests keep their tables in a SQLite file"
     with sqlite3.connect(db) as connection:
         return [
             (seat, text) for seat, text in connection.execute("SELECT seat, text FROM actions WHERE table_id = ? ORDER BY idx", (table_id,))

@@ -26,8 +26,9 @@ HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}, {"
 
 
 @contextlib.contextmanager
-def write_lock(db: Path) -> Iterator[sqlite3.Connection]:
+def write_lock(db: Path | str) -> Iterator[sqlite3.Connection]:
     """Hold the database's write lock (as another process could) until the block ends."""
+    assert isinstance(db, Path), "the servers of these tests keep their tables in a SQLite file"
     connection = sqlite3.connect(db, isolation_level=None)
     connection.execute("BEGIN IMMEDIATE")
     try:
@@ -70,7 +71,9 @@ def everything_seen(api: httpx.Client, table_id: str, tokens: list[str], sockets
 
 def game_part(seen: dict[str, Any]) -> dict[str, Any]:
     """What a look at the table says about the game (not who is connected)."""
-    part = {key: seen[key] for key in ("version", "decision", "observation", "legal_actions", "log", "outcome") if key in seen}
+    part: dict[str, Any] = {
+        key: seen[key] for key in ("version", "decision", "observation", "legal_actions", "log", "outcome") if key in seen
+    }
     part["table"] = {key: seen["table"][key] for key in ("version", "status", "finished_at")}
     return part
 

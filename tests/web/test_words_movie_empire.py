@@ -133,6 +133,7 @@ def test_the_table_page_words_every_card_space_and_score(browser: Any, server: S
                 warning = play_by_clicking(me, target)
                 if target in view["action_warnings"]:
                     assert warning == view["action_warnings"][target]
+                    assert warning is not None  # the text the page showed
                     warnings.append(warning)
                 clicks += 1
             else:

@@ -13,6 +13,8 @@ import random
 
 import pytest
 
+from greenlight.core.actions import Action
+from greenlight.core.spec import OptionValue
 from greenlight.games.cinecitta import GAME, determinization, rules, view
 from greenlight.games.cinecitta.actions import HEADHUNT, SECURE, Offer, Respond
 from greenlight.games.cinecitta.state import OFFER, PLACE, CinecittaState
@@ -28,9 +30,9 @@ def play(state: CinecittaState, offers: list[Offer], responses: list[str]) -> No
         GAME.apply(state, seat, GAME.legal_actions(state, seat)[0])
 
 
-def dealt(num_players: int, hands: list[list[str]], options: dict[str, object] | None = None) -> CinecittaState:
+def dealt(num_players: int, hands: list[list[str]], options: dict[str, OptionValue] | None = None) -> CinecittaState:
     """A dealt game (every wallet starts at 100, which everyone knows) with chosen hands."""
-    state = GAME.new_state(num_players, 0, options or {})  # type: ignore[arg-type]
+    state = GAME.new_state(num_players, 0, options or {})
     state.hands = [list(hand) for hand in hands]
     return state
 
@@ -162,11 +164,11 @@ def test_the_public_money_total_is_the_money_in_play() -> None:
 # -- against brute force ----------------------------------------------------------------------------
 
 
-def scripted_game(num_players: int, options: dict[str, object], rounds: int, seed: int) -> tuple[CinecittaState, list[list[object]]]:
+def scripted_game(num_players: int, options: dict[str, OptionValue], rounds: int, seed: int) -> tuple[CinecittaState, list[list[Action]]]:
     """A dealt game played at random for ``rounds`` rounds; the actions of each step, by seat."""
-    state = GAME.new_state(num_players, seed, options)  # type: ignore[arg-type]
+    state = GAME.new_state(num_players, seed, options)
     chooser = random.Random(seed)
-    steps: list[list[object]] = []
+    steps: list[list[Action]] = []
     while state.round <= rounds:
         actions = [chooser.choice(GAME.legal_actions(state, seat)) for seat in range(num_players)]
         for seat, action in enumerate(actions):
@@ -176,11 +178,11 @@ def scripted_game(num_players: int, options: dict[str, object], rounds: int, see
 
 
 def consistent_round_starts(
-    num_players: int, options: dict[str, object], steps: list[list[object]], seed: int, viewer: int
+    num_players: int, options: dict[str, OptionValue], steps: list[list[Action]], seed: int, viewer: int
 ) -> set[tuple[int, ...]]:
     """Brute force: replay every choice of amounts and answers the viewer did not see, with the real cards and
     plans, keep the histories whose every observation of ``viewer`` matches the real one, collect the wallets."""
-    real = GAME.new_state(num_players, seed, options)  # type: ignore[arg-type]
+    real = GAME.new_state(num_players, seed, options)
     expected = [GAME.observe(real, viewer)]
     for actions in steps:
         for seat, action in enumerate(actions):
@@ -188,7 +190,7 @@ def consistent_round_starts(
             expected.append(GAME.observe(real, viewer))
     found: set[tuple[int, ...]] = set()
 
-    def variants(state: CinecittaState, seat: int, action: object) -> list[object]:
+    def variants(state: CinecittaState, seat: int, action: Action) -> list[Action]:
         if seat == viewer:
             return [action]
         if isinstance(action, Offer):
@@ -205,11 +207,11 @@ def consistent_round_starts(
         seat = index % num_players
         for action in variants(state, seat, actions[seat]):
             branch = state.clone()
-            GAME.apply(branch, seat, action)  # type: ignore[arg-type]
+            GAME.apply(branch, seat, action)
             if GAME.observe(branch, viewer) == expected[index + 1]:
                 walk(branch, index + 1)
 
-    walk(GAME.new_state(num_players, seed, options), 0)  # type: ignore[arg-type]
+    walk(GAME.new_state(num_players, seed, options), 0)
     return found
 
 
@@ -224,7 +226,7 @@ def test_determinize_gives_exactly_the_brute_force_wallets_three_players() -> No
 
 @pytest.mark.slow
 def test_determinize_gives_exactly_the_brute_force_wallets_with_the_coaster() -> None:
-    options: dict[str, object] = {"destination_change": True}
+    options: dict[str, OptionValue] = {"destination_change": True}
     for seed in (4, 5):
         state, steps = scripted_game(4, options, 2, seed)
         for viewer in range(4):

@@ -42,8 +42,8 @@ def test_a_position_read_back_is_the_same_state_and_plays_on_the_same() -> None:
         GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
     copy = GAME.from_position(json.loads(json.dumps(GAME.to_position(state))))
     assert state_digest(copy) == state_digest(state)
-    for seat in (None, 0, 1, 2, 3):
-        assert GAME.observe(copy, seat) == GAME.observe(state, seat)
+    for viewer in (None, 0, 1, 2, 3):
+        assert GAME.observe(copy, viewer) == GAME.observe(state, viewer)
     for _ in range(10):
         seat = min(GAME.decision(state).players)
         action = GAME.legal_actions(state, seat)[0]

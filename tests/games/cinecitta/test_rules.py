@@ -10,12 +10,13 @@ from greenlight.core.errors import IllegalActionError, OptionError
 from greenlight.games.cinecitta import GAME, rules
 from greenlight.games.cinecitta.actions import HEADHUNT, SECURE, Offer, Place, Respond
 from greenlight.games.cinecitta.cards import load_cards
+from greenlight.games.cinecitta.observation import Breakdown
 from greenlight.games.cinecitta.state import OFFER, OVER, PLACE, RESPOND, CinecittaState
 
 TABLE = load_cards()
 
 
-def score(studio: list[str], office: list[str], wallet: int) -> dict[str, object]:
+def score(studio: list[str], office: list[str], wallet: int) -> Breakdown:
     return rules.score_seat(TABLE, studio, office, wallet)
 
 
@@ -87,7 +88,7 @@ def test_9_3_value_1069_pen_waives_wages() -> None:
 # -- 9.4 one base-game round, 3 players --------------------------------------------------
 
 
-def play_round_9_4() -> rules.CinecittaState:
+def play_round_9_4() -> CinecittaState:
     state = rules.position(3, hands=[["A2", "D2"], ["C9", "D3"], ["S5", "D5"]])
     for seat, offer in enumerate([Offer("A2", 30), Offer("C9", 0), Offer("S5", 50)]):
         GAME.apply(state, seat, offer)
@@ -218,7 +219,7 @@ def test_9_5_a_seven_cards_and_100_give_77_offers() -> None:
     assert len(GAME.legal_actions(state, 0)) == 77
 
 
-def respond_position(wallet: int, own_offer: int, incoming: int) -> rules.CinecittaState:
+def respond_position(wallet: int, own_offer: int, incoming: int) -> CinecittaState:
     state = rules.position(3, hands=[["D2", "D3"], ["A2", "A3"], ["C2", "C3"]], wallets=[wallet, 100, 100])
     GAME.apply(state, 0, Offer("D2", own_offer))
     GAME.apply(state, 1, Offer("A2", 0))
@@ -276,7 +277,7 @@ def place_outcomes(studio: list[str], pending: list[str]) -> list[tuple[Place, l
     results = []
     for plan in rules.legal_plans(TABLE, studio, pending):
         assert isinstance(plan, Place)
-        new_studio, office = list(studio), []
+        new_studio, office = list(studio), list[str]()
         for card, out in plan.placements:
             rules.place_card(TABLE, new_studio, office, card, out)
         results.append((plan, sorted(new_studio), office, rules.quality_of(TABLE, new_studio)))
@@ -508,28 +509,39 @@ def test_folder_returns_to_sender_with_destination_change() -> None:
 # -- 9.12 winner and ties ---------------------------------------------------------------------
 
 
-def finished(value: int, quality: int) -> dict[str, object]:
-    return {"status": "FINISHED", "value": value, "quality": quality}
+def breakdown(status: str, value: int | None, quality: int | None = None) -> Breakdown:
+    """A seat's scoring with what the ranking reads (status, value, quality); the other steps are None."""
+    return {
+        "status": status,
+        "quality": quality,
+        "promotion": None,
+        "wages_due": None,
+        "money": None,
+        "reels": None,
+        "box_office": None,
+        "award": None,
+        "value": value,
+    }
+
+
+def finished(value: int, quality: int) -> Breakdown:
+    return breakdown("FINISHED", value, quality)
 
 
 def test_9_12_quality_breaks_a_value_tie() -> None:
-    result = rules.rank_breakdowns(
-        [finished(1069, 349), finished(1069, 469), finished(559, 469), {"status": "DROPPED_WAGES", "value": None}]
-    )
+    result = rules.rank_breakdowns([finished(1069, 349), finished(1069, 469), finished(559, 469), breakdown("DROPPED_WAGES", None)])
     assert result.winners == (1,)
     assert result.scores[3] == 0 and result.ranks[3] == 4
 
 
 def test_9_12_equal_value_and_quality_share_the_win() -> None:
-    result = rules.rank_breakdowns(
-        [finished(1069, 349), finished(1069, 349), finished(559, 469), {"status": "DROPPED_WAGES", "value": None}]
-    )
+    result = rules.rank_breakdowns([finished(1069, 349), finished(1069, 349), finished(559, 469), breakdown("DROPPED_WAGES", None)])
     assert result.winners == (0, 1)
     assert result.returns() == (0.5, 0.5, 0.0, 0.0)
 
 
 def test_nobody_finished_means_no_winner() -> None:
-    result = rules.rank_breakdowns([{"status": "DROPPED_WAGES", "value": None}, {"status": "DROPPED_INCOMPLETE", "value": None}])
+    result = rules.rank_breakdowns([breakdown("DROPPED_WAGES", None), breakdown("DROPPED_INCOMPLETE", None)])
     assert result.winners == () and result.ranks == (1, 1)
 
 

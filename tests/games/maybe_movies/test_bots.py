@@ -7,6 +7,7 @@ import pytest
 from greenlight.bots import make_bot
 from greenlight.core.bot import Bot, RandomBot, SeatView
 from greenlight.core.outcome import Outcome
+from greenlight.core.spec import OptionValue
 from greenlight.games.maybe_movies import GAME
 from greenlight.games.maybe_movies.bots import HeuristicBot
 
@@ -19,7 +20,7 @@ OPTION_SETS = [
 ]
 
 
-def play(n: int, seed: int, options: dict[str, object], bots: list[Bot]) -> tuple[Outcome, list[tuple[int, str]]]:
+def play(n: int, seed: int, options: dict[str, OptionValue], bots: list[Bot]) -> tuple[Outcome, list[tuple[int, str]]]:
     state = GAME.new_state(n, seed, options)
     record: list[tuple[int, str]] = []
     while not GAME.is_terminal(state):
@@ -37,7 +38,7 @@ def test_the_registry_builds_the_heuristic_bot() -> None:
 
 
 @pytest.mark.parametrize("options", OPTION_SETS, ids=["base", "trendsetter", "breaking", "blockbuster", "all"])
-def test_heuristic_bots_play_whole_games_legally_and_reproducibly(options: dict[str, object]) -> None:
+def test_heuristic_bots_play_whole_games_legally_and_reproducibly(options: dict[str, OptionValue]) -> None:
     first = play(4, 8, options, [HeuristicBot(seat) for seat in range(4)])
     second = play(4, 8, options, [HeuristicBot(seat) for seat in range(4)])
     assert first[1] == second[1]

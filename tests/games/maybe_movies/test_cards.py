@@ -230,7 +230,8 @@ def _write(tmp_path: Path, data: dict[str, Any]) -> str:
 
 
 def _example() -> dict[str, Any]:
-    return json.loads(EXAMPLE_CATALOGUE.read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads(EXAMPLE_CATALOGUE.read_text(encoding="utf-8"))
+    return data
 
 
 def _error(tmp_path: Path, data: dict[str, Any]) -> DataError:

@@ -56,7 +56,7 @@ def test_the_documented_example_loads_with_its_defaults_and_plays_to_the_end() -
 def reach(options: dict[str, bool], until: Callable[[MaybeMoviesState], bool], players: int = 4) -> MaybeMoviesState:
     """The first state of seeded random games that meets ``until``."""
     for seed in range(40):
-        state = GAME.new_state(players, seed, options)
+        state: MaybeMoviesState = GAME.new_state(players, seed, options)
         rng = random.Random(seed)
         while not GAME.is_terminal(state):
             if until(state):

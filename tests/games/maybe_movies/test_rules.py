@@ -8,14 +8,25 @@ from collections import Counter
 import pytest
 
 from greenlight.core.errors import IllegalActionError
+from greenlight.core.spec import OptionValue
 from greenlight.games.maybe_movies import GAME, rules
-from greenlight.games.maybe_movies.state import CHANGE_EDIT, COST_CHOICE, MOVIE_PICK, OVER, PITCH, PROFIT_CHOICE, VOTE, Stack
+from greenlight.games.maybe_movies.state import (
+    CHANGE_EDIT,
+    COST_CHOICE,
+    MOVIE_PICK,
+    OVER,
+    PITCH,
+    PROFIT_CHOICE,
+    VOTE,
+    MaybeMoviesState,
+    Stack,
+)
 from tests.games.maybe_movies.support import cast_votes, fillers, legal, legal_list, play, stack, table, text_card, vote_position
 
 ICON_MOVIES = {name: (["money"], 1) for name in ("A", "B", "C", "D", "E", "F", "R", "R1", "R2", "Q1", "Q2", "D1", "D2")}
 
 
-def pitch_position(options: dict[str, object] | None = None, market: tuple[str, ...] = ("A", "B", "C")) -> rules.MaybeMoviesState:
+def pitch_position(options: dict[str, object] | None = None, market: tuple[str, ...] = ("A", "B", "C")) -> MaybeMoviesState:
     cards = table({"y0": "YES money 2", "y1": "YES money 3", "y2": "YES money 4", **fillers(6)}, ICON_MOVIES)
     hands = [["y0", "F0", "F1"], ["y1", "F2", "F3"], ["y2", "F4", "F5"]]
     return rules.position(3, hands=hands, table=cards, market=list(market), options=options)
@@ -116,7 +127,7 @@ def test_votes_stay_hidden_until_every_voter_has_chosen() -> None:
 # -- CHANGE_EDIT ------------------------------------------------------------------------------------
 
 
-def change_position(row: list[str], personal: list[str], blockbuster: bool = False) -> rules.MaybeMoviesState:
+def change_position(row: list[str], personal: list[str], blockbuster: bool = False) -> MaybeMoviesState:
     cards = table({"c1": "CHANGE 1", "y": "YES money 2", "n": "NO actors 1", **fillers(12)}, ICON_MOVIES)
     state = vote_position(
         cards,
@@ -195,7 +206,7 @@ def test_an_empty_re_vote_resolves_and_ends_the_game() -> None:
 
 def blockbuster_position(
     row: list[str], texts: list[object], votes: list[str], movies: dict[str, tuple[list[str], int]]
-) -> rules.MaybeMoviesState:
+) -> MaybeMoviesState:
     cards = table({"v0": "YES money 4", "v1": "YES camera 4", "v2": "NO script 1", **fillers(6)}, movies, texts)  # type: ignore[arg-type]
     state = vote_position(cards, row, votes, options={"blockbuster_budgets": True})
     cast_votes(state, votes)
@@ -289,7 +300,7 @@ def test_trendsetter_empty_market_ends_the_game_with_cards_left() -> None:
 # -- whole games -------------------------------------------------------------------------------------------
 
 
-def random_game(n: int, seed: int, options: dict[str, object] | None = None) -> rules.MaybeMoviesState:
+def random_game(n: int, seed: int, options: dict[str, OptionValue] | None = None) -> MaybeMoviesState:
     state = GAME.new_state(n, seed, options)
     rng = random.Random(seed)
     while not GAME.is_terminal(state):
@@ -336,7 +347,7 @@ def test_outcome_shares_the_win_on_ties() -> None:
     assert outcome.breakdown[0]["money"] == 1
 
 
-def assert_cards_conserved(state: rules.MaybeMoviesState) -> None:
+def assert_cards_conserved(state: MaybeMoviesState) -> None:
     """Every card in play is in exactly one place (the final vote is on the table until it is settled)."""
     table = state.table
     votes: Counter[str] = Counter()
@@ -349,8 +360,8 @@ def assert_cards_conserved(state: rules.MaybeMoviesState) -> None:
         expected += [card.id for card in table.changes if card.number <= 2 * state.num_players]
     assert sorted(votes.elements()) == sorted(expected)
     movies: Counter[str] = Counter()
-    for cards in (state.draw_pile, state.market, state.row, state.discard, *state.personal, *(s.cards for s in state.made)):
-        movies.update(cards)
+    for pile in (state.draw_pile, state.market, state.row, state.discard, *state.personal, *(s.cards for s in state.made)):
+        movies.update(pile)
     if state.phase == CHANGE_EDIT and state.edit_added is not None and state.edit_added not in state.row:
         movies[state.edit_added] += 1  # added, waiting for its slot
     expected = [card.id for card in table.movies] + ([card.id for card in table.blockbusters] if state.blockbuster else [])

@@ -8,16 +8,17 @@ import random
 from collections import Counter
 
 from greenlight.core.match import Match
+from greenlight.core.spec import Options
 from greenlight.core.words import jargon
 from greenlight.games.maybe_movies import GAME, rules, view
-from greenlight.games.maybe_movies.state import OVER, Stack
+from greenlight.games.maybe_movies.state import OVER, MaybeMoviesState, Stack
 from greenlight.games.maybe_movies.words import catalogue_words
 from tests.games.maybe_movies.support import cast_votes, fillers, play, table, vote_position
 
 ALL_OPTIONS = {"trendsetter_tricks": True, "breaking_changes": True, "blockbuster_budgets": True}
 
 
-def played_match(n: int, seed: int, options: dict[str, object], steps: int | None = None) -> Match:
+def played_match(n: int, seed: int, options: Options, steps: int | None = None) -> Match:
     match = Match.start(GAME, n, seed, options)
     rng = random.Random(seed)
     while not match.is_over() and (steps is None or len(match.record.actions) < steps):
@@ -26,13 +27,18 @@ def played_match(n: int, seed: int, options: dict[str, object], steps: int | Non
     return match
 
 
+def state_of(match: Match) -> MaybeMoviesState:
+    assert isinstance(match.state, MaybeMoviesState)
+    return match.state
+
+
 def test_every_event_has_its_own_words() -> None:
     kinds: Counter[str] = Counter()
     for seed in range(12):
         match = played_match(4 + seed % 3, seed, ALL_OPTIONS if seed % 2 else {})
         for event in match.events:
             kinds[event.kind] += 1
-            text = GAME.describe_event(event, match.state)
+            text = GAME.describe_event(event, state_of(match))
             if event.kind == "vote_committed" and not event.data["automatic"]:
                 assert text == ""  # the table shows who has voted; no log line for it
                 continue
@@ -134,10 +140,10 @@ def test_determinize_keeps_what_the_viewer_knows() -> None:
     match = played_match(4, 11, {"breaking_changes": True}, steps=0)
     rng = random.Random(0)
     # Play until some hand holds publicly known cards (returned after a CHANGE round or drawn from the pool).
-    while not any(match.state.known) and not match.is_over():
+    while not any(state_of(match).known) and not match.is_over():
         seat = rng.choice(match.decision().players)
         match.play(seat, rng.choice(match.legal_actions(seat)))
-    state = match.state
+    state = state_of(match)
     assert any(state.known)
     for viewer in (0, 1, None):
         world = GAME.determinize(state, viewer, random.Random(5))
@@ -178,16 +184,16 @@ def test_observations_never_name_hidden_cards() -> None:
         rng = random.Random(seed)
         while not match.is_over():
             for viewer in (0, 3, None):
-                hidden = GAME.secrets(match.state, viewer)
-                assert not hidden & set(view.card_details(match.state, viewer))
-                assert not any(card in json.dumps(GAME.observe(match.state, viewer)) for card in hidden)
+                hidden = GAME.secrets(state_of(match), viewer)
+                assert not hidden & set(view.card_details(state_of(match), viewer))
+                assert not any(card in json.dumps(GAME.observe(state_of(match), viewer)) for card in hidden)
             seat = rng.choice(match.decision().players)
             match.play(seat, rng.choice(match.legal_actions(seat)))
 
 
 def test_final_observation_and_text() -> None:
     match = played_match(3, 2, {})
-    assert match.state.phase == OVER
+    assert state_of(match).phase == OVER
     observation = match.observe(None)
     final = observation["final"]
     assert final["winners"] and len(final["breakdown"]) == 3
@@ -201,11 +207,11 @@ def test_final_observation_and_text() -> None:
 # -- determinize respects what the rules tell everyone (R9, R25) ----------------------------------------
 
 
-def _kind(state: rules.MaybeMoviesState, card: str) -> str:
+def _kind(state: MaybeMoviesState, card: str) -> str:
     return state.table.vote(card).kind
 
 
-def _no_first_and_yes_first(seed: int) -> rules.MaybeMoviesState:
+def _no_first_and_yes_first(seed: int) -> MaybeMoviesState:
     """A 3-player game where P1 votes NO while it can and P2 votes YES while it can; P0 pitches one card and votes
     its first card. It stops at the first pitch after which P1 holds no NO: P1 has revealed only NO cards."""
     state = GAME.new_state(3, seed)
@@ -223,7 +229,7 @@ def _no_first_and_yes_first(seed: int) -> rules.MaybeMoviesState:
             return state
 
 
-def _revealed(state: rules.MaybeMoviesState, seat: int) -> list[str]:
+def _revealed(state: MaybeMoviesState, seat: int) -> list[str]:
     return [votes[seat] for record in state.history for votes in record.rounds if votes[seat] is not None]  # type: ignore[misc]
 
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from greenlight.core.events import Event
 from greenlight.core.match import Match
 from greenlight.core.words import Component, bare_codes, jargon
 from greenlight.games.maybe_movies import GAME, rules
 from greenlight.games.maybe_movies.cards import EXAMPLE_CATALOGUE, generate_catalogue, load_catalogue
+from greenlight.games.maybe_movies.observation import Check
 from greenlight.games.maybe_movies.state import MaybeMoviesState, Stack
 from greenlight.games.maybe_movies.words import catalogue_words, check_sentences
 from tests.games.maybe_movies.support import cast_votes, fillers, play, table, text_card, vote_position
@@ -30,8 +32,8 @@ def warnings_of(state: MaybeMoviesState, seat: int) -> dict[str, str]:
     return found
 
 
-def texts(events: list[object], state: MaybeMoviesState) -> list[str]:
-    return [text for event in events if (text := GAME.describe_event(event, state, NAMES))]  # type: ignore[arg-type]
+def texts(events: Sequence[Event], state: MaybeMoviesState) -> list[str]:
+    return [text for event in events if (text := GAME.describe_event(event, state, NAMES))]
 
 
 # -- components -------------------------------------------------------------------------------------------
@@ -106,8 +108,9 @@ def test_every_cost_and_profit_text_is_worded_without_jargon() -> None:
 
 def test_components_are_the_games_own_cards() -> None:
     bundled = {component.id: component for component in GAME.components()}
-    assert set(bundled) == {card.id for card in (*load_catalogue(EXAMPLE_CATALOGUE).votes, *load_catalogue(EXAMPLE_CATALOGUE).movies)} | {
-        card.id for card in (*load_catalogue(EXAMPLE_CATALOGUE).changes, *load_catalogue(EXAMPLE_CATALOGUE).blockbusters)
+    catalogue = load_catalogue(EXAMPLE_CATALOGUE)
+    assert set(bundled) == {card.id for card in (*catalogue.votes, *catalogue.changes)} | {
+        card.id for card in (*catalogue.movies, *catalogue.blockbusters)
     }
     assert len(bundled) == 132 and bundled["M03"].name == "Survival"
     other = {component.id: component for component in GAME.components(GAME.new_state(4, 5))}
@@ -326,6 +329,7 @@ def test_secret_votes_leave_no_log_line_and_seats_are_named() -> None:
         seat = match.decision().players[0]
         match.play(seat, match.legal_actions(seat)[0])
     events = match.play(2, match.legal_actions(2)[0])
+    assert isinstance(match.state, MaybeMoviesState)
     committed = [event for event in events if event.kind == "vote_committed"]
     assert committed and GAME.describe_event(committed[0], match.state, NAMES) == ""
     assert (
@@ -339,7 +343,7 @@ def test_secret_votes_leave_no_log_line_and_seats_are_named() -> None:
 
 def test_the_check_in_sentences() -> None:
     # §4.4 worked example: need money 1, actors 2, camera 1; net money -2, actors +5, script +4.
-    check = {
+    check: Check = {
         "need": [1, 2, 0, 0, 1, 0],
         "net": [-2, 5, 4, 0, 0, 0],
         "shortfall": [3, 0, 0, 0, 1, 0],
@@ -358,8 +362,17 @@ def test_the_check_in_sentences() -> None:
         "The pitch FAILS: 3 wildcards cannot cover 4 missing icons.",
     ]
     # TV10: a wildcard covers the setting, but nothing is left for the 2 icons of any kind.
-    check = {"need": [0, 0, 1, 1, 0, 0], "net": [-1, 0, 3, 0, -1, 0], "shortfall": [0, 0, 0, 1, 0, 0], "surplus": [0, 0, 2, 0, 0, 0]}
-    check |= {"A": 2, "D": 1, "S": 2, "W": 1, "result": "FAIL"}
+    check = {
+        "need": [0, 0, 1, 1, 0, 0],
+        "net": [-1, 0, 3, 0, -1, 0],
+        "shortfall": [0, 0, 0, 1, 0, 0],
+        "surplus": [0, 0, 2, 0, 0, 0],
+        "A": 2,
+        "D": 1,
+        "S": 2,
+        "W": 1,
+        "result": "FAIL",
+    }
     assert check_sentences(check)[-2:] == [
         "The 2 icons of any kind must be paid with spare icons left after the wildcards: 0 left.",
         "The pitch FAILS: the spare icons cannot also pay the 2 icons of any kind.",
@@ -425,6 +438,7 @@ def test_no_warning_while_a_change_card_may_still_change_the_pitch() -> None:
 def test_the_terminal_view_names_every_card() -> None:
     match = Match.start(GAME, 4, 7, ALL_OPTIONS)
     rng = random.Random(2)
+    assert isinstance(match.state, MaybeMoviesState)
     components = GAME.components(match.state)
     seen = 0
     while not match.is_over():

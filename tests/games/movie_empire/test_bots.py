@@ -6,14 +6,17 @@ import pytest
 
 from greenlight.bots import make_bot
 from greenlight.core.bot import Bot, RandomBot, SeatView
+from greenlight.core.outcome import Outcome
+from greenlight.core.spec import OptionValue
 from greenlight.games.movie_empire import GAME
 from greenlight.games.movie_empire.bots import HeuristicBot, evaluate
 from greenlight.games.movie_empire.positions import position
+from greenlight.games.movie_empire.state import MovieEmpireState
 from greenlight.testing import option_matrix
 from tests.games.movie_empire.helpers import line
 
 
-def play_match(seed: int, bots: list[Bot], options: dict[str, object] | None = None) -> tuple[object, object]:
+def play_match(seed: int, bots: list[Bot], options: dict[str, OptionValue] | None = None) -> tuple[Outcome, MovieEmpireState]:
     state = GAME.new_state(len(bots), seed, options)
     while not GAME.is_terminal(state):
         seat = GAME.decision(state).players[0]
@@ -30,7 +33,7 @@ def heuristic_wins(games: int, first_seed: int = 0) -> int:
         seat = game % 2
         bots: list[Bot] = [HeuristicBot(seed), RandomBot(seed + 1)] if seat == 0 else [RandomBot(seed + 1), HeuristicBot(seed)]
         outcome, _ = play_match(seed, bots)
-        wins += outcome.winners == (seat,)  # type: ignore[attr-defined]
+        wins += outcome.winners == (seat,)
     return wins
 
 
@@ -39,10 +42,10 @@ def test_registry_builds_the_heuristic() -> None:
 
 
 @pytest.mark.parametrize(("num_players", "options"), list(option_matrix(GAME)))
-def test_heuristic_plays_legal_moves_in_every_mode(num_players: int, options: dict[str, object]) -> None:
+def test_heuristic_plays_legal_moves_in_every_mode(num_players: int, options: dict[str, OptionValue]) -> None:
     bots: list[Bot] = [HeuristicBot(seat) for seat in range(num_players)]
     _, state = play_match(7, bots, options)
-    assert sum(len(movies) for movies in state.released) >= num_players  # type: ignore[attr-defined]
+    assert sum(len(movies) for movies in state.released) >= num_players
 
 
 def test_heuristic_beats_random_in_a_quick_sample() -> None:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from greenlight.games.movie_empire import GAME
 from greenlight.games.movie_empire.actions import Lay, Produce
-from greenlight.games.movie_empire.lines import lay_actions
+from greenlight.games.movie_empire.lines import Line, lay_actions
 from greenlight.games.movie_empire.positions import position
 from greenlight.games.movie_empire.state import MovieEmpireState
 from tests.games.movie_empire.helpers import TABLE, legal, legal_of, line, play
 
 
-def producing(hand: list[str], lines: list, *, placed: bool = True, target: str = "1", **kwargs: object) -> MovieEmpireState:
+def producing(hand: list[str], lines: list[Line | None], *, placed: bool = True, target: str = "1", **kwargs: object) -> MovieEmpireState:
     """A position inside seat 0's produce step (after its placement unless ``placed`` is False)."""
     state = position(2, hands=[hand, []], lines=[lines, []], placed=[1 if placed else 0, 0], **kwargs)  # type: ignore[arg-type]
     state.turn_placed = placed

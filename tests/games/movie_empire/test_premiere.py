@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from greenlight.core.events import Event
 from greenlight.games.movie_empire import GAME
 from greenlight.games.movie_empire.flow import advance
+from greenlight.games.movie_empire.lines import Line
 from greenlight.games.movie_empire.positions import position
 from greenlight.games.movie_empire.state import INTERNET, PREMIERE, MovieEmpireState
 from tests.games.movie_empire.helpers import TABLE, legal, line, play
 
 
 def premiering(
-    players: int, releases: dict[str, tuple[int, int]], lines: list[list], cut: bool = False, **kwargs: object
+    players: int, releases: dict[str, tuple[int, int]], lines: Sequence[Sequence[Line | None]], cut: bool = False, **kwargs: object
 ) -> MovieEmpireState:
     """A position at the start of the premiere phase; ``releases`` maps RL spaces to (seat, line index).
 
@@ -29,7 +34,7 @@ def premiering(
     return state
 
 
-def premiere_events(events: list) -> list[dict]:
+def premiere_events(events: list[Event]) -> list[Mapping[str, Any]]:
     return [e.data for e in events if e.kind == "premiere"]
 
 
@@ -135,7 +140,7 @@ def test_cut_release_without_two_money_gets_no_internet_choice() -> None:
 
 
 def test_last_round_internet_for_players_without_a_release() -> None:
-    lines = [[line("SA01", ["PB01"], locked=True)], [line("SC02", ["PB02"]), None], [line("SD04", ["PG01"])]]
+    lines: list[list[Line | None]] = [[line("SA01", ["PB01"], locked=True)], [line("SC02", ["PB02"]), None], [line("SD04", ["PG01"])]]
     state = premiering(3, {"RL1": (0, 0)}, lines, round=10, money=[0, 2, 2])
     play(state, 0, "market EUR")
     # Seat 1 may premiere its open line; seat 2's line has no blue card (release_ok fails).

@@ -38,9 +38,10 @@ def test_setup_split_puts_ten_blue_cards_in_each_half_of_the_pile() -> None:
         state = GAME.new_state(2, seed=seed)
         deck = state.production_pile + [c for c in state.slot_card if c is not None and c in TABLE.production]
         # The slots were drawn from the top: reassemble the pile with the top at the end.
-        order = state.production_pile + [
-            state.slot_card[s.index] for s in reversed(TABLE.spaces) if s.task_name == "production" and s.min_players == 2
-        ]
+        slots = [state.slot_card[s.index] for s in reversed(TABLE.spaces) if s.task_name == "production" and s.min_players == 2]
+        drawn = [card for card in slots if card is not None]
+        assert len(drawn) == len(slots)  # every such slot holds the card drawn for it
+        order = state.production_pile + drawn
         top, bottom = order[34:], order[:34]
         blue = TABLE.production["PB01"].stage
         assert len(deck) == 68

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from greenlight.games.movie_empire.observation import Breakdown
 from greenlight.games.movie_empire.scoring import final_breakdown, rank
 from tests.games.movie_empire.helpers import TABLE
 
@@ -14,7 +15,7 @@ def score(
     money: list[int] | None = None,
     dossier: list[bool] | None = None,
     statues: list[int] | None = None,
-) -> list[dict]:
+) -> list[Breakdown]:
     n = len(released)
     return final_breakdown(
         TABLE, pp or [0] * n, sympathy or [0] * n, money or [0] * n, dossier or [False] * n, released, statues or [0] * n

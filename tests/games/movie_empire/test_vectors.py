@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from greenlight.core.events import Event
 from greenlight.games.movie_empire import GAME, rounds
 from greenlight.games.movie_empire.actions import Lay, Star
 from greenlight.games.movie_empire.flow import advance
@@ -44,7 +45,7 @@ def test_v2_director_as_yellow_breaks_the_script() -> None:
     assert m.counts == (2, 2, 2, 0)
     assert not m.script_met
     # Right of Y the Director may be Y or R: both are legal lays.
-    assert {str(a) for a in lay_actions(TABLE, line("SA09", V1_CARDS[:-1]), ["PJ01"]) if a.end == "right"} == {
+    assert {str(a) for a in lay_actions(TABLE, line("SA09", V1_CARDS[:-1]), ["PJ01"]) if isinstance(a, Lay) and a.end == "right"} == {
         "lay PJ01 right Y",
         "lay PJ01 right R",
     }
@@ -80,14 +81,16 @@ def test_v3_f_no_insertion_between_positions() -> None:
 
 
 def test_v3_g_director_right_as_b_or_y_only() -> None:
-    assert {str(a) for a in lay_actions(TABLE, line("SA03", V3_BASE), ["PJ01"]) if a.end == "right"} == {
+    assert {str(a) for a in lay_actions(TABLE, line("SA03", V3_BASE), ["PJ01"]) if isinstance(a, Lay) and a.end == "right"} == {
         "lay PJ01 right B",
         "lay PJ01 right Y",
     }
 
 
 def test_v3_h_editor_left_as_g_only() -> None:
-    assert {str(a) for a in lay_actions(TABLE, line("SA03", V3_BASE), ["PJ03"]) if a.end == "left"} == {"lay PJ03 left G"}
+    assert {str(a) for a in lay_actions(TABLE, line("SA03", V3_BASE), ["PJ03"]) if isinstance(a, Lay) and a.end == "left"} == {
+        "lay PJ03 left G"
+    }
 
 
 def test_v3_k_standalone_upgrade_then_base_illegal_and_scores_1() -> None:
@@ -345,7 +348,7 @@ def test_v10_grumpy_phase_exemptions_ap10_and_upkeep_penalty() -> None:
         plan_pile=["AP10", "AP13"],
         trend_row=["TR01", "TR02", "TR03"],
     )
-    events: list = []
+    events: list[Event] = []
     rounds.begin_round(state, events)
     advance(state, events)
     assert state.plan == "AP10"
@@ -371,7 +374,7 @@ def test_v10_grumpy_phase_exemptions_ap10_and_upkeep_penalty() -> None:
 
 def test_v10_event_log_reads_well() -> None:
     state = position(2, phase=GRUMPY, round=2, plan_pile=["AP11"], trend_row=["TR01", "TR02", "TR03"])
-    events: list = []
+    events: list[Event] = []
     rounds.begin_round(state, events)
     advance(state, events)
     texts = [GAME.describe_event(event) for event in events]
