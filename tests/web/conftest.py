@@ -350,6 +350,20 @@ def wait_for_turn(page: Any) -> bool:
     return page.query_selector("#final-scores") is None
 
 
+def check_moves_read_apart(page: Any) -> None:
+    """No two moves the decision menu offers read alike (two alike cards in a hand are one choice, not two)."""
+    offered = page.evaluate(
+        """() => [...document.querySelectorAll('#controls .choices button.choice')]
+            .filter((button) => button.dataset.action)
+            .map((button) => {
+                const seen = button.cloneNode(true);  // the words a person reads: without the key number
+                seen.querySelectorAll("kbd, .visually-hidden").forEach((node) => node.remove());
+                return seen.textContent.trim();
+            })"""
+    )
+    assert len(offered) == len(set(offered)), f"moves offered in the same words: {offered}"
+
+
 def choose_by_menu(page: Any, target: str) -> str | None:
     """Click through the decision menu to ``target`` (a legal action), as a person would; confirm it if the game
     warns first. Returns the warning shown, if any."""
@@ -357,9 +371,19 @@ def choose_by_menu(page: Any, target: str) -> str | None:
     while True:
         path = page.evaluate("Greenlight.tablePage.path")
         assert tokens[: len(path)] == path, f"the chooser went to {path}, not towards {target}"
-        button = page.locator(f'#controls button.choice[data-action="{target}"]')
-        if button.count():
-            button.first.click()
+        check_moves_read_apart(page)
+        # A move in the same words as one before it (two alike cards) is offered by that one's button.
+        shown = page.evaluate(
+            """(target) => {
+                for (const button of document.querySelectorAll('#controls button.choice[data-action]'))
+                    if (button.dataset.action === target || JSON.parse(button.dataset.alike || "[]").includes(target))
+                        return button.dataset.action;
+                return null;
+            }""",
+            target,
+        )
+        if shown:
+            page.locator(f'#controls button.choice[data-action="{shown}"]').first.click()
             break
         page.locator(f'#controls button.choice[data-token="{tokens[len(path)]}"]').first.click()
     confirm = page.locator("#controls .confirm")

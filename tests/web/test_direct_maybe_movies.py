@@ -24,7 +24,16 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web.conftest import Server, axe_violations, bearer, create_table, horizontal_overflow, new_page, screenshot
+from tests.web.conftest import (
+    Server,
+    axe_violations,
+    bearer,
+    check_moves_read_apart,
+    create_table,
+    horizontal_overflow,
+    new_page,
+    screenshot,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -155,6 +164,7 @@ def test_a_whole_game_played_on_the_board(browser: Any, server: Server, size: st
             missing = [action for action in legal if not reachable(action, plays)]
             assert not missing, f"legal moves with no target on the board: {missing}"
             assert horizontal_overflow(page) <= 0, "the table page is wider than the screen"
+            check_moves_read_apart(page)
             if not explained:
                 explained = check_refusal(page, api, table_id, token, names, SIZES[size])
             if not shot and moves >= 6 and state["phase"] == "vote" and state["row"] >= 2:

@@ -445,12 +445,25 @@
     }
     const choices = el("div", { class: "choices", role: "group", "aria-label": "choices" });
     let number = 0;
+    // Moves in the very same words (two alike cards in a hand, say) are one choice to a person: the first
+    // stands for all, and lists the others' actions in data-alike (so a tool can still find each one).
+    const sameWords = new Map();
     for (const [step, child] of node.children) {
       const complete = child.action !== null && child.children.size === 0;
-      number++;
-      const text = complete ? wordsFor(child.action) : labelText(path, step);
+      const shown = label(path, step, complete ? child.action : null);
+      const text = typeof shown === "string" ? shown : shown.textContent || step;
       const warned = complete && view.action_warnings && view.action_warnings[child.action];
-      choices.append(
+      const key = `${text}\n${warned || ""}`;
+      if (complete && text !== child.action) {
+        const first = sameWords.get(key);
+        if (first) {
+          first.alike.push(child.action);
+          first.button.dataset.alike = JSON.stringify(first.alike);
+          continue;
+        }
+      }
+      number++;
+      const button = choices.appendChild(
         el(
           "button",
           {
@@ -469,10 +482,11 @@
             },
           },
           number <= 9 ? el("kbd", { text: String(number), "aria-hidden": "true" }) : null,
-          label(path, step, complete ? child.action : null),
+          shown,
           complete ? null : el("span", { class: "visually-hidden", text: ", then more choices" })
         )
       );
+      if (complete) sameWords.set(key, { button, alike: [child.action] });
     }
     if (node.action && node.children.size) {
       choices.append(
