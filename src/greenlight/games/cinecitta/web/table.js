@@ -638,8 +638,16 @@
       )
     );
     if (step === "offer") parts.push(offerStepper(view, ctx));
-    // Why a target is not legal now (hover, focus or tap on it): the engine's words, at the top of the dock.
-    if (step) parts.unshift(el("p", { class: "cc-why", role: "status", hidden: true }));
+    // Why a target is not legal now (hover, focus or tap on it): the engine's words. With a mouse they come below
+    // every target that shows them: above, a reason one line longer than the last pushed the hand down, the resting
+    // pointer met another card whose shorter reason pulled it back up, and so on every frame (the hand, the note and
+    // the "place as is" button shook under a still mouse). Without hover (a phone) they stay at the top, in view of
+    // the tap that asked for them.
+    if (step) {
+      const note = el("p", { class: "cc-why", role: "status", hidden: true });
+      if (window.matchMedia("(hover: hover)").matches) parts.push(note);
+      else parts.unshift(note);
+    }
     G.append(root, [el("div", { class: "cc-dock" }, parts.filter(Boolean))]);
     G.markArrivals(root, "cinecitta-dock");
   }
