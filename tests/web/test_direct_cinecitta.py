@@ -42,6 +42,21 @@ MY_TURN = (
 PLAYS = "[...document.querySelectorAll('#board .playable[data-play], #dock .playable[data-play]')].map((n) => n.dataset.play)"
 
 
+#: Where each thing to click in the dock is with the note of why shown, and with it hidden (its move and its box).
+DOCK_TARGETS = """() => {
+    const boxes = () => [...document.querySelectorAll('#dock [data-play]')].map((node) => {
+        const box = node.getBoundingClientRect();
+        return [node.dataset.play, Math.round(box.x), Math.round(box.y), Math.round(box.width), Math.round(box.height)];
+    });
+    const note = document.querySelector('#dock .cc-why');
+    const shown = boxes();
+    note.hidden = true;
+    const hidden = boxes();
+    note.hidden = false;
+    return [shown, hidden];
+}"""
+
+
 def reachable(action: str, plays: list[str]) -> bool:
     """Whether a board target starts ``action``: whole tokens, or a card to place that waits for its push-out (``C3:``)."""
     return any(action == p or action.startswith(f"{p} ") or (p.endswith(":") and action.startswith(p)) for p in plays)
@@ -127,6 +142,9 @@ def check_refusal_shown(page: Any, api: httpx.Client, table_id: str, token: str,
     """A card in hand cannot be offered in step 2: hovering it (tapping it on a phone) shows the engine's words for why,
     in its title and in the dock's note.
 
+    With a mouse, showing the words moves nothing that can be clicked in the dock: a note that pushed the hand down
+    took the card from under a resting pointer, and the next card's shorter words pulled it back, every frame.
+
     (A view arriving meanwhile redraws the hand, and the fresh card is hovered again.)
     """
     explained = "#dock .cc-hand-row .cc-card.unplayable[data-why]:not([data-why='…'])"
@@ -141,6 +159,10 @@ def check_refusal_shown(page: Any, api: httpx.Client, table_id: str, token: str,
                 target.hover(timeout=5_000)
             page.wait_for_selector(explained, timeout=5_000)
             page.wait_for_selector("#dock .cc-why:not([hidden])", timeout=5_000)
+            if not phone:
+                shown, hidden = page.evaluate(DOCK_TARGETS)
+                moved = [(h, s) for h, s in zip(hidden, shown, strict=True) if h != s]
+                assert not moved, f"showing why moves things to click in the dock: {moved}"
             break
         except playwright_api.Error:
             continue
