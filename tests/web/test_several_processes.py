@@ -587,6 +587,39 @@ def test_a_row_read_before_this_process_changed_a_seat_is_not_put_back_over_the_
     asyncio.run(scenario())
 
 
+def test_a_link_given_out_elsewhere_works_while_this_process_stores_a_change_of_the_same_table(database: str) -> None:
+    """Another process gives seat 2 a fresh link; its first request lands here while this process is storing a
+    change of the same table's row (the row read meanwhile is set aside): the link is looked at again once that
+    change is stored, not refused."""
+    import asyncio
+
+    from greenlight.web.postgres import PostgresBackend
+    from greenlight.web.storage import SeatRow, UpdateSeat, hash_token
+    from greenlight.web.tables import SeatRequest, TableHub
+
+    async def scenario() -> None:
+        backend = PostgresBackend(database)
+        hub = TableHub(backend, bot_delay=0)
+        other = PostgresBackend(database)
+        await hub.start()
+        await other.start(lambda notice: None)
+        try:
+            table = (await hub.create("cinecitta", [SeatRequest("human", name=name) for name in ("Ann", "Bob", "Cy")], {}, seed=4)).table
+            old = table.stored.seats[1]
+            fresh = "a-fresh-link-for-bob"
+            handed = SeatRow(1, "human", None, "Bob", hash_token(fresh))
+            await other.writer.write(UpdateSeat(table.id, handed, was=(old.kind, old.token_hash)))
+            table.begin_row_write()  # as if this process were storing its own change of the row just now
+            storing = asyncio.get_running_loop().call_later(0.3, table.end_row_write)
+            assert await asyncio.wait_for(hub.authenticate(table, fresh), 10) == 1
+            assert storing.when() <= asyncio.get_running_loop().time(), "the link was looked at again only after the change"
+        finally:
+            await other.close()
+            await hub.stop()
+
+    asyncio.run(scenario())
+
+
 def test_the_notice_connection_comes_back_as_soon_as_the_database_answers(monkeypatch: pytest.MonkeyPatch) -> None:
     """After a database restart, the process listens again once it sees the database answer, not at the end of its
     backoff (made a minute long here, so only the wake-up can bring it back within the test)."""

@@ -74,6 +74,8 @@ CHAT_KEPT = 100
 LAG_PROBE_SECONDS = 0.05
 #: Longest a view waits for the note that its seat has joined to be stored.
 JOIN_WAIT_SECONDS = 0.5
+#: How often a request waiting for this process's own change of a table's row looks whether it is stored.
+ROW_WRITE_POLL_SECONDS = 0.02
 #: With several server processes: how often each looks for tables whose bots nobody moves, and how many it takes at once.
 TAKEOVER_SECONDS = 1.0
 TAKEOVER_BATCH = 20
@@ -654,6 +656,14 @@ class TableHub:
         if seat is None and self.backend.shared:
             await self.refresh(table)
             seat = table.seat_for_token(token)
+            if seat is None and table.row_writes:
+                # The row read was set aside: this process is storing a change of the table's row just now.
+                # Look again once that is stored, rather than refuse a token the other process just gave out.
+                deadline = time.monotonic() + self.settings.write_timeout + 1
+                while table.row_writes and time.monotonic() < deadline:
+                    await asyncio.sleep(ROW_WRITE_POLL_SECONDS)
+                await self.refresh(table)
+                seat = table.seat_for_token(token)
         if seat is None:
             raise TableError(403, "this seat token does not belong to any seat at this table")
         return seat
