@@ -7,14 +7,17 @@ different processes, and SIGKILL.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import random
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
@@ -22,6 +25,10 @@ import pytest
 from greenlight.core.match import Match
 from greenlight.core.record import Record
 from tests.web.conftest import Server, Socket, bearer, create_table, free_port, wait_until
+
+if TYPE_CHECKING:
+    from greenlight.web.postgres import PostgresBackend
+    from greenlight.web.tables import LiveTable, TableHub
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -169,8 +176,6 @@ def test_two_processes_share_a_table_and_one_survives_the_others_kill(database: 
 
 def race_for_index(database: str, table_id: str, indices: list[int], text: str, start_at: float, out: str) -> None:
     """Child process: write each move index of ``indices`` with its own text, starting at ``start_at``; note the successes."""
-    import asyncio
-
     from greenlight.web.postgres import PostgresBackend
     from greenlight.web.storage import AppendAction, StorageError
 
@@ -192,8 +197,6 @@ def race_for_index(database: str, table_id: str, indices: list[int], text: str, 
 
 
 def test_two_processes_racing_for_one_move_index_never_both_store_it(database: str, tmp_path: Path) -> None:
-    import asyncio
-
     from greenlight.web.postgres import PostgresBackend
     from greenlight.web.storage import CreateTable, SeatRow, StoredTable
 
@@ -533,24 +536,34 @@ def test_servers_ride_out_a_database_restart(tmp_path: Path) -> None:
                 server.stop()
 
 
+@contextlib.asynccontextmanager
+async def a_hub_and_another_process(database: str) -> AsyncIterator[tuple[TableHub, PostgresBackend, PostgresBackend, LiveTable]]:
+    """This process's hub and its backend on ``database``, a second backend standing for another server process,
+    and a new Cinecitta table of three people (Ann, Bob, Cy) made here; all closed at the end."""
+    from greenlight.web.postgres import PostgresBackend
+    from greenlight.web.tables import SeatRequest, TableHub
+
+    backend = PostgresBackend(database)
+    hub = TableHub(backend, bot_delay=0)
+    other = PostgresBackend(database)
+    await hub.start()
+    await other.start(lambda notice: None)
+    try:
+        table = (await hub.create("cinecitta", [SeatRequest("human", name=name) for name in ("Ann", "Bob", "Cy")], {}, seed=4)).table
+        yield hub, backend, other, table
+    finally:
+        await other.close()
+        await hub.stop()
+
+
 @pytest.mark.parametrize("change", ["a player resigns", "a person opens their seat link"])
 def test_a_row_read_before_this_process_changed_a_seat_is_not_put_back_over_the_change(database: str, change: str) -> None:
     """Another process changes the table's row; this process reads it to catch up, and while that read is on its way
     back, a seat changes here. The older row must not undo the seat's change, and the other change still arrives."""
-    import asyncio
-
-    from greenlight.web.postgres import PostgresBackend
     from greenlight.web.storage import UpdateHints
-    from greenlight.web.tables import SeatRequest, TableHub
 
     async def scenario() -> None:
-        backend = PostgresBackend(database)
-        hub = TableHub(backend, bot_delay=0)
-        other = PostgresBackend(database)
-        await hub.start()
-        await other.start(lambda notice: None)
-        try:
-            table = (await hub.create("cinecitta", [SeatRequest("human", name=name) for name in ("Ann", "Bob", "Cy")], {}, seed=4)).table
+        async with a_hub_and_another_process(database) as (hub, backend, other, table):
             assert not table.stored.seats[0].joined
             row_read, let_go = asyncio.Event(), asyncio.Event()
             load_table = backend.load_table
@@ -580,9 +593,6 @@ def test_a_row_read_before_this_process_changed_a_seat_is_not_put_back_over_the_
             assert table.stored.hints, "the other process's change never arrived"
             seat, shown = table.stored.seats[0], table.info()["seats"][0]
             assert (seat.kind, seat.joined) == expected == (shown["kind"], shown["joined"])
-        finally:
-            await other.close()
-            await hub.stop()
 
     asyncio.run(scenario())
 
@@ -591,20 +601,10 @@ def test_a_link_given_out_elsewhere_works_while_this_process_stores_a_change_of_
     """Another process gives seat 2 a fresh link; its first request lands here while this process is storing a
     change of the same table's row (the row read meanwhile is set aside): the link is looked at again once that
     change is stored, not refused."""
-    import asyncio
-
-    from greenlight.web.postgres import PostgresBackend
     from greenlight.web.storage import SeatRow, UpdateSeat, hash_token
-    from greenlight.web.tables import SeatRequest, TableHub
 
     async def scenario() -> None:
-        backend = PostgresBackend(database)
-        hub = TableHub(backend, bot_delay=0)
-        other = PostgresBackend(database)
-        await hub.start()
-        await other.start(lambda notice: None)
-        try:
-            table = (await hub.create("cinecitta", [SeatRequest("human", name=name) for name in ("Ann", "Bob", "Cy")], {}, seed=4)).table
+        async with a_hub_and_another_process(database) as (hub, _, other, table):
             old = table.stored.seats[1]
             fresh = "a-fresh-link-for-bob"
             handed = SeatRow(1, "human", None, "Bob", hash_token(fresh))
@@ -613,9 +613,6 @@ def test_a_link_given_out_elsewhere_works_while_this_process_stores_a_change_of_
             storing = asyncio.get_running_loop().call_later(0.3, table.end_row_write)
             assert await asyncio.wait_for(hub.authenticate(table, fresh), 10) == 1
             assert storing.when() <= asyncio.get_running_loop().time(), "the link was looked at again only after the change"
-        finally:
-            await other.close()
-            await hub.stop()
 
     asyncio.run(scenario())
 
@@ -623,8 +620,6 @@ def test_a_link_given_out_elsewhere_works_while_this_process_stores_a_change_of_
 def test_the_notice_connection_comes_back_as_soon_as_the_database_answers(monkeypatch: pytest.MonkeyPatch) -> None:
     """After a database restart, the process listens again once it sees the database answer, not at the end of its
     backoff (made a minute long here, so only the wake-up can bring it back within the test)."""
-    import asyncio
-
     from greenlight.testing.postgres import TemporaryPostgres
     from greenlight.web import postgres
 
