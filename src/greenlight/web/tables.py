@@ -74,8 +74,6 @@ CHAT_KEPT = 100
 LAG_PROBE_SECONDS = 0.05
 #: Longest a view waits for the note that its seat has joined to be stored.
 JOIN_WAIT_SECONDS = 0.5
-#: How often a request waiting for this process's own change of a table's row looks whether it is stored.
-ROW_WRITE_POLL_SECONDS = 0.02
 #: With several server processes: how often each looks for tables whose bots nobody moves, and how many it takes at once.
 TAKEOVER_SECONDS = 1.0
 TAKEOVER_BATCH = 20
@@ -200,6 +198,7 @@ class LiveTable:
         self.row_writes = 0
         self.row_generation = 0
         self.row_stale = False
+        self._row_waiters: list[asyncio.Future[None]] = []
         #: Each viewer's log in words so far: (events described, lines).
         self._logs: dict[int | None, tuple[int, list[str], list[str]]] = {}
 
@@ -251,10 +250,21 @@ class LiveTable:
         """That change is stored (or failed); True if a refresh set a row aside meanwhile and is owed now."""
         self.row_writes -= 1
         self.row_generation += 1
-        if self.row_stale and not self.row_writes:
-            self.row_stale = False
-            return True
-        return False
+        if self.row_writes:
+            return False
+        for waiter in self._row_waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+        self._row_waiters.clear()
+        owed, self.row_stale = self.row_stale, False
+        return owed
+
+    async def row_writes_ended(self) -> None:
+        """Return once none of this process's changes of the table's row is being stored."""
+        if self.row_writes:
+            waiter = asyncio.get_running_loop().create_future()
+            self._row_waiters.append(waiter)
+            await waiter
 
     def seat_for_token(self, token: str) -> int | None:
         """The human seat whose token this is, or None."""
@@ -659,9 +669,8 @@ class TableHub:
             if seat is None and table.row_writes:
                 # The row read was set aside: this process is storing a change of the table's row just now.
                 # Look again once that is stored, rather than refuse a token the other process just gave out.
-                deadline = time.monotonic() + self.settings.write_timeout + 1
-                while table.row_writes and time.monotonic() < deadline:
-                    await asyncio.sleep(ROW_WRITE_POLL_SECONDS)
+                with contextlib.suppress(TimeoutError):  # a write ends within its timeout; this is a safety bound
+                    await asyncio.wait_for(table.row_writes_ended(), self.settings.write_timeout + 1)
                 await self.refresh(table)
                 seat = table.seat_for_token(token)
         if seat is None:
