@@ -158,18 +158,33 @@ def describe_db(db: str) -> str:
 
 
 def prepare_database(db: str) -> tuple[int | None, int]:
-    """Create or migrate the database's schema (before workers start, so they never race to do it); (found, now)."""
-    if is_database_url(db):
-        import asyncio
+    """Create or migrate the database's schema, the tables' and every room's (before workers start, so they never race
+    to do it); the tables' schema (found, now)."""
+    import asyncio
 
+    from greenlight.web.app import default_rooms, prepare_rooms
+    from greenlight.web.database import open_rooms
+
+    if is_database_url(db):
         from greenlight.web.postgres import migrate
 
-        return asyncio.run(migrate(db))
-    from greenlight.web.storage import SqliteStore
+        found, now = asyncio.run(migrate(db))
+    else:
+        from greenlight.web.storage import SqliteStore
 
-    store = SqliteStore(db)
-    store.close()
-    return store.schema_found, store.schema_version
+        store = SqliteStore(db)
+        store.close()
+        found, now = store.schema_found, store.schema_version
+
+    async def rooms() -> None:
+        rooms_db = open_rooms(db)
+        try:
+            await prepare_rooms(rooms_db, default_rooms(ServerSettings()))
+        finally:
+            await rooms_db.close()
+
+    asyncio.run(rooms())
+    return found, now
 
 
 def worker_options(

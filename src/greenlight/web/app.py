@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -26,6 +26,7 @@ from greenlight.web.backend import Backend, LocalBackend
 from greenlight.web.database import open_backend
 from greenlight.web.guard import BodyGuard
 from greenlight.web.limits import ServerSettings, retry_after
+from greenlight.web.rooms import Room, RoomDatabase
 from greenlight.web.storage import TableStore
 from greenlight.web.tables import TableError, TableHub
 
@@ -41,6 +42,16 @@ and `docs/security.md` (limits: 413, 429 and 503 answers).
 """
 
 
+def default_rooms(settings: ServerSettings) -> list[Room]:
+    """The rooms every server runs beside its tables (see :mod:`greenlight.web.rooms`)."""
+    return []
+
+
+async def prepare_rooms(rooms_db: RoomDatabase, rooms: Sequence[Room]) -> None:
+    """Create or migrate the tables of ``rooms`` (``greenlight db migrate`` and every server's start)."""
+    await rooms_db.prepare([room.schema for room in rooms if room.schema is not None])
+
+
 def create_app(
     db_path: str | Path | None = None,
     *,
@@ -48,11 +59,12 @@ def create_app(
     settings: ServerSettings | None = None,
     bot_delay: float | None = None,
     bot_workers: int | None = None,
+    rooms: Sequence[Room] | None = None,
 ) -> FastAPI:
     """The web app on ``db_path`` (a SQLite file, or a ``postgresql://`` address shared with other server processes)
     or an explicit ``store``, with ``settings`` (limits, bots, public URL).
 
-    ``bot_delay`` and ``bot_workers`` override the settings' values.
+    ``bot_delay`` and ``bot_workers`` override the settings' values; ``rooms`` replaces :func:`default_rooms`.
     """
     settings = settings or ServerSettings()
     if bot_delay is not None:
@@ -66,13 +78,24 @@ def create_app(
     elif isinstance(store, TableStore):
         store = LocalBackend(store, write_timeout=settings.write_timeout)  # the app closes it when it stops
     hub = TableHub(store, settings)
+    rooms = list(default_rooms(settings) if rooms is None else rooms)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
+        started: list[Room] = []
         try:
+            await prepare_rooms(hub.backend.rooms, rooms)
+            for room in rooms:
+                await room.start(hub)
+                started.append(room)
             yield
         finally:
+            for room in reversed(started):
+                try:
+                    await room.stop()
+                except Exception:
+                    log.exception("room %s did not stop cleanly", type(room).__name__)
             await hub.stop()
 
     app = FastAPI(title="Greenlight", version=greenlight.__version__, description=API_DESCRIPTION, lifespan=lifespan)
@@ -86,6 +109,10 @@ def create_app(
     app.include_router(life.router)
     app.include_router(pages.router)
     app.include_router(sockets.router)
+    for room in rooms:
+        if room.router is not None:
+            app.include_router(room.router)
+    app.state.rooms = rooms
 
     @app.exception_handler(TableError)
     async def table_error(request: Request, error: TableError) -> JSONResponse:

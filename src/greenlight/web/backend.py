@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from greenlight.web.limits import RateLimiter
+from greenlight.web.rooms import RoomDatabase, SqliteRooms
 from greenlight.web.storage import ChatLine, StoredTable, TablePage, TableStore
 from greenlight.web.writer import AsyncWriteQueue, WriteQueue
 
@@ -86,6 +87,23 @@ class Backend(ABC):
     def __init__(self, writer: WriteQueue | AsyncWriteQueue) -> None:
         self.writer = writer
         self.process_id = process_name()
+        self._rooms: RoomDatabase | None = None
+
+    @property
+    def rooms(self) -> RoomDatabase:
+        """Where the server's rooms (accounts, clocks, ...) keep their tables: the same database (see :mod:`greenlight.web.rooms`)."""
+        if self._rooms is None:
+            self._rooms = self._open_rooms()
+        return self._rooms
+
+    @abstractmethod
+    def _open_rooms(self) -> RoomDatabase:
+        """The rooms' database on this backend's storage."""
+
+    async def _close_rooms(self) -> None:
+        if self._rooms is not None:
+            await self._rooms.close()
+            self._rooms = None
 
     # -- life ----------------------------------------------------------------------------------
 
@@ -203,6 +221,7 @@ class LocalBackend(Backend):
     def __init__(self, store: TableStore, *, write_timeout: float = 3.0, owns_store: bool = True) -> None:
         super().__init__(WriteQueue(store, timeout=write_timeout))
         self.store = store
+        self.write_timeout = write_timeout
         #: Whether closing the backend closes the store (not when the caller keeps using it, as tests do).
         self.owns_store = owns_store
         self._limiters: dict[str, RateLimiter] = {}
@@ -211,9 +230,13 @@ class LocalBackend(Backend):
         self._per_client: Counter[str] = Counter()
         self._tickets = itertools.count(1)
 
+    def _open_rooms(self) -> RoomDatabase:
+        return SqliteRooms(str(getattr(self.store, "path", ":memory:")), timeout=self.write_timeout)
+
     async def close(self) -> None:
         """Write what is queued, then close the store (if this backend owns it)."""
         assert isinstance(self.writer, WriteQueue)
+        await self._close_rooms()
         await asyncio.to_thread(self.writer.close)
         if self.owns_store:
             self.store.close()

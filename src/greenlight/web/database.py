@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from greenlight.web.backend import Backend
+    from greenlight.web.rooms import RoomDatabase
 
 
 def is_database_url(db: str) -> bool:
@@ -27,3 +28,15 @@ def open_backend(db: str, *, write_timeout: float = 3.0) -> Backend:
     from greenlight.web.storage import SqliteStore
 
     return LocalBackend(SqliteStore(db, busy_timeout=write_timeout), write_timeout=write_timeout)
+
+
+def open_rooms(db: str, *, write_timeout: float = 3.0) -> RoomDatabase:
+    """The rooms' database on ``db`` without a server's backend (``greenlight db migrate``; a server uses ``backend.rooms``)."""
+    if is_database_url(db):
+        from greenlight.web.postgres import CHANNEL
+        from greenlight.web.rooms import PostgresRooms
+
+        return PostgresRooms(db, channel=CHANNEL, process="migrate", timeout=write_timeout)
+    from greenlight.web.rooms import SqliteRooms
+
+    return SqliteRooms(db, timeout=write_timeout)

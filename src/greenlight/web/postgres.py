@@ -42,6 +42,7 @@ from psycopg import sql
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from greenlight.web.backend import CHANGED, PRESENCE, Backend, Notice, Presence, SocketRefused, TableChanges
+from greenlight.web.rooms import PostgresRooms, RoomDatabase
 from greenlight.web.storage import (
     LAST_ACTIVE_SQL,
     SCHEMA_VERSION,
@@ -220,9 +221,13 @@ class PostgresBackend(Backend):
         while not self._listening and asyncio.get_running_loop().time() < deadline:
             await asyncio.sleep(0.02)
 
+    def _open_rooms(self) -> RoomDatabase:
+        return PostgresRooms(self.url, channel=CHANNEL, process=self.process_id, timeout=self.write_timeout)
+
     async def close(self) -> None:
         """Write what is queued, forget this process's sockets, release the bot locks, close every connection."""
         assert isinstance(self.writer, AsyncWriteQueue)
+        await self._close_rooms()
         await self.writer.close()
         for task in (self._listener, self._heartbeat):
             if task is not None:
@@ -513,6 +518,11 @@ class PostgresBackend(Backend):
             return
         if not isinstance(message, dict) or message.get("process") == self.process_id:
             return  # this process's own change: it knows it already
+        if "room" in message:
+            data = message.get("data")
+            if self._rooms is not None and isinstance(data, dict):
+                self._rooms.heard(str(message["room"]), data)
+            return
         seat = message.get("seat")
         self._on_notice(Notice(str(message.get("table", "")), str(message.get("kind", CHANGED)), seat if isinstance(seat, int) else None))
 

@@ -130,6 +130,26 @@ class CreatedTable:
     host_token: str = ""
 
 
+#: What a :class:`TableEvent` reports: a table created, a move stored, a game over, a seat's occupant changed, a table closed.
+CREATED, MOVED, FINISHED, SEATED, CLOSED = "created", "moved", "finished", "seated", "closed"
+
+
+@dataclass(frozen=True, slots=True)
+class TableEvent:
+    """A change of a table that this server process stored (each change is reported by the one process that stored it).
+
+    ``index`` is the move's index for MOVED and FINISHED, ``seat`` the seat for SEATED.
+    """
+
+    kind: str
+    index: int | None = None
+    seat: int | None = None
+
+
+#: A room's watcher of tables: called in the event loop right after a change is stored; it must not block.
+TableWatcher = Callable[["LiveTable", TableEvent], None]
+
+
 @dataclass(eq=False)
 class PendingMove:
     """A move checked and sent to the store, not yet stored; ``doomed`` once an earlier move of its table failed."""
@@ -433,6 +453,18 @@ class TableHub:
         self._takeover: asyncio.Task[None] | None = None
         #: Whether :meth:`start` has run (the server is ready once it has, and the backend is).
         self.started = False
+        self._watchers: list[TableWatcher] = []
+
+    def watch(self, watcher: TableWatcher) -> None:
+        """Call ``watcher(table, event)`` after every change this process stores (rooms: clocks, notifications, ratings)."""
+        self._watchers.append(watcher)
+
+    def _tell(self, table: LiveTable, event: TableEvent) -> None:
+        for watcher in self._watchers:
+            try:
+                watcher(table, event)
+            except Exception:
+                log.exception("a watcher of table %s failed on %s", table.id, event.kind, extra={"table": table.id})
 
     # -- life cycle ---------------------------------------------------------------------
 
@@ -612,6 +644,7 @@ class TableHub:
         await self._store_write(CreateTable(stored), table_id)
         table = LiveTable(stored, match)
         self.tables[table_id] = table
+        self._tell(table, TableEvent(CREATED))
         self._start_bots(table)
         return CreatedTable(table, tokens, host_token)
 
@@ -725,6 +758,7 @@ class TableHub:
             table.stored.seats[seat] = row
 
         await self.write_row(table, UpdateSeat(table.id, row, was=(old.kind, old.token_hash)), seated)
+        self._tell(table, TableEvent(SEATED, seat=seat))
         for client in list(table.clients):
             if client.seat == seat:
                 client.seat = None  # the old link now only watches
@@ -792,6 +826,7 @@ class TableHub:
             table.stored.closed_at, table.stored.closed_reason = op.at, op.reason
 
         await self.write_row(table, op, closed)
+        self._tell(table, TableEvent(CLOSED))
         await self.say(table, "The host closed the table.")
         table.broadcast()
 
@@ -998,6 +1033,9 @@ class TableHub:
             table.touch()
             table.schedule_broadcast()  # before the ack: a seat hears of its move in a view first
             table.bot_wakeup.set()
+            self._tell(table, TableEvent(MOVED, index=move.index))
+            if move.finished:
+                self._tell(table, TableEvent(FINISHED, index=move.index))
             outcome.set_result(None)
         else:
             # A conflict is routine with several server processes (the move is checked again and stored next).
@@ -1129,6 +1167,7 @@ class TableHub:
 
                     with contextlib.suppress(TableError):  # logged; tried again at the next round
                         await self.write_row(live, op, expired)
+                        self._tell(live, TableEvent(CLOSED))
                     live.broadcast()
                 log.info("table %s expired after %.0f s without a move", table_id, self.settings.expire_after_seconds)
 
