@@ -65,6 +65,10 @@ class Stats:
     games: int = 0
 
 
+#: The operator's token the benchmark's server runs with (``/api/health`` shows its figures only with it).
+OPERATOR_TOKEN = "bench-operator"
+
+
 def raw_commit_rate(folder: Path, seconds: float = 3.0) -> float:
     """Single-row commits per second on this disk, each its own transaction (WAL, synchronous=FULL)."""
     db = sqlite3.connect(folder / "raw.db", isolation_level=None)
@@ -240,13 +244,13 @@ async def run_load(
     tasks = [asyncio.create_task(table_loop(url, number, think, ramp, stats, stop)) for number in range(tables)]
     await asyncio.sleep(ramp + 3)
     async with httpx.AsyncClient(base_url=url, timeout=60) as api:
-        writes_before = (await api.get("/api/health")).json()["writes"]
+        writes_before = (await api.get("/api/health", headers={"X-Greenlight-Operator": OPERATOR_TOKEN})).json()["writes"]
         pg_before = (postgres_commits(database), postgres_cpu(pg_data)) if database and pg_data else (0, 0.0)
         window_start, server_cpu_before, own_cpu_before = time.perf_counter(), family_cpu(server_pid), time.process_time()
         await asyncio.sleep(seconds)
         window_end, server_cpu_after, own_cpu_after = time.perf_counter(), family_cpu(server_pid), time.process_time()
         pg_after = (postgres_commits(database), postgres_cpu(pg_data)) if database and pg_data else (0, 0.0)
-        health = (await api.get("/api/health")).json()
+        health = (await api.get("/api/health", headers={"X-Greenlight-Operator": OPERATOR_TOKEN})).json()
         writes_after = health["writes"]
     stop.set()
     await lag_watch
@@ -335,7 +339,8 @@ def run_one(folder: Path, postgres: Any, tables: int, workers: int, args: argpar
     log = open(args.server_log, "ab") if args.server_log else None  # noqa: SIM115 - closed after the run
     if log is not None:
         command += ["--log-format", "json"]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log or subprocess.DEVNULL)
+    env = {**os.environ, "GREENLIGHT_OPERATOR_TOKEN": OPERATOR_TOKEN}
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log or subprocess.DEVNULL, env=env)
     try:
         url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 60

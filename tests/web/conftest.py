@@ -47,7 +47,16 @@ def free_port() -> int:
 
 #: Most tests create many tables and play fast from one address: the rate limits are lifted for them
 #: (tests/web/test_limits.py runs servers with the real defaults).
-NO_RATE_LIMITS = ["--limit", "create_per_minute=0", "--limit", "actions_per_second=0"]
+NO_RATE_LIMITS = [
+    *("--limit", "create_per_minute=0", "--limit", "actions_per_second=0", "--limit", "requests_per_second=0"),
+    *("--limit", "socket_messages_per_second=0", "--limit", "socket_opens_per_minute=0", "--limit", "uploads_per_minute=0"),
+    *("--limit", "hints_per_minute=0"),
+]
+
+
+#: The operator's token every test server runs with: ``/api/health`` shows its figures only to a request carrying it.
+OPERATOR_TOKEN = "test-operator-token"
+OPERATOR = {"X-Greenlight-Operator": OPERATOR_TOKEN}
 
 
 class Server:
@@ -73,7 +82,7 @@ class Server:
         command = [sys.executable, "-m", "greenlight.cli.main", "serve", "--port", str(self.port), "--db", str(self.db)]
         command += ["--bot-delay", str(self.bot_delay), *self.extra]
         with self.log.open("ab") as log:
-            env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+            env = {**os.environ, "PYTHONUNBUFFERED": "1", "GREENLIGHT_OPERATOR_TOKEN": OPERATOR_TOKEN}
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=self.log.parent, env=env)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -233,6 +242,8 @@ class Socket:
         self.ws = connect(f"{server.ws_url}/ws/tables/{table_id}", open_timeout=10, legacy=True)
         self.raw: list[str] = []
         self.buffer: list[dict[str, Any]] = []
+        #: The last view that came off the wire (what a ``view_unchanged`` answer refers to).
+        self.latest_view: dict[str, Any] | None = None
         if hello:
             self.send({"type": "hello", "token": token})
 
@@ -246,7 +257,20 @@ class Socket:
         self.raw.append(text)
         message = dict(json.loads(text))
         self.buffer.append(message)
+        if message["type"] == "view":
+            self.latest_view = message
         return message
+
+    def ask_view(self, request_id: Any, timeout: float = 10.0) -> dict[str, Any]:
+        """Ask for the view again: the view that comes (the first buffered one first), or, when the server answers that
+        this client already has the current view (``view_unchanged``), the last view received."""
+        self.send({"type": "view", "id": request_id})
+        self.buffer = [m for m in self.buffer if m["type"] != "view"]  # views from before the question: not its answer
+        answer = self._take(lambda m: m["type"] == "view" or (m["type"] == "view_unchanged" and m.get("id") == request_id), timeout)
+        if answer["type"] == "view":
+            return answer
+        assert self.latest_view is not None and answer["version"] == self.latest_view["version"], answer
+        return self.latest_view
 
     def _take(self, match: Any, timeout: float) -> dict[str, Any]:
         deadline = time.monotonic() + timeout

@@ -13,7 +13,7 @@ from greenlight.core.match import Match
 from greenlight.core.record import Record
 from greenlight.core.registry import all_games, get_game
 from greenlight.web.storage import hash_token
-from tests.web.conftest import Server, bearer, create_table, wait_until
+from tests.web.conftest import OPERATOR, Server, bearer, create_table, wait_until
 
 #: Every test here runs against a server on SQLite and on PostgreSQL (the same API on both storage backends).
 BACKENDS = ("sqlite", "postgresql")
@@ -38,10 +38,13 @@ def assert_refused(response: httpx.Response, status: int, words: str) -> None:
 # -- games ---------------------------------------------------------------------------------------
 
 
-def test_health_answers(api: httpx.Client) -> None:
+def test_health_tells_anyone_only_that_the_server_is_up(api: httpx.Client) -> None:
     response = api.get("/api/health")
     assert response.status_code == 200
-    assert response.json()["ok"] is True
+    assert response.json() == {"ok": True}  # no host name, process id or figures for an anonymous client
+    assert api.get("/api/health", headers={"X-Greenlight-Operator": "a guess"}).json() == {"ok": True}
+    figures = api.get("/api/health", headers=OPERATOR).json()
+    assert figures["ok"] is True and figures["process"].count(":") == 2 and "live_tables" in figures
 
 
 def test_games_lists_every_registered_game_with_options_and_bots(api: httpx.Client) -> None:

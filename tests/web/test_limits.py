@@ -13,7 +13,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from tests.web.conftest import NO_RATE_LIMITS, Server, Socket, bearer, create_table, wait_until
+from tests.web.conftest import NO_RATE_LIMITS, OPERATOR, Server, Socket, bearer, create_table, wait_until
 
 HUMANS = [{"kind": "human"}] * 3
 
@@ -326,15 +326,17 @@ def test_idle_tables_leave_memory_and_come_back_on_demand(tmp_path: Path) -> Non
     try:
         with server.client() as api:
             tables = [create_table(api, "cinecitta", HUMANS, seed=seed) for seed in range(5)]
-            wait_until(lambda: api.get("/api/health").json()["live_tables"] == 0, timeout=10, what="idle tables to be unloaded")
-            assert api.get("/api/health").json()["tables"] == 5
+            wait_until(
+                lambda: api.get("/api/health", headers=OPERATOR).json()["live_tables"] == 0, timeout=10, what="idle tables to be unloaded"
+            )
+            assert api.get("/api/health", headers=OPERATOR).json()["tables"] == 5
             for created in tables:
                 table_id, token = created["table"]["id"], created["seats"][0]["token"]
                 view = api.get(f"/api/tables/{table_id}/view", headers=bearer(token)).json()
                 assert view["version"] == 0 and view["legal_actions"]
                 answer = api.post(f"/api/tables/{table_id}/actions", json={"action": view["legal_actions"][0]}, headers=bearer(token))
                 assert answer.status_code == 200
-                assert api.get("/api/health").json()["live_tables"] <= 3
+                assert api.get("/api/health", headers=OPERATOR).json()["live_tables"] <= 3
             again = api.get(f"/api/tables/{tables[0]['table']['id']}/view", headers=bearer(tables[0]["seats"][0]["token"])).json()
             assert again["version"] == 1 and again["decision"]["committed"] == [0]
             # With every slot held by a table someone watches, a new table must wait.

@@ -64,9 +64,9 @@ def test_no_response_before_the_end_holds_the_seed(server: Server, api: httpx.Cl
             if view["legal_actions"]:
                 request += 1
                 seat.send({"type": "act", "id": request, "action": rng.choice(view["legal_actions"])})
+                view = seat.view_at(view["version"] + 1, timeout=30)
             else:
-                seat.send({"type": "view", "id": request})
-            view = seat.view_at(view["version"] + (1 if view["legal_actions"] else 0), timeout=30)
+                view = seat.ask_view(request, timeout=30)
         spectator.view_at(view["version"], timeout=30)
         texts += seat.raw + spectator.raw
     finally:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import random
 import signal
 import subprocess
@@ -24,7 +25,7 @@ import pytest
 
 from greenlight.core.match import Match
 from greenlight.core.record import Record
-from tests.web.conftest import Server, Socket, bearer, create_table, free_port, wait_until
+from tests.web.conftest import OPERATOR, OPERATOR_TOKEN, Server, Socket, bearer, create_table, free_port, wait_until
 
 if TYPE_CHECKING:
     from greenlight.web.postgres import PostgresBackend
@@ -62,8 +63,7 @@ class SeatOverSocket:
 
     def latest_view(self) -> dict[str, Any]:
         """Drain what has arrived and return the newest view (asking for one if none is buffered)."""
-        self.socket.send({"type": "view", "id": "again"})
-        view = self.socket.next("view", timeout=10)
+        view = self.socket.ask_view("again", timeout=10)
         while True:
             try:
                 message = self.socket.receive(timeout=0.05)
@@ -235,6 +235,7 @@ def test_workers_share_one_port_and_a_killed_worker_is_replaced(database: str, t
         [*command, "--bot-delay", "0", "--log-format", "json", "--log-level", "info"],
         stdout=log,
         stderr=subprocess.STDOUT,
+        env={**os.environ, "GREENLIGHT_OPERATOR_TOKEN": OPERATOR_TOKEN},
     )
     url = f"http://127.0.0.1:{port}"
     try:
@@ -244,14 +245,13 @@ def test_workers_share_one_port_and_a_killed_worker_is_replaced(database: str, t
             for _ in range(30):
                 try:
                     with httpx.Client(base_url=url, timeout=5) as fresh:  # a new connection each time: any worker may take it
-                        seen.add(fresh.get("/api/health").json()["process"])
+                        seen.add(fresh.get("/api/health", headers=OPERATOR).json()["process"])
                 except httpx.HTTPError:
                     pass
             return seen
 
         both = wait_until(lambda: (found := processes()) and len(found) == 2 and found, timeout=60, what="two workers answering")
         victim = int(sorted(both)[0].split(":")[1])
-        import os
 
         os.kill(victim, signal.SIGKILL)
         replaced = wait_until(lambda: (found := processes()) and len(found) == 2 and not found & {sorted(both)[0]} and found, timeout=60)
@@ -461,7 +461,7 @@ def test_a_review_made_by_one_process_is_reported_by_the_other_and_never_made_tw
         with first.client() as a, second.client() as b:
             table_id = create_table(a, "cinecitta", [{"kind": "bot", "bot": "random"}] * 3)["table"]["id"]
             wait_until(lambda: b.get(f"/api/tables/{table_id}").json()["status"] == "finished", what="the bots to finish")
-            maker = a.get("/api/health").json()["process"]
+            maker = a.get("/api/health", headers=OPERATOR).json()["process"]
             started = a.post(f"/api/tables/{table_id}/reviews/0")
             assert started.status_code == 202 and started.json()["by"] == maker
             running = wait_until(lambda: (r := b.get(f"/api/tables/{table_id}/reviews/0")).status_code == 200 and r.json(), what="progress")

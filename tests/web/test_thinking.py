@@ -10,7 +10,7 @@ from greenlight.bots import make_bot
 from greenlight.core.bot import SeatView
 from greenlight.core.match import Match
 from greenlight.core.registry import get_game
-from greenlight.web.thinking import BotPool
+from greenlight.web.thinking import BotPool, Lane, SearchBudget
 
 
 def positions() -> list[tuple[str, Match]]:
@@ -62,24 +62,24 @@ def test_bot_work_is_shared_round_robin_between_table_creators() -> None:
     """One creator's many waiting moves cannot keep another creator's move waiting behind all of them."""
 
     async def scenario() -> list[str]:
-        pool = BotPool(workers=1)
+        lane = Lane("search", workers=1)
         granted: list[str] = []
-        await pool._turn("busy")  # the one worker is taken
+        await lane._turn("busy")  # the one worker is taken
 
         async def wait_turn(owner: str, label: str) -> None:
-            await pool._turn(owner)
+            await lane._turn(owner)
             granted.append(label)
             await asyncio.sleep(0)
-            pool._hand_on()
+            lane._release(owner, None)
 
         waiters = [asyncio.create_task(wait_turn("busy", f"busy-{n}")) for n in range(5)]
         await asyncio.sleep(0)
         waiters.append(asyncio.create_task(wait_turn("other", "other-0")))
         await asyncio.sleep(0)
-        assert pool.waiting() == {"busy": 5, "other": 1}
-        pool._hand_on()  # the first move is done
+        assert lane.waiting() == {"busy": 5, "other": 1}
+        lane._release("busy", None)  # the first move is done
         await asyncio.gather(*waiters)
-        assert pool.waiting() == {} and pool._free == 1
+        assert lane.waiting() == {} and lane._free == 1
         return granted
 
     assert asyncio.run(scenario()) == ["busy-0", "other-0", "busy-1", "busy-2", "busy-3", "busy-4"]
@@ -87,14 +87,100 @@ def test_bot_work_is_shared_round_robin_between_table_creators() -> None:
 
 def test_a_cancelled_wait_for_a_worker_gives_up_its_place() -> None:
     async def scenario() -> None:
-        pool = BotPool(workers=1)
-        await pool._turn("a")
-        waiting = asyncio.create_task(pool._turn("b"))
+        lane = Lane("search", workers=1)
+        await lane._turn("a")
+        waiting = asyncio.create_task(lane._turn("b"))
         await asyncio.sleep(0)
         waiting.cancel()
         await asyncio.gather(waiting, return_exceptions=True)
-        assert pool.waiting() == {}
-        pool._hand_on()
-        assert pool._free == 1
+        assert lane.waiting() == {}
+        lane._release("a", None)
+        assert lane._free == 1
+
+    asyncio.run(scenario())
+
+
+def test_one_creator_never_holds_every_search_worker() -> None:
+    """With two workers a creator holds at most one, even with nobody else waiting: the other is free at once for the next."""
+
+    async def scenario() -> None:
+        lane = Lane("search", workers=2, per_owner=1)
+        await lane._turn("flood")
+        second = asyncio.create_task(lane._turn("flood"))
+        await asyncio.sleep(0)
+        assert lane.waiting() == {"flood": 1} and lane._free == 1  # kept free although only the flood waits
+        await asyncio.wait_for(lane._turn("player"), timeout=1)  # served at once
+        lane._release("flood", None)
+        await asyncio.wait_for(second, timeout=1)
+        assert lane._running == {"flood": 1, "player": 1}
+
+    asyncio.run(scenario())
+
+
+def test_a_creator_past_its_search_budget_waits_behind_creators_within_theirs() -> None:
+    async def scenario() -> list[str]:
+        budget = SearchBudget(per_second=1.0, burst=5.0)
+        budget.charge("greedy", 50.0)  # far past its budget
+        lane = Lane("search", workers=1, budget=budget)
+        await lane._turn("first")
+        order: list[str] = []
+
+        async def wait_turn(owner: str) -> None:
+            await lane._turn(owner)
+            order.append(owner)
+            lane._release(owner, None)
+
+        waiters = [asyncio.create_task(wait_turn("greedy"))]
+        await asyncio.sleep(0)
+        waiters.append(asyncio.create_task(wait_turn("modest")))
+        await asyncio.sleep(0)
+        lane._release("first", None)
+        await asyncio.gather(*waiters)
+        return order
+
+    assert asyncio.run(scenario()) == ["modest", "greedy"]
+
+
+def test_a_search_that_nobody_waits_for_keeps_its_worker_until_it_ends() -> None:
+    """Cancelling a caller does not free the worker its work still runs on: the lane never runs more work than workers."""
+
+    async def scenario() -> None:
+        lane = Lane("search", workers=0)  # threads
+        release = asyncio.Event()
+        loop = asyncio.get_running_loop()
+
+        def slow() -> str:
+            asyncio.run_coroutine_threadsafe(release.wait(), loop).result(timeout=5)
+            return "done"
+
+        caller = asyncio.create_task(lane.run(slow, owner="a"))
+        await asyncio.sleep(0.05)
+        caller.cancel()
+        await asyncio.gather(caller, return_exceptions=True)
+        assert lane._free == 0 and lane._running == {"a": 1}
+        release.set()
+        for _ in range(100):
+            if lane._free == 1:
+                break
+            await asyncio.sleep(0.01)
+        assert lane._free == 1 and not lane._running
+
+    asyncio.run(scenario())
+
+
+def test_quick_bots_do_not_wait_behind_searches() -> None:
+    """Every search worker busy: a medium bot's move is chosen all the same, in the quick lane."""
+
+    async def scenario() -> None:
+        pool = BotPool(workers=1)
+        try:
+            await pool.search._turn("flood")  # the only search worker is taken
+            game_id, match = positions()[0]
+            seat = match.decision().players[0]
+            chosen = await asyncio.wait_for(pool.choose(game_id, "medium", 3, match.state.clone(), seat, owner="player"), timeout=30)
+            assert chosen in {str(action) for action in match.legal_actions(seat)}
+            assert pool.search.waiting() == {}
+        finally:
+            pool.close()
 
     asyncio.run(scenario())

@@ -29,7 +29,7 @@ from typing import Any
 
 from greenlight.bots.analysis import MoveEstimate, analyse
 from greenlight.bots.ismcts import ISMCTSBot
-from greenlight.bots.levels import LEVEL_FACTORIES, TIMED_LEVELS, parse_search, parse_timed_level
+from greenlight.bots.levels import LEVEL_FACTORIES, QUICK_BOTS, TIMED_LEVELS, parse_search, parse_timed_level
 from greenlight.core.bot import Bot
 from greenlight.core.errors import OptionError
 from greenlight.core.game import Game
@@ -46,12 +46,21 @@ EXTRA_BOTS: dict[str, tuple[str, str]] = {
     "openspiel-ismcts": ("greenlight.rl.openspiel_bot:make_openspiel_bot", "OpenSpiel (pip install -e '.[rl]')"),
 }
 
-__all__ = ["GENERIC_BOTS", "ISMCTSBot", "MoveEstimate", "analyse", "bot_names", "make_bot"]
+__all__ = ["GENERIC_BOTS", "ISMCTSBot", "MoveEstimate", "analyse", "bot_names", "is_quick", "make_bot"]
 
 
 def bot_names(game: Game[Any]) -> list[str]:
     """Every bot level this game offers by name (parametric ``search:...`` bots are accepted too)."""
     return [*GENERIC_BOTS, *(name for name in game.bots() if name not in GENERIC_BOTS)]
+
+
+def is_quick(name: str) -> bool:
+    """Whether the bot called ``name`` chooses in milliseconds (no search): every other bot counts as one that thinks long.
+
+    >>> is_quick("medium"), is_quick("hard"), is_quick("search:50")
+    (True, False, False)
+    """
+    return name in QUICK_BOTS
 
 
 def make_bot(name: str, game: Game[Any], seed: int) -> Bot:

@@ -43,6 +43,8 @@ from greenlight.core.errors import OptionError
 from greenlight.core.game import Game
 
 LEVELS = ("random", "easy", "medium", "hard", "expert")
+#: Bots that choose a move in milliseconds (the game's heuristic at most): the server thinks for them apart from searches.
+QUICK_BOTS = frozenset({"random", "easy", "medium", "heuristic"})
 
 #: Share of ``easy`` moves (with a real choice) that are random.
 EASY_RANDOM_SHARE = 0.25

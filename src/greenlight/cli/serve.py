@@ -21,7 +21,9 @@ from greenlight.web.limits import ServerSettings
 
 DEFAULT_DB = Path("greenlight.db")
 #: Settings with options of their own (the rest are set with --limit NAME=VALUE).
-OWN_OPTIONS = ("public_url", "bot_delay", "bot_workers", "write_timeout")
+OWN_OPTIONS = ("public_url", "bot_delay", "bot_workers", "write_timeout", "operator_token")
+#: The environment variable holding the operator's token (a secret: never on the command line, where ``ps`` shows it).
+OPERATOR_TOKEN_VARIABLE = "GREENLIGHT_OPERATOR_TOKEN"
 
 
 def register(app: typer.Typer) -> None:
@@ -84,6 +86,7 @@ def serve(
         bot_delay=bot_delay,
         bot_workers=bot_workers,
         write_timeout=write_timeout,
+        operator_token=os.environ.get(OPERATOR_TOKEN_VARIABLE, ""),
     )
     where = describe_db(db)
     if listen_fd is None:  # a worker's supervisor has done this already

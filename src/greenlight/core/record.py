@@ -91,6 +91,11 @@ class Record:
         for index, entry in enumerate(data["actions"]):
             if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], int) and isinstance(entry[1], str)):
                 raise RecordError(f"record action {index} must be [seat, text], got {entry!r}")
+            if not 0 <= entry[0] < data["num_players"]:
+                raise RecordError(
+                    f"record action {index} is played by seat {entry[0]}, but a {data['num_players']}-player game"
+                    f" has seats 0 to {data['num_players'] - 1}"
+                )
             actions.append((entry[0], entry[1]))
         players = data.get("players", [])
         if not (isinstance(players, list) and all(isinstance(name, str) for name in players)):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import json
+import hmac
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Header, Query, Request
@@ -15,12 +15,11 @@ from greenlight.core.errors import GreenlightError, OptionError
 from greenlight.core.game import Game
 from greenlight.core.record import Record
 from greenlight.core.registry import get_game
-from greenlight.web.inputs import InputError, parse_json
 from greenlight.web.limits import ServerSettings, client_pseudonym, retry_after
 from greenlight.web.messages import MAX_ACTION_LENGTH
-from greenlight.web.replays import replay_json
+from greenlight.web.replays import replay_json, replay_upload
 from greenlight.web.tables import LiveTable, SeatRequest, TableError, TableHub
-from greenlight.web.views import catalogue, component_json, encode_json, game_data_dir, game_json, guide_html, player_guide
+from greenlight.web.views import FILE_NAME, catalogue, component_json, encode_json, game_data_dir, game_json, guide_html, player_guide
 
 #: Largest seed a creator may choose (the server's own seeds have 128 bits).
 MAX_SEED = 2**256 - 1
@@ -128,8 +127,12 @@ async def seat_from_header(hub: TableHub, table: LiveTable, authorization: str |
 
 
 @router.get("/health", tags=["server"])
-async def health(hub: Hub) -> dict[str, Any]:
-    """Liveness: the process answers. Also how many tables it stores and holds in memory, and how writes are grouped."""
+async def health(hub: Hub, x_greenlight_operator: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+    """Liveness: the process answers (``{"ok": true}``). With the operator's token in ``X-Greenlight-Operator``, also
+    which process answers, how many tables it stores and holds in memory, how writes are grouped and the loop's lag."""
+    token = hub.settings.operator_token
+    if not (token and x_greenlight_operator and hmac.compare_digest(x_greenlight_operator.encode(), token.encode())):
+        return {"ok": True}
     try:
         count: int | None = await hub.backend.count()
     except Exception:
@@ -150,7 +153,7 @@ async def ready(hub: Hub) -> dict[str, Any]:
     problem = await hub.ready()
     if problem is not None:
         raise TableError(503, f"not ready: {problem}", retry_after=1)
-    return {"ready": True, "process": hub.backend.process_id, "shared": hub.backend.shared}
+    return {"ready": True, "shared": hub.backend.shared}
 
 
 @router.get("/games", tags=["games"])
@@ -170,7 +173,7 @@ async def game_data(game_id: str, name: str) -> Any:
     """A bundled data file of the game (cards, board) as JSON, for renderers: ``name`` without suffix, e.g. ``cards``."""
     game = game_or_404(game_id)
     folder = game_data_dir(game)
-    for suffix in (".toml", ".json"):
+    for suffix in (".toml", ".json") if FILE_NAME.fullmatch(name) else ():
         path = (folder / f"{name}{suffix}").resolve()
         if path.parent == folder and path.is_file():
             return await asyncio.to_thread(load_data_file, path)
@@ -343,17 +346,20 @@ async def table_replay(table_id: str, hub: Hub) -> dict[str, Any]:
 
 
 @router.post("/replay", tags=["replays"])
-async def replay_record(request: Request) -> dict[str, Any]:
-    """Replay an uploaded record (the JSON of a finished or unfinished game) step by step."""
+async def replay_record(request: Request, hub: Hub, client: ClientAddress) -> Response:
+    """Replay an uploaded record (the JSON of a finished or unfinished game) step by step.
+
+    The record is parsed and replayed in a worker process, taking the uploader's turn there like a bot move, so a
+    large upload holds neither the event loop nor the workers from anyone else for long.
+    """
     settings: ServerSettings = request.app.state.settings
     body = await request.body()
-    try:
-        data = parse_json(body, max_depth=settings.max_json_depth, max_int_digits=settings.max_json_int_digits)
-    except InputError as error:
-        raise TableError(400, str(error)) from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise TableError(400, f"the record must be JSON: {error}") from None
-    return await asyncio.to_thread(replay_json, data)
+    status, text = await hub.bot_pool.run(
+        replay_upload, body, settings.max_json_depth, settings.max_json_int_digits, owner=client_pseudonym(client)
+    )
+    if status != 200:
+        raise TableError(status, text)
+    return json_text(text)
 
 
 #: The routes of every move, a seat's view and its actions, are tried first (routes are matched in order;

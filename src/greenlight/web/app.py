@@ -24,7 +24,7 @@ import greenlight
 from greenlight.web import api, coach, life, pages, sockets
 from greenlight.web.backend import Backend, LocalBackend
 from greenlight.web.database import open_backend
-from greenlight.web.guard import BodyGuard
+from greenlight.web.guard import BodyGuard, RequestBudget
 from greenlight.web.limits import ServerSettings, retry_after
 from greenlight.web.rooms import Room, RoomDatabase
 from greenlight.web.storage import TableStore
@@ -102,7 +102,9 @@ def create_app(
     app.state.hub = hub
     app.state.settings = settings
     app.state.limiters = api.Limiters(settings, hub)
+    app.state.socket_budgets = sockets.SocketBudgets(settings)
     app.add_middleware(BodyGuard, settings=settings)
+    app.add_middleware(RequestBudget, settings=settings)  # added last, so it runs first: before any body is read
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.include_router(api.router)
     app.include_router(coach.router)

@@ -22,7 +22,7 @@ import asyncio
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import HTMLResponse
@@ -33,10 +33,12 @@ from greenlight.bots.review import AnalysisRequest, Review, ReviewSteps, review_
 from greenlight.bots.review_page import review_html
 from greenlight.core.record import Record
 from greenlight.web.api import ClientAddress, Hub, Limiters, bearer
-from greenlight.web.limits import ServerSettings
+from greenlight.web.limits import ServerSettings, retry_after
 from greenlight.web.storage import SaveReview, UpdateHints
 from greenlight.web.tables import LiveTable, TableError, TableHub
 from greenlight.web.thinking import hint, review_search
+
+R = TypeVar("R")
 
 router = APIRouter(tags=["hints and reviews"])
 Authorization = Annotated[str | None, Header()]
@@ -84,6 +86,87 @@ def hints_allowed(table: LiveTable, seat: int) -> bool:
     return table.stored.hints or all(row.kind == "bot" for row in table.stored.seats if row.seat != seat)
 
 
+class Hints:
+    """The hints of one server process: one search per (table, seat, move), shared by whoever asks for it, at most
+    ``max_hints_at_once`` searching or waiting for a worker, and each given up once nobody waits for it any more."""
+
+    def __init__(self, settings: ServerSettings) -> None:
+        self.settings = settings
+        #: Searches under way, and the latest answer, by (table, seat, move number).
+        self.running: dict[tuple[str, int, int], HintSearch] = {}
+        self.answered: dict[tuple[str, int], tuple[int, list[dict[str, Any]]]] = {}
+
+    async def moves(self, hub: TableHub, table: LiveTable, seat: int, request: Request) -> list[dict[str, Any]]:
+        """The hint's moves: the latest answer for this move, the search under way for it, or a new search."""
+        version = table.version
+        answered = self.answered.get((table.id, seat))
+        if answered is not None and answered[0] == version:
+            return answered[1]
+        key = (table.id, seat, version)
+        search = self.running.get(key)
+        if search is None:
+            if len(self.running) >= self.settings.max_hints_at_once:
+                raise TableError(
+                    503, "the server's hint searches are all busy; ask again in a few seconds", retry_after=self.settings.hint_seconds
+                )
+            state = table.match.state.clone()
+            task = asyncio.ensure_future(
+                hub.bot_pool.run(hint, table.game.spec.id, state, seat, self.settings.hint_seconds, HINT_MOVES, owner=table.stored.creator)
+            )
+            search = self.running[key] = HintSearch(task)
+            task.add_done_callback(lambda done: self._ended(key, done))
+        search.waiting += 1
+        try:
+            return await until_disconnected(request, asyncio.shield(search.task))
+        finally:
+            search.waiting -= 1
+            if search.waiting == 0 and not search.task.done():
+                search.task.cancel()  # nobody waits for it: a search still queued never runs
+
+    def _ended(self, key: tuple[str, int, int], task: asyncio.Future[list[dict[str, Any]]]) -> None:
+        self.running.pop(key, None)
+        if not task.cancelled() and task.exception() is None:
+            table_id, seat, version = key
+            self.answered[(table_id, seat)] = (version, task.result())
+            if len(self.answered) > 1000:
+                self.answered.pop(next(iter(self.answered)))
+
+
+@dataclass(eq=False)
+class HintSearch:
+    """One hint search and how many requests wait for it."""
+
+    task: asyncio.Future[list[dict[str, Any]]]
+    waiting: int = 0
+
+
+async def until_disconnected(request: Request, work: asyncio.Future[R]) -> R:
+    """``work``'s result, or CancelledError once the client has gone (its request is answered by nobody then)."""
+
+    async def gone() -> None:
+        while (await request.receive())["type"] != "http.disconnect":
+            pass
+
+    watcher: asyncio.Future[None] = asyncio.ensure_future(gone())
+    try:
+        futures: list[asyncio.Future[Any]] = [work, watcher]
+        await asyncio.wait(futures, return_when=asyncio.FIRST_COMPLETED)
+        if work.done():
+            return work.result()
+        raise asyncio.CancelledError("the client went away")
+    finally:
+        watcher.cancel()
+
+
+def hints_of(request: Request) -> Hints:
+    """The server's hints."""
+    state = request.app.state
+    if not hasattr(state, "hints"):
+        state.hints = Hints(state.settings)
+    hints: Hints = state.hints
+    return hints
+
+
 @router.post("/api/tables/{table_id}/hint")
 async def ask_hint(table_id: str, request: Request, hub: Hub, client: ClientAddress, authorization: Authorization = None) -> dict[str, Any]:
     """A seat: the search's three best moves for it now, in words, with their estimated win shares (from its own view)."""
@@ -97,12 +180,18 @@ async def ask_hint(table_id: str, request: Request, hub: Hub, client: ClientAddr
         raise TableError(409, "the game is over: ask for a review of it instead")
     if not hints_allowed(table, seat):
         raise TableError(403, "hints are off at this table: other people play here, and only the host can allow hints for everyone")
-    state = table.match.state.clone()
-    if not table.game.legal_actions(state, seat):
+    if not table.match.legal_actions(seat):
         raise TableError(409, "you have nothing to decide now; ask again when it is your turn")
     settings: ServerSettings = hub.settings
-    moves = await hub.bot_pool.run(hint, table.game.spec.id, state, seat, settings.hint_seconds, HINT_MOVES, owner=table.stored.creator)
-    return {"seat": seat, "version": table.version, "seconds": settings.hint_seconds, "moves": moves}
+    hints = hints_of(request)
+    answered = hints.answered.get((table.id, seat))
+    if answered is None or answered[0] != table.version:  # a hint already found for this move is free
+        wait = await hub.wait_needed("hints", client, settings.hints_per_minute / 60.0, settings.hints_burst)
+        if wait > 0:
+            raise TableError(429, f"too many hints asked from your address; try again in {retry_after(wait)} s", retry_after=wait)
+    version = table.version
+    moves = await hints.moves(hub, table, seat, request)
+    return {"seat": seat, "version": version, "seconds": settings.hint_seconds, "moves": moves}
 
 
 @router.post("/api/tables/{table_id}/hints")

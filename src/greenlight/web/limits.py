@@ -26,8 +26,19 @@ class ServerSettings:
 
     #: Where people reach this server (seat links are built from it, never from request headers).
     public_url: str = "http://127.0.0.1:8000"
+    #: A secret that shows ``/api/health``'s figures to whoever sends it in ``X-Greenlight-Operator`` (from the
+    #: ``GREENLIGHT_OPERATOR_TOKEN`` environment variable; empty: the figures are shown to nobody).
+    operator_token: str = ""
     bot_delay: float = 0.6
+    #: Worker processes for searches (hard and expert bots, hints, reviews, uploaded replays; default: one per CPU),
+    #: and for quick bots (random, easy, medium), which never wait behind a search.
     bot_workers: int | None = None
+    quick_bot_workers: int = 1
+    #: Search seconds each table creator's tables (and hints) may use: a steady rate per minute and a credit to
+    #: start from. A creator past it waits behind everyone within theirs and cannot create tables with searching
+    #: bots until the credit is back above zero (0: no budget).
+    search_seconds_per_minute: float = 60.0
+    search_burst_seconds: float = 600.0
     #: A write that the database has not taken within this many seconds fails with a 503 (nothing stored).
     write_timeout: float = 3.0
     #: Tables kept in memory at once; idle ones are unloaded first, and loaded again when someone looks.
@@ -44,9 +55,15 @@ class ServerSettings:
     #: Actions one client may send (HTTP and WebSocket together): per second and a burst.
     actions_per_second: float = 10.0
     actions_burst: int = 30
-    #: Request bodies: actions and table creation; record uploads.
+    #: Request bodies: actions and table creation; record uploads (``/api/replay``); whole positions (``/api/positions/tables``).
     max_body_bytes: int = 16 * 1024
     max_upload_bytes: int = 4 * 1024 * 1024
+    max_position_bytes: int = 256 * 1024
+    #: Uploads (records and positions) one client address may send: per minute, burst; and uploads read or worked
+    #: on at once by this process (503 beyond), so uploads never hold more than that many bodies in memory.
+    uploads_per_minute: float = 10.0
+    uploads_burst: int = 5
+    max_uploads_at_once: int = 4
     #: JSON from clients: deepest nesting and longest integer (digits) accepted.
     max_json_depth: int = 32
     max_json_int_digits: int = 80
@@ -58,6 +75,10 @@ class ServerSettings:
     #: HTTP connections one client may hold open; seconds to send a request's headers; idle keep-alive.
     max_connections_per_client: int = 64
     header_timeout_seconds: float = 10.0
+    #: A request's headers: all of them with the request line (bytes), the longest line, and how many (431 beyond).
+    max_header_bytes: int = 16 * 1024
+    max_header_line_bytes: int = 8 * 1024
+    max_headers: int = 100
     keep_alive_seconds: int = 5
     #: Seconds to send a request body once its headers are in.
     body_timeout_seconds: float = 20.0
@@ -73,6 +94,21 @@ class ServerSettings:
     hint_seconds: float = 2.0
     review_seconds: float = 1.0
     max_reviews: int = 2
+    #: Hints one client address may ask for (per minute, burst; a hint asked again for the same move is answered from
+    #: the first and costs nothing), and hints searched or waiting for a worker at once on this process (503 beyond).
+    hints_per_minute: float = 10.0
+    hints_burst: int = 3
+    max_hints_at_once: int = 2
+    #: HTTP requests one client address may make to this process (every route, pages and files too): per second, burst.
+    requests_per_second: float = 30.0
+    requests_burst: int = 120
+    #: WebSocket messages one client address may send to this process over all its sockets: per second, burst. Messages
+    #: beyond are dropped unread (the first gets an ``error``); a socket that goes on sending is closed (4429).
+    socket_messages_per_second: float = 20.0
+    socket_messages_burst: int = 60
+    #: WebSockets one client address may open on this process: per minute, burst.
+    socket_opens_per_minute: float = 60.0
+    socket_opens_burst: int = 20
 
 
 class RateLimiter:

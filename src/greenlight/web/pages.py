@@ -13,7 +13,7 @@ from greenlight.core.errors import OptionError
 from greenlight.core.registry import get_game
 from greenlight.web.api import Hub, game_or_404
 from greenlight.web.tables import LiveTable, TableError
-from greenlight.web.views import WEB_FILE_TYPES, catalogue, game_json, game_web_dir, guide_html, player_guide
+from greenlight.web.views import FILE_NAME, WEB_FILE_TYPES, catalogue, game_json, game_web_dir, guide_html, player_guide
 
 HERE = Path(__file__).resolve().parent
 #: Content Security Policy of the HTML pages: scripts and styles only from this server, nothing inline.
@@ -96,6 +96,8 @@ async def rules_page(request: Request, game_id: str) -> HTMLResponse:
 async def game_web_file(game_id: str, name: str) -> FileResponse:
     """A file of the game's ``web/`` folder (its table renderer and stylesheet)."""
     game = game_or_404(game_id)
+    if not FILE_NAME.fullmatch(name):
+        raise TableError(404, f"{game.spec.title} has no web file {name!r}")
     suffix = Path(name).suffix
     folder = game_web_dir(game)
     path = (folder / name).resolve()

@@ -55,6 +55,7 @@ from greenlight.web.storage import (
     AddChat,
     AppendAction,
     ChatLine,
+    Probe,
     StorageError,
     StoredTable,
     TablePage,
@@ -293,6 +294,9 @@ class PostgresBackend(Backend):
         revised: set[str] = set()
         run: list[AppendAction] = []
         for op in ops:
+            if isinstance(op, Probe):
+                await conn.execute(_pg(op_statements(op)[0][0]))
+                continue
             touched.add(op_table(op))
             if isinstance(op, AppendAction):
                 run.append(op)

@@ -12,13 +12,33 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from greenlight.core.errors import GreenlightError
 from greenlight.core.events import events_for
 from greenlight.core.record import Record, start_state
 from greenlight.core.registry import get_game
+from greenlight.web.inputs import InputError, parse_json
 from greenlight.web.tables import TableError
+from greenlight.web.views import encode_json
+
+
+def replay_upload(body: bytes, max_depth: int, max_int_digits: int) -> tuple[int, str]:
+    """An uploaded record's replay as JSON text (200), or the status and reason of its refusal; runs in a worker process.
+
+    The refusal comes back as plain values: an exception would have to cross the process boundary.
+    """
+    try:
+        data = parse_json(body, max_depth=max_depth, max_int_digits=max_int_digits)
+    except InputError as error:
+        return 400, str(error)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        return 400, f"the record must be JSON: {error}"
+    try:
+        return 200, encode_json(replay_json(data))
+    except TableError as error:
+        return error.status, error.message
 
 
 def replay_json(data: Any, names: list[str] | None = None) -> dict[str, Any]:

@@ -62,7 +62,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from greenlight.web.storage import StorageError
+from greenlight.web.storage import StorageError, bound_wal
 
 if TYPE_CHECKING:
     from fastapi import APIRouter
@@ -290,6 +290,7 @@ class SqliteRooms(RoomDatabase):
         db = sqlite3.connect(self._path, uri=self._uri, check_same_thread=False, isolation_level=None, timeout=self._timeout)
         if not self._uri:
             db.execute("PRAGMA journal_mode=WAL")
+            bound_wal(db)
         db.execute("PRAGMA synchronous=FULL")
         db.execute("PRAGMA foreign_keys=ON")
         with self._guard:

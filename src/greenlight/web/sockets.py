@@ -12,17 +12,32 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from greenlight.web.api import Limiters
 from greenlight.web.backend import SocketRefused
 from greenlight.web.inputs import InputError, parse_json
-from greenlight.web.limits import ServerSettings, retry_after
+from greenlight.web.limits import RateLimiter, ServerSettings, retry_after
 from greenlight.web.messages import Act, Chat, Ping, ViewAgain, read_hello, read_message, request_id
 from greenlight.web.storage import StorageError
 from greenlight.web.tables import Client, LiveTable, TableError, TableHub, chat_json
 
 #: Seconds a new socket has to say hello.
 HELLO_SECONDS = 20
-#: Close codes for frames the protocol does not take (RFC 6455 section 7.4.1).
+#: Close codes for frames the protocol does not take (RFC 6455 section 7.4.1), and for a client over its budget.
 CLOSE_UNSUPPORTED_DATA = 1003
+CLOSE_TOO_MANY = 4429
+#: Messages over the budget a socket may send in a row (dropped unread) before it is closed.
+MAX_DROPPED_IN_A_ROW = 200
 
 router = APIRouter()
+
+
+class SocketBudgets:
+    """What one client address may make this process do over WebSockets: open sockets and send messages.
+
+    Kept in memory per process (a message's budget is taken before the message is even parsed, so it must cost
+    no database round trip); the socket caps, kept by the backend, hold across processes.
+    """
+
+    def __init__(self, settings: ServerSettings) -> None:
+        self.messages = RateLimiter(settings.socket_messages_per_second, settings.socket_messages_burst)
+        self.opens = RateLimiter(settings.socket_opens_per_minute / 60.0, settings.socket_opens_burst)
 
 
 class _Binary(Exception):
@@ -43,7 +58,12 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     hub: TableHub = websocket.app.state.hub
     settings: ServerSettings = websocket.app.state.settings
     address = websocket.client.host if websocket.client is not None else ""
+    budgets: SocketBudgets = websocket.app.state.socket_budgets
     await websocket.accept()
+    wait = budgets.opens.wait_needed(address)
+    if wait > 0:
+        await _refuse(websocket, 429, f"your address opens connections too often; try again in {retry_after(wait)} s")
+        return
     try:
         table = await hub.table(table_id)
     except TableError as error:
@@ -88,17 +108,33 @@ async def _serve(websocket: WebSocket, hub: TableHub, settings: ServerSettings, 
         await _refuse(websocket, error.status, error.message)
         return
     client = Client(seat, address, host=table.is_host(greeting.host) if greeting.host is not None else False)
-    client.push(first_view)
+    client.push_view(first_view)
     with contextlib.suppress(TableError):  # the chat could not be read now: the game goes on without it
         client.push({"type": "chat_history", "lines": [chat_json(line) for line in await hub.chat_history(table)]})
     table.clients.add(client)
     table.schedule_presence(settings.presence_delay_seconds)
     await hub.backend.greet_socket(ticket, table.id, seat)
     writer = asyncio.create_task(_pump(websocket, client))
+    budget: SocketBudgets = websocket.app.state.socket_budgets
+    dropped = 0
     try:
         while True:
+            frame = await websocket.receive()
+            wait = budget.messages.wait_needed(address)
+            if wait > 0 and frame["type"] != "websocket.disconnect":
+                # Over the address's budget: dropped unread. The first says so; a socket that keeps sending is closed.
+                dropped += 1
+                if dropped == 1:
+                    client.push(_over_budget(wait))
+                elif dropped >= MAX_DROPPED_IN_A_ROW:
+                    writer.cancel()
+                    await _flush(websocket, client)  # what is queued (the warning among it) goes out before the close
+                    await websocket.close(code=CLOSE_TOO_MANY, reason="too many messages; slow down and connect again")
+                    return
+                continue
+            dropped = 0
             try:
-                message = await _receive(websocket, settings)
+                message = _read(frame, settings)
             except _NotJson as problem:
                 client.push({"type": "error", "id": None, "status": 400, "message": problem.reason})
                 continue
@@ -117,9 +153,23 @@ async def _serve(websocket: WebSocket, hub: TableHub, settings: ServerSettings, 
         table.schedule_presence(settings.presence_delay_seconds)
 
 
+def _over_budget(wait: float) -> dict[str, Any]:
+    return {
+        "type": "error",
+        "id": None,
+        "status": 429,
+        "message": f"too many messages from your address; they are dropped for {retry_after(wait)} s",
+        "retry_after": retry_after(wait),
+    }
+
+
 async def _receive(websocket: WebSocket, settings: ServerSettings) -> Any:
     """The next client message as JSON (raises _Binary, _NotJson or WebSocketDisconnect)."""
-    message = await websocket.receive()
+    return _read(await websocket.receive(), settings)
+
+
+def _read(message: Any, settings: ServerSettings) -> Any:
+    """A received frame as JSON (raises _Binary, _NotJson or WebSocketDisconnect)."""
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000))
     text = message.get("text")
@@ -136,6 +186,13 @@ async def _receive(websocket: WebSocket, settings: ServerSettings) -> Any:
 async def _refuse(websocket: WebSocket, status: int, message: str, *, code: int | None = None) -> None:
     await websocket.send_json({"type": "error", "status": status, "message": message})
     await websocket.close(code=code or 4000 + status, reason=message[:120])
+
+
+async def _flush(websocket: WebSocket, client: Client) -> None:
+    """Send what is queued for the client now (its pump is stopped)."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+        while not client.queue.empty():
+            await websocket.send_text(client.queue.get_nowait())
 
 
 async def _pump(websocket: WebSocket, client: Client) -> None:
@@ -164,9 +221,14 @@ async def _handle(hub: TableHub, table: LiveTable, client: Client, message: Any,
         client.push({"type": "pong", "id": answer_id})
     elif isinstance(request, ViewAgain):
         try:
-            client.push(table.view_text(client.seat))
+            text = table.view_text(client.seat)
         except TableError as error:
             refuse(error.status, error.message)
+        else:
+            if text is client.last_view:
+                client.push({"type": "view_unchanged", "id": answer_id, "version": table.version})
+            else:
+                client.push_view(text)
     elif client.seat is None:
         refuse(
             403,

@@ -370,8 +370,16 @@ class SaveReview:
     at: float = field(default_factory=time.time)
 
 
+@dataclass(frozen=True, slots=True)
+class Probe:
+    """A write that changes nothing: whether the database takes writes now (``/api/ready`` after writes failed)."""
+
+    table_id: str = ""
+
+
 WriteOp = (
-    CreateTable
+    Probe
+    | CreateTable
     | AppendAction
     | MarkJoined
     | MarkBroken
@@ -464,6 +472,9 @@ class SqliteStore(TableStore):
         # FULL: a committed action survives even a power cut, not only a killed process.
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
+        bound_wal(self._db)
+        #: A write failed for want of disk space: the next write first checkpoints and truncates the write-ahead log.
+        self._checkpoint_owed = False
         with self._write_lock:
             self._prepare_schema()
         if memory:
@@ -518,9 +529,12 @@ class SqliteStore(TableStore):
         if not ops:
             return
         with self._write_lock:
+            if self._checkpoint_owed:
+                self._checkpoint()
             try:
                 self._db.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as error:
+                self._note_full(error)
                 raise StorageError(_describe(error)) from error
             try:
                 run: list[AppendAction] = []
@@ -536,11 +550,28 @@ class SqliteStore(TableStore):
             except sqlite3.Error as error:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
+                self._note_full(error)
                 raise StorageError(_describe(error), conflict=isinstance(error, sqlite3.IntegrityError)) from error
             except BaseException:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
                 raise
+
+    def _note_full(self, error: sqlite3.Error) -> None:
+        if "full" in str(error).lower() or "disk i/o" in str(error).lower():
+            self._checkpoint_owed = True
+
+    def _checkpoint(self) -> None:
+        """Copy the write-ahead log into the database and truncate it to nothing, giving its space back to the disk.
+
+        After a full disk the log may hold the space the next write needs; this succeeds once the disk has room for
+        the pages the log carries, and is tried before every write until it does.
+        """
+        try:
+            busy, _, _ = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        except sqlite3.Error:
+            return
+        self._checkpoint_owed = bool(busy)
 
     def _append(self, run: list[AppendAction]) -> None:
         """Insert a run of moves with one statement, then check that each table's moves still run 0, 1, 2, ...
@@ -691,6 +722,19 @@ class SqliteStore(TableStore):
                 self._read_db.close()
 
 
+#: The write-ahead log is checkpointed once it holds this many pages, and truncated to this size after a checkpoint:
+#: SQLite's own defaults (1,000 pages, never truncated) let the log alone fill a small disk, and then no checkpoint
+#: can run to empty it.
+WAL_CHECKPOINT_PAGES = 256
+WAL_SIZE_LIMIT_BYTES = 1024 * 1024
+
+
+def bound_wal(db: sqlite3.Connection) -> None:
+    """Keep a connection's write-ahead log small (see :data:`WAL_CHECKPOINT_PAGES`)."""
+    db.execute(f"PRAGMA wal_autocheckpoint={WAL_CHECKPOINT_PAGES}")
+    db.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT_BYTES}")
+
+
 def op_table(op: WriteOp) -> str:
     """The id of the table ``op`` writes to."""
     return op.table.id if isinstance(op, CreateTable) else op.table_id
@@ -703,6 +747,8 @@ def op_statements(op: WriteOp) -> list[tuple[str, Sequence[object]]]:
     """The statements that store ``op`` (every op but :class:`AppendAction`, which stores are free to write in runs)."""
     if isinstance(op, CreateTable):
         return _create_statements(op.table)
+    if isinstance(op, Probe):
+        return [("UPDATE meta SET value = value WHERE key = 'schema'", ())]
     if isinstance(op, UpdateHints):
         return [("UPDATE tables SET hints = ? WHERE id = ?", (int(op.on), op.table_id))]
     if isinstance(op, SaveReview):

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from greenlight.bots import bot_names
+from greenlight.bots import bot_names, is_quick
 from greenlight.core.errors import ActionParseError, GreenlightError, OptionError
 from greenlight.core.game import Game
 from greenlight.core.match import Match, StagedMove
@@ -43,6 +43,7 @@ from greenlight.web.storage import (
     LinkRematch,
     MarkBroken,
     MarkJoined,
+    Probe,
     SeatRow,
     StorageError,
     StoredTable,
@@ -77,6 +78,8 @@ JOIN_WAIT_SECONDS = 0.5
 #: With several server processes: how often each looks for tables whose bots nobody moves, and how many it takes at once.
 TAKEOVER_SECONDS = 1.0
 TAKEOVER_BATCH = 20
+#: Least time between two writes that check whether the database takes writes again (``/api/ready``).
+PROBE_SECONDS = 1.0
 #: How often a move is tried again after another process stored a move at the same index first.
 ACT_ATTEMPTS = 4
 #: What a client of a seat hears when another server process gave its seat to someone else.
@@ -173,6 +176,8 @@ class Client:
     queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(CLIENT_QUEUE_SIZE))
     #: Whether this client holds the host's token (it hears the host's notices).
     host: bool = False
+    #: The last view queued for this client (a client asking for the view it has gets nothing new).
+    last_view: str | None = None
 
     def push(self, message: dict[str, Any] | str) -> None:
         """Queue a message; a client that lags far behind loses its oldest messages (the newest view is complete)."""
@@ -180,6 +185,11 @@ class Client:
         while self.queue.full():
             self.queue.get_nowait()
         self.queue.put_nowait(text)
+
+    def push_view(self, text: str) -> None:
+        """Queue a view (JSON text from :meth:`LiveTable.view_text`), remembering it as the client's latest."""
+        self.last_view = text
+        self.push(text)
 
 
 class LiveTable:
@@ -221,6 +231,8 @@ class LiveTable:
         self._row_waiters: list[asyncio.Future[None]] = []
         #: Each viewer's log in words so far: (events described, lines).
         self._logs: dict[int | None, tuple[int, list[str], list[str]]] = {}
+        #: Each viewer's latest view as JSON text, with the move number and public facts it was built from.
+        self._views: dict[int | None, tuple[int, str, str]] = {}
 
     # -- the game -----------------------------------------------------------------
 
@@ -314,6 +326,11 @@ class LiveTable:
             return False
         return self._match is None or not self.bot_seats_to_act()
 
+    def unattended(self) -> bool:
+        """Nobody connected (here or through another process) and nothing being written: only bots play on (unloading
+        stops them until someone looks)."""
+        return not self.clients and not self.pending and not self.elsewhere.seats and not self.elsewhere.spectators
+
     # -- what clients see ------------------------------------------------------------
 
     def status(self) -> str:
@@ -360,10 +377,21 @@ class LiveTable:
         return seat_view(self.match, seat, self.info(), self.log_for(seat))
 
     def view_text(self, seat: int | None, info: dict[str, Any] | None = None) -> str:
-        """The view of ``seat`` as JSON text; the log's lines are encoded once, when they are new."""
-        view = seat_view(self.match, seat, info if info is not None else self.info(), LOG_PLACEHOLDER)
+        """The view of ``seat`` as JSON text; the log's lines are encoded once, when they are new.
+
+        A view is built from the state at this move, the seat and the table's public facts alone, so it is built
+        once per change: asked again with nothing changed, the same text (the same object) is returned.
+        """
+        info = info if info is not None else self.info()
+        facts = encode_json(info)
+        cached = self._views.get(seat)
+        if cached is not None and cached[0] == self.version and cached[1] == facts:
+            return cached[2]
+        view = seat_view(self.match, seat, info, LOG_PLACEHOLDER)
         _, _, encoded = self._log(seat)
-        return encode_json(view).replace(LOG_PLACEHOLDER_JSON, "[" + ",".join(encoded) + "]", 1)
+        text = encode_json(view).replace(LOG_PLACEHOLDER_JSON, "[" + ",".join(encoded) + "]", 1)
+        self._views[seat] = (self.version, facts, text)
+        return text
 
     def broadcast(self) -> None:
         """Queue each connected client its own fresh view (each distinct view encoded once)."""
@@ -374,7 +402,7 @@ class LiveTable:
         for client in self.clients:
             if client.seat not in texts:
                 texts[client.seat] = self.view_text(client.seat, info)
-            client.push(texts[client.seat])
+            client.push_view(texts[client.seat])
 
     def schedule_broadcast(self) -> None:
         """Broadcast once the moves stored together have all been committed (one view per client for them all)."""
@@ -400,6 +428,12 @@ class LiveTable:
         text = encode_json({"type": "presence", "table": self.info()})
         for client in self.clients:
             client.push(text)
+
+
+def no_such_seat(table: LiveTable, seat: int) -> TableError:
+    """The 404 for a seat number the table does not have, naming the number as the client sent it (API seats count from 0)."""
+    count = len(table.stored.seats)
+    return TableError(404, f"there is no seat {seat} at this table: its seats are numbered 0 to {count - 1} (shown as 1 to {count})")
 
 
 def bot_name(seat: int, level: str) -> str:
@@ -440,7 +474,15 @@ class TableHub:
         self.settings = settings
         self.backend = store if isinstance(store, Backend) else LocalBackend(store, write_timeout=settings.write_timeout, owns_store=False)
         self.bot_delay = settings.bot_delay if bot_delay is None else bot_delay
-        self.bot_pool = BotPool(settings.bot_workers if bot_workers is None else bot_workers)
+        self.bot_pool = BotPool(
+            settings.bot_workers if bot_workers is None else bot_workers,
+            quick_workers=settings.quick_bot_workers,
+            search_seconds_per_minute=settings.search_seconds_per_minute,
+            search_burst_seconds=settings.search_burst_seconds,
+        )
+        #: Places in memory promised to tables being loaded or created (counted against ``max_live_tables``).
+        self._reserved = 0
+        self._last_probe = -PROBE_SECONDS
         self.writer = self.backend.writer
         #: Tables in memory, least recently used first.
         self.tables: OrderedDict[str, LiveTable] = OrderedDict()
@@ -498,10 +540,23 @@ class TableHub:
         await self.backend.close()
 
     async def ready(self) -> str | None:
-        """None when this process can serve tables; else why not, in words (for ``/api/ready``)."""
+        """None when this process can serve tables; else why not, in words (for ``/api/ready``).
+
+        After a write failed (a full disk, a read-only database), the process is not ready until a write is stored
+        again: each readiness check (at most one a second) tries a write that changes nothing.
+        """
         if not self.started:
             return "the server is starting"
-        return await self.backend.ready()
+        problem = await self.backend.ready()
+        if problem is not None or self.writer.failing is None:
+            return problem
+        now = time.monotonic()
+        if now - self._last_probe >= PROBE_SECONDS:
+            self._last_probe = now
+            with contextlib.suppress(StorageError):
+                await self.writer.write(Probe())
+        failing = self.writer.failing
+        return None if failing is None else f"the database does not take writes ({failing})"
 
     # -- tables -------------------------------------------------------------------------
 
@@ -551,15 +606,18 @@ class TableHub:
         if table_id in self.tables:
             return self.tables[table_id]
         self._make_room()
-        table = LiveTable(stored)
-        if not table.finished and table.broken is None:
-            try:
-                table._match = await asyncio.to_thread(Match.from_record, Record.from_json(stored.record.to_json()))
-            except GreenlightError as error:
-                table.broken = str(error)
-                log.error("table %s cannot be loaded: %s", table_id, error, extra={"table": table_id})
-                await self._write_quietly(MarkBroken(table_id, str(error)), table_id)
-        self.tables[table_id] = table
+        try:
+            table = LiveTable(stored)
+            if not table.finished and table.broken is None:
+                try:
+                    table._match = await asyncio.to_thread(Match.from_record, Record.from_json(stored.record.to_json()))
+                except GreenlightError as error:
+                    table.broken = str(error)
+                    log.error("table %s cannot be loaded: %s", table_id, error, extra={"table": table_id})
+                    await self._write_quietly(MarkBroken(table_id, str(error)), table_id)
+            self.tables[table_id] = table
+        finally:
+            self._reserved -= 1
         if self.backend.shared:
             # Changes stored by others while this copy was being read sent notices nobody here heard: look once more.
             self._schedule_refresh(table)
@@ -567,14 +625,24 @@ class TableHub:
         return table
 
     def _make_room(self) -> None:
-        """Unload idle tables (least recently used first) until one more fits, or refuse with a 503."""
-        while len(self.tables) >= self.settings.max_live_tables:
+        """Promise one more table a place in memory (the caller gives it back with ``self._reserved -= 1`` once the
+        table is in, or has failed), unloading tables to make it, or refuse with a 503.
+
+        Idle tables go first (least recently used first), then tables that nobody watches and only bots play (their
+        bots stop; they play on once someone opens the table again), least recently used first and thinking ones
+        last; tables someone is connected to are never unloaded. Places promised count, so the cap is never passed.
+        """
+        while len(self.tables) + self._reserved >= self.settings.max_live_tables:
             victim = next((table for table in self.tables.values() if table.idle()), None)
+            if victim is None:
+                unattended = [table for table in self.tables.values() if table.unattended()]
+                victim = next((table for table in unattended if table.thinking is None), None) or next(iter(unattended), None)
             if victim is None:
                 raise TableError(
                     503, f"the server holds its maximum of {self.settings.max_live_tables} active tables; try again later", retry_after=30
                 )
             self._unload(victim)
+        self._reserved += 1
 
     def _unload(self, table: LiveTable) -> None:
         if table.bot_task is not None:
@@ -628,6 +696,15 @@ class TableHub:
                 row.token_hash = hash_token(token)
                 if not row.open:
                     tokens[row.seat] = token  # an open seat's token goes to whoever takes it, later
+        if any(row.kind == "bot" and not is_quick(row.bot or "") for row in rows):
+            wait = self.bot_pool.search_wait(creator)
+            if wait > 0:
+                raise TableError(
+                    429,
+                    "the strong bots (hard, expert) of tables created from your address have used their share of this server's"
+                    f" thinking time; tables with them can be created again in {retry_after(wait)} s (quicker bots can be chosen now)",
+                    retry_after=wait,
+                )
         host_token = new_token()
         self._make_room()
         table_id = secrets.token_hex(5)  # lower-case hex: never mistaken for a card id in text
@@ -641,9 +718,12 @@ class TableHub:
             host_hash=hash_token(host_token),
             rematch_of=rematch_of,
         )
-        await self._store_write(CreateTable(stored), table_id)
-        table = LiveTable(stored, match)
-        self.tables[table_id] = table
+        try:
+            await self._store_write(CreateTable(stored), table_id)
+            table = LiveTable(stored, match)
+            self.tables[table_id] = table
+        finally:
+            self._reserved -= 1
         self._tell(table, TableEvent(CREATED))
         self._start_bots(table)
         return CreatedTable(table, tokens, host_token)
@@ -751,7 +831,7 @@ class TableHub:
     async def set_seat(self, table: LiveTable, seat: int, row: SeatRow, notice: str) -> None:
         """Store a seat's new occupant, tell its old clients they lost it, and say so in the chat."""
         if not 0 <= seat < len(table.stored.seats):
-            raise TableError(404, f"there is no seat {seat + 1} at this table")
+            raise no_such_seat(table, seat)
         old = table.stored.seats[seat]
 
         def seated() -> None:
@@ -782,7 +862,7 @@ class TableHub:
             raise TableError(400, f"{table.game.spec.title} has no bot {level!r}; choose from {', '.join(levels)}")
         old = table.stored.seats[seat] if 0 <= seat < len(table.stored.seats) else None
         if old is None:
-            raise TableError(404, f"there is no seat {seat + 1} at this table")
+            raise no_such_seat(table, seat)
         person = old.name if old.kind == "human" and not old.open else old.stands_in_for
         row = SeatRow(seat, "bot", level, bot_name(seat, level), None, True, stands_in_for=person)
         await self.set_seat(table, seat, row, f"{old.name} {why}; a bot ({level}) plays seat {seat + 1} from now on.")
@@ -791,7 +871,7 @@ class TableHub:
         """Give a seat to a person with a fresh link (the old link stops working); return the new token."""
         self._editable(table)
         if not 0 <= seat < len(table.stored.seats):
-            raise TableError(404, f"there is no seat {seat + 1} at this table")
+            raise no_such_seat(table, seat)
         old = table.stored.seats[seat]
         try:
             shown = clean_name(name) or (old.name if old.kind == "human" else old.stands_in_for or f"Player {seat + 1}")
@@ -810,9 +890,10 @@ class TableHub:
 
     async def take_seat(self, table: LiveTable, seat: int, name: str | None) -> str:
         """Anyone takes an open seat (from the lobby); return its token."""
-        row = table.stored.seats[seat] if 0 <= seat < len(table.stored.seats) else None
-        if row is None or not row.open:
-            raise TableError(409, f"seat {seat + 1} is not open; someone may have just taken it")
+        if not 0 <= seat < len(table.stored.seats):
+            raise no_such_seat(table, seat)
+        if not table.stored.seats[seat].open:
+            raise TableError(409, f"seat {seat} (shown as seat {seat + 1}) is not open; someone may have just taken it")
         token = await self.seat_to_person(table, seat, name)
         return token
 

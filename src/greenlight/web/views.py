@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import logging
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,9 @@ def encode_json(value: Any) -> str:
 log = logging.getLogger("greenlight.web")
 
 #: Files a game may ship in its ``web/`` folder, by suffix, with their media types.
+#: A file name a client may ask for (a game's data or web file): letters, digits, ``_``, ``-`` and dots, no path.
+FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+
 WEB_FILE_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png"}
 
 

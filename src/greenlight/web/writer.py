@@ -68,12 +68,28 @@ class _Counted:
         self.timeout = timeout
         self.batches = 0
         self.ops = 0
+        #: Why the last write failed, while no write has been stored since (None: writes are being stored).
+        self.failing: str | None = None
 
     def _stored(self, batch: list[_Pending]) -> None:
         self.batches += 1
         self.ops += len(batch)
+        self.failing = None
         for item in batch:
             _settle(item, None)
+
+    def _failed(self, batch: list[_Pending], error: Exception) -> bool:
+        """Settle a failed batch (see :func:`_failed`), noting a failure of the store itself (not a conflict)."""
+        settled = _failed(batch, error)
+        if settled and not (isinstance(error, StorageError) and error.conflict):
+            self.failing = error.message if isinstance(error, StorageError) else str(error)
+        return settled
+
+    def _drop_late(self, batch: list[_Pending]) -> list[_Pending]:
+        kept = _drop_late(batch, self.timeout)
+        if len(kept) < len(batch):
+            self.failing = f"the database did not take writes within {self.timeout:g} s"
+        return kept
 
 
 class WriteQueue(_Counted):
@@ -135,7 +151,7 @@ class WriteQueue(_Counted):
                 return
 
     def _write(self, batch: list[_Pending]) -> None:
-        batch = _drop_late(batch, self.timeout)
+        batch = self._drop_late(batch)
         if not batch:
             return
         try:
@@ -144,7 +160,7 @@ class WriteQueue(_Counted):
             rest = _without_conflicts(batch, error)
             if rest is not None:
                 self._write(rest)
-            elif not _failed(batch, error):
+            elif not self._failed(batch, error):
                 for item in batch:  # one row is at fault: let the others land
                     self._write_one(item)
             return
@@ -154,7 +170,7 @@ class WriteQueue(_Counted):
         try:
             self.store.write([item.op])
         except Exception as error:
-            _failed([item], error)
+            self._failed([item], error)
         else:
             self._stored([item])
 
@@ -213,7 +229,7 @@ class AsyncWriteQueue(_Counted):
                 return
 
     async def _write(self, batch: list[_Pending]) -> None:
-        batch = _drop_late(batch, self.timeout)
+        batch = self._drop_late(batch)
         if not batch:
             return
         try:
@@ -222,12 +238,12 @@ class AsyncWriteQueue(_Counted):
             rest = _without_conflicts(batch, error)
             if rest is not None:
                 await self._write(rest)
-            elif not _failed(batch, error):
+            elif not self._failed(batch, error):
                 for item in batch:
                     try:
                         await self.commit([item.op])
                     except Exception as single:
-                        _failed([item], single)
+                        self._failed([item], single)
                     else:
                         self._stored([item])
             return
