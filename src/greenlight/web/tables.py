@@ -1216,9 +1216,10 @@ class TableHub:
             self.loop_lags.append((time.perf_counter() - start - LAG_PROBE_SECONDS) * 1000)
 
     def loop_lag(self) -> dict[str, float]:
-        """Median and worst recent event-loop lag in milliseconds."""
+        """Median and worst event-loop lag in milliseconds over the last probes (about 20 s), and the worst of the last second."""
         lags = sorted(self.loop_lags) or [0.0]
-        return {"median_ms": round(lags[len(lags) // 2], 2), "max_ms": round(lags[-1], 2)}
+        last_second = list(self.loop_lags)[-round(1 / LAG_PROBE_SECONDS) :] or [0.0]
+        return {"median_ms": round(lags[len(lags) // 2], 2), "max_ms": round(lags[-1], 2), "last_second_max_ms": round(max(last_second), 2)}
 
     async def _keep_house(self) -> None:
         while True:
