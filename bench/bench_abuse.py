@@ -1,6 +1,6 @@
 """Abuse benchmark: a hostile client attacks a real ``greenlight serve`` while a normal player plays.
 
-A normal player on 127.0.0.1 plays Cinecitta 1937 against two ``medium`` bots over a WebSocket (thinking
+A normal player on 127.0.0.1 plays Movie Empire against two ``medium`` bots over a WebSocket (thinking
 ``--think`` seconds a move, looking at the table over HTTP now and then), for the whole run. Each attack then
 runs in turn for ``--seconds``, from loopback addresses other than the player's (127.0.0.2 and up), in worker
 processes of its own; the first phase is the quiet reference. Per phase it prints the normal player's move
@@ -87,7 +87,8 @@ async def normal_player(url: str, think: float, measures: Measures, stop: asynci
     async with httpx.AsyncClient(base_url=url, transport=transport, timeout=60) as api:
         while not stop.is_set():
             seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "medium"}, {"kind": "bot", "bot": "medium"}]
-            answer = await api.post("/api/tables", json={"game": "cinecitta", "seats": seats})
+            # Movie Empire: turns go round, so between two of the person's turns both bots move (a bot turn to measure).
+            answer = await api.post("/api/tables", json={"game": "movie-empire", "seats": seats})
             if answer.status_code != 201:
                 measures.errors.append(f"create {answer.status_code}: {answer.text[:100]}")
                 await asyncio.sleep(1)

@@ -71,6 +71,11 @@ def _follow_parent(parent: int, niceness: int = 0) -> None:
     threading.Thread(target=watch, name="follow-parent", daemon=True).start()
 
 
+def _ready() -> None:
+    """A worker's first job: nothing (it has started, imported what it needs and is waiting)."""
+    import greenlight.core.registry  # noqa: F401 - what every job needs, loaded now rather than in the first move
+
+
 def think(game_id: str, level: str, seed: int, state: Any, seat: int) -> str:
     """The text of the action ``level`` (seeded with ``seed``) chooses for ``seat`` in ``state``; runs in a worker."""
     game = get_game(game_id)
@@ -140,6 +145,7 @@ class Lane:
         self.per_owner = per_owner or max(1, workers)
         self.budget = budget
         self._executor: ProcessPoolExecutor | None = None
+        self._starting = asyncio.Lock()
         self._free = max(1, self.workers)
         #: Work waiting for a worker, one queue per owner, in the order owners are served.
         self._waiting: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
@@ -158,6 +164,10 @@ class Lane:
             if self.workers == 0:
                 work: asyncio.Future[R] = asyncio.ensure_future(asyncio.to_thread(function, *args))
             else:
+                if self._executor is None:
+                    async with self._starting:
+                        if self._executor is None:
+                            await asyncio.to_thread(self.warm)  # starting processes takes tens of ms: not on the event loop
                 work = asyncio.get_running_loop().run_in_executor(self._pool(), function, *args)
         except BaseException:
             self._release(owner, started)
@@ -178,6 +188,14 @@ class Lane:
     def waiting(self) -> dict[str, int]:
         """Work waiting for a worker, by owner (for tests and monitoring)."""
         return {owner: len(queue) for owner, queue in self._waiting.items()}
+
+    def warm(self) -> None:
+        """Start the worker processes now (in a thread: starting a process takes tens of milliseconds, which the
+        first work would otherwise spend on the event loop)."""
+        if self.workers > 0:
+            futures = [self._pool().submit(_ready) for _ in range(self.workers)]
+            for future in futures:
+                future.result()
 
     def _eligible(self, owner: str) -> bool:
         return self._running[owner] < self.per_owner
