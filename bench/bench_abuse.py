@@ -117,7 +117,19 @@ async def play_one(url: str, table_id: str, token: str, think: float, measures: 
         await ws.send(json.dumps({"type": "hello", "token": token}))
         sent_at: float | None = None
         acked_at: float | None = None
+        latest: dict[str, Any] = {}
         request = 0
+
+        async def act() -> None:
+            nonlocal sent_at, acked_at, request
+            if acked_at is not None:
+                measures.bot_turns.append(time.perf_counter() - acked_at)
+                acked_at = None
+            await asyncio.sleep(think)
+            request += 1
+            sent_at = time.perf_counter()
+            await ws.send(json.dumps({"type": "act", "id": request, "action": rng.choice(latest["legal_actions"])}))
+
         async for text in ws:
             if stop.is_set():
                 return
@@ -125,18 +137,19 @@ async def play_one(url: str, table_id: str, token: str, think: float, measures: 
             if message["type"] == "view":
                 if message["outcome"] is not None:
                     return
-                if message["legal_actions"] and sent_at is None:
-                    if acked_at is not None:
-                        measures.bot_turns.append(time.perf_counter() - acked_at)
-                        acked_at = None
-                    await asyncio.sleep(think)
-                    request += 1
-                    sent_at = time.perf_counter()
-                    await ws.send(json.dumps({"type": "act", "id": request, "action": rng.choice(message["legal_actions"])}))
+                latest = message
+                if latest["legal_actions"] and sent_at is None:
+                    await act()
             elif message["type"] == "ack" and sent_at is not None:
-                acked_at = time.perf_counter()
-                measures.moves.append(acked_at - sent_at)
+                now = time.perf_counter()
+                measures.moves.append(now - sent_at)
                 sent_at = None
+                # The view after one's own move comes before its ack: if it asks for more, go on now.
+                if latest.get("version", -1) > message["index"] and latest["legal_actions"]:
+                    acked_at = None
+                    await act()
+                else:
+                    acked_at = now
             elif message["type"] == "error" and message.get("id") == request:
                 measures.errors.append(f"act {message['status']}: {message['message'][:80]}")
                 sent_at = None
@@ -290,13 +303,37 @@ async def hint_flood(url: str, address: str, seconds: float, per_second: float =
 
 #: Each attack: (what it does, workers, coroutine factory per worker).
 ATTACKS: dict[str, tuple[str, int, Callable[[str, int, float], Coroutine[Any, Any, None]]]] = {
-    "view_flood": ("32 sockets from one address, {type: view} back to back", 1, lambda u, w, s: socket_flood(u, attacker_address(w), s, {"type": "view"}, 32)),
-    "ping_flood": ("32 sockets from one address, pings back to back", 1, lambda u, w, s: socket_flood(u, attacker_address(w), s, {"type": "ping"}, 32)),
-    "act_flood": ("8 seat sockets from one address, refused acts back to back", 1, lambda u, w, s: socket_flood(u, attacker_address(w), s, {"type": "act", "action": "offer Z9 1"}, 8)),
+    "view_flood": (
+        "32 sockets from one address, {type: view} back to back",
+        1,
+        lambda u, w, s: socket_flood(u, attacker_address(w), s, {"type": "view"}, 32),
+    ),
+    "ping_flood": (
+        "32 sockets from one address, pings back to back",
+        1,
+        lambda u, w, s: socket_flood(u, attacker_address(w), s, {"type": "ping"}, 32),
+    ),
+    "act_flood": (
+        "8 seat sockets from one address, refused acts back to back",
+        1,
+        lambda u, w, s: socket_flood(u, attacker_address(w), s, {"type": "act", "action": "offer Z9 1"}, 8),
+    ),
     "socket_churn": ("open, hello, close as fast as possible, 2 addresses", 2, lambda u, w, s: socket_churn(u, attacker_address(w), s)),
-    "http_flood": ("8 connections from one address, GET /api/tables back to back", 1, lambda u, w, s: http_flood(u, attacker_address(w), s)),
-    "strong_tables_one": ("one address creates all-expert tables as fast as allowed", 1, lambda u, w, s: strong_tables(u, attacker_address(w), s)),
-    "strong_tables_ten": ("ten addresses create all-expert tables as fast as allowed", 10, lambda u, w, s: strong_tables(u, attacker_address(w), s)),
+    "http_flood": (
+        "8 connections from one address, GET /api/tables back to back",
+        1,
+        lambda u, w, s: http_flood(u, attacker_address(w), s),
+    ),
+    "strong_tables_one": (
+        "one address creates all-expert tables as fast as allowed",
+        1,
+        lambda u, w, s: strong_tables(u, attacker_address(w), s),
+    ),
+    "strong_tables_ten": (
+        "ten addresses create all-expert tables as fast as allowed",
+        10,
+        lambda u, w, s: strong_tables(u, attacker_address(w), s),
+    ),
     "header_flood": ("8 connections each sending a 100 MB header", 1, lambda u, w, s: header_flood(u, attacker_address(w), s)),
     "upload_flood": ("8 parallel 4 MB uploads (records and positions)", 1, lambda u, w, s: upload_flood(u, attacker_address(w), s)),
     "hint_flood": ("10 hints a second, each given up at once", 1, lambda u, w, s: hint_flood(u, attacker_address(w), s)),
