@@ -252,7 +252,7 @@ async def header_flood(url: str, address: str, seconds: float, connections: int 
     async def one() -> None:
         while time.monotonic() < deadline:
             try:
-                reader, writer = await asyncio.open_connection(host, int(port), local_addr=(address, 0))
+                _reader, writer = await asyncio.open_connection(host, int(port), local_addr=(address, 0))
                 writer.write(b"GET / HTTP/1.1\r\nHost: x\r\nX-Endless: ")
                 for _ in range(1600):  # 100 MB
                     if time.monotonic() > deadline:
