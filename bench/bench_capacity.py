@@ -119,8 +119,8 @@ def kind_of(query: str) -> str:
     for keyword in ("FROM", "INTO", "UPDATE"):
         if keyword in (word.upper() for word in words):
             index = [word.upper() for word in words].index(keyword)
-            table = words[index + 1] if keyword != "UPDATE" else words[1]
-            return f"{verb} {table.strip('"')}"
+            table = (words[index + 1] if keyword != "UPDATE" else words[1]).strip('"')
+            return f"{verb} {table}"
     return verb
 
 
