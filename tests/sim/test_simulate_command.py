@@ -76,7 +76,8 @@ def test_compare_cards_runs_the_variant_and_compares(tmp_path: Path) -> None:
     out = tmp_path / "study"
     result = runner.invoke(app, [*BASE, "--out", str(out), "--compare-cards", str(cards), "--no-report"])
     assert result.exit_code == 0, result.output
-    assert "A/B" in said(result) and "seat 0 win share" in said(result)
+    assert "A/B" in said(result) and "Win shares by seat position" in said(result)
+    assert "What differs between A and B: - Director 2 (D2, cards): number 2 -> 9" in said(result)
     variant = json.loads((out / "variant" / "manifest.json").read_text())
     assert variant["study"]["options"]["data"] == str(cards) and list(variant["study"]["data"]) == ["data"]
     comparison = json.loads((out / "compare.json").read_text())

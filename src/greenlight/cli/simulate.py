@@ -17,13 +17,15 @@ from rich.table import Table
 from greenlight.cli.common import console, fail, load_game, parse_options
 from greenlight.core.errors import GreenlightError
 from greenlight.core.game import Game
-from greenlight.sim.compare import ALPHA, Headline, describe_study, write_comparison
+from greenlight.sim.compare import ALPHA, Comparison, StudySide, write_study_comparison
 from greenlight.sim.datafiles import card_option
-from greenlight.sim.report import REPORT, write_report, write_summary
+from greenlight.sim.export import CARDS_CSV, GAMES_CSV, write_cards_csv, write_games_csv
+from greenlight.sim.report import REPORT, study_answers, write_report, write_summary
 from greenlight.sim.rows import results_from_tables
 from greenlight.sim.runner import GameResult
-from greenlight.sim.storage import find_table
+from greenlight.sim.storage import default_format, find_table, read_table
 from greenlight.sim.study import (
+    CARDS,
     GAMES,
     Backend,
     Study,
@@ -33,9 +35,11 @@ from greenlight.sim.study import (
     make_backend,
     prepare_study,
     read_manifest,
+    read_study_data,
     run_study,
 )
 from greenlight.sim.summary import summarize_study
+from greenlight.sim.verdict import verdict
 
 #: Where ``--compare-cards`` writes the second study, inside ``--out``.
 VARIANT = "variant"
@@ -89,11 +93,28 @@ def _run(study: Study, out: Path, backend: Backend, fresh: bool, quiet: bool, la
 
 
 def _finish(run: StudyRun, report: bool) -> dict[str, Any]:
-    summary = summarize_study(run.study.to_json(), run.results, run.cards, run.run_info())
+    titles = (read_study_data(run.out) or {}).get("titles")
+    summary = summarize_study(run.study.to_json(), run.results, run.cards, run.run_info(), titles)
     write_summary(run.out, summary)
+    manifest = read_manifest(run.out) or {}
+    write_games_csv(run.out, run.games, str(manifest.get("storage", default_format())))
+    write_cards_csv(run.out, summary)
     if report:
         write_report(run.out, summary, run.results)
     return summary
+
+
+def study_side(folder: Path, results: list[GameResult] | None = None) -> StudySide:
+    """One side of a comparison, read from a finished study folder (its games, card rows, manifest and data)."""
+    manifest, rows = load_study(folder)
+    cards_file = find_table(folder / CARDS)
+    return StudySide(
+        str(folder),
+        results if results is not None else results_from_tables(rows, ()),
+        read_table(cards_file) if cards_file is not None else None,
+        manifest,
+        read_study_data(folder),
+    )
 
 
 def summary_tables(summary: dict[str, Any]) -> list[Table]:
@@ -128,16 +149,20 @@ def summary_tables(summary: dict[str, Any]) -> list[Table]:
     return [positions, bots]
 
 
-def comparison_table(headlines: list[Headline], names: tuple[str, str]) -> Table:
-    """The A/B headline numbers as a rich table (significant after Holm in colour)."""
-    table = Table(title=f"A/B: A = {names[0]}, B = {names[1]}")
-    for column in ("number", "A", "B", "B - A", "p", "p (Holm)"):
+def comparison_table(comparison: Comparison) -> Table:
+    """The significant numbers of a comparison, and those of the cards whose data changed, as a rich table."""
+    names = comparison.names
+    table = Table(title=f"A/B: A = {names[0]}, B = {names[1]} (significant, and changed cards; every number is in compare.html)")
+    for column in ("number", "A", "B", "B - A", "95% CI of B - A", "p (Holm)"):
         table.add_column(column, justify="left" if column == "number" else "right")
-    for item in headlines:
+    for item in comparison.headlines:
+        if not (item.significant or (item.changed and not item.rare)):
+            continue
         style = ("green" if item.difference > 0 else "red") if item.p_holm < ALPHA else ""
         difference = f"[{style}]{item.difference:+.3f}[/{style}]" if style else f"{item.difference:+.3f}"
+        low, high = item.difference_ci
         table.add_row(
-            f"{item.section}: {item.name}", f"{item.a:.3f}", f"{item.b:.3f}", difference, f"{item.p_value:.4f}", f"{item.p_holm:.4f}"
+            item.label or item.name, f"{item.a:.3f}", f"{item.b:.3f}", difference, f"{low:+.3f} to {high:+.3f}", f"{item.p_holm:.4f}"
         )
     return table
 
@@ -204,35 +229,37 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(code=130) from None
         except GreenlightError as error:
             raise fail(str(error)) from None
-        comparison: tuple[list[Headline], tuple[str, str]] | None = None
+        comparison: Comparison | None = None
         if compare is not None or variant_run is not None:
-            if variant_run is not None:
-                names = (str(folder), str(folder / VARIANT))
-                a, b = run.results, variant_run.results
-                descriptions = (describe_study(read_manifest(folder) or {}), describe_study(read_manifest(folder / VARIANT) or {}))
-            else:
-                assert compare is not None
-                manifest, rows = load_study(compare)
-                names = (str(compare), str(folder))
-                a, b = results_from_tables(rows, ()), run.results
-                descriptions = (describe_study(manifest), describe_study(read_manifest(folder) or {}))
             try:
-                headlines, _ = write_comparison(folder, a, b, names, descriptions)
+                if variant_run is not None:
+                    sides = (study_side(folder, run.results), study_side(folder / VARIANT, variant_run.results))
+                else:
+                    assert compare is not None
+                    sides = (study_side(compare), study_side(folder, run.results))
+                comparison, _ = write_study_comparison(folder, *sides)
             except GreenlightError as error:
                 raise fail(str(error)) from None
-            comparison = (headlines, names)
         if as_json:
             print(json.dumps(summary, indent=1))
             return
         wide = Console(highlight=False, width=max(console.width, 110))
-        for table in summary_tables(summary):
-            wide.print(table)
         if comparison is not None:
-            wide.print(comparison_table(*comparison))
+            wide.print(verdict(comparison).text(), markup=False)
+            wide.print(comparison_table(comparison))
+        else:
+            for answer in study_answers(summary):
+                wide.print("- " + answer, markup=False)
+            for table in summary_tables(summary):
+                wide.print(table)
         info = run.run_info()
         speed = f" ({info['games_per_second']:.1f} games/s)" if info["games_per_second"] else ""
-        console.print(f"{info['games_played']} games played, {info['games_reused']} reused from earlier runs, on {run.backend}{speed}")
-        written = [find_table(folder / GAMES) or folder / GAMES, folder / "summary.json"] + ([folder / REPORT] if report else [])
+        total = f"; {info['runs']} runs, {info['total_seconds']:.1f} s in all" if info.get("runs", 0) > 1 else ""
+        console.print(
+            f"{info['games_played']} games played, {info['games_reused']} reused from earlier runs, on {run.backend}{speed}{total}"
+        )
+        written = [find_table(folder / GAMES) or folder / GAMES, folder / GAMES_CSV, folder / CARDS_CSV, folder / "summary.json"]
+        written += [folder / REPORT] if report else []
         if comparison is not None:
             written.append(folder / "compare.html")
         console.print("wrote " + ", ".join(str(path) for path in written))

@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from greenlight.core.actions import Action, ActionCodec, ActionLayout
+from greenlight.core.data import DataSet
 from greenlight.core.decision import Decision
 from greenlight.core.errors import IllegalActionError, OptionError
 from greenlight.core.events import Event
@@ -191,6 +192,9 @@ class Game(Generic[S]):
     #: For each event kind, the TypedDict its data matches (checked by the harness); kinds not listed are unchecked
     #: unless the game declares any, in which case an undeclared kind is a defect.
     event_types: Mapping[str, type] = {}
+    #: The game's data files (cards, board) as tables with validated fields, if it has any: what the simulator snapshots,
+    #: exports to spreadsheets and sweeps over (``greenlight.core.data.DataSet``).
+    data: DataSet | None = None
 
     def __init__(self) -> None:
         self._codec = ActionCodec(self.action_types)

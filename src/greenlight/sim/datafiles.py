@@ -22,6 +22,7 @@ import hashlib
 import os
 import shutil
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -93,3 +94,96 @@ def materialize(packed: Packed, root: Path) -> Path:
         except OSError:  # another worker on this machine got there first with the same contents
             shutil.rmtree(staging, ignore_errors=True)
     return target
+
+
+# -- what a study's data were, and what changed between two studies --------------------------------------------
+
+
+def data_snapshot(game: Game[Any], num_players: int, options: Mapping[str, OptionValue]) -> dict[str, Any]:
+    """The data a study plays with, kept beside its results (``data.json``) so a comparison can say what changed.
+
+    ``tables``: every table's validated records (None for a game that makes its
+    own cards from each seed, such as a generated catalogue); ``custom``: the tables
+    read from the designer's data path; ``titles``: every component's name for
+    people by its code (the game's own words), so reports name cards by title.
+    """
+    dataset = game.data
+    path = options.get(dataset.option) if dataset is not None else None
+    tables: dict[str, list[dict[str, Any]]] | None = None
+    custom: list[str] = []
+    if dataset is not None and (path or dataset.bundled_is_default):
+        sources = dataset.locate(str(path) if path else None)
+        tables = {name: source.read() for name, source in sources.items()}
+        custom = [name for name, source in sources.items() if not source.bundled]
+    state = game.new_state(num_players, 0, options)
+    titles = {component.id: component.name for component in game.components(state)}
+    return {"tables": tables, "custom": custom, "titles": titles}
+
+
+@dataclass(frozen=True, slots=True)
+class DataChange:
+    """One difference between two studies' data: a field of a card, or a card only one of them has."""
+
+    table: str
+    card: str
+    title: str
+    #: The card type the statistics give the card (None when it is not a card they count).
+    kind: str | None
+    field: str | None
+    before: Any
+    after: Any
+
+    def words(self) -> str:
+        """The change in words: ``Benny Crumb (stars): cost 2 -> 1``."""
+        where = f"{self.title} ({self.card}, {self.table})" if self.title != self.card else f"{self.card} ({self.table})"
+        if self.field is None:
+            return f"{where}: {'added' if self.before is None else 'removed'}"
+        return f"{where}: {self.field} {_value_words(self.before)} -> {_value_words(self.after)}"
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {
+            "table": self.table,
+            "card": self.card,
+            "title": self.title,
+            "type": self.kind,
+            "field": self.field,
+            "before": self.before,
+            "after": self.after,
+            "words": self.words(),
+        }
+
+
+def _value_words(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(str(item) for item in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "empty" if value is None else str(value)
+
+
+def data_changes(game: Game[Any], before: Mapping[str, Any] | None, after: Mapping[str, Any] | None) -> list[DataChange]:
+    """Every field that differs between two snapshots (:func:`data_snapshot`), card by card, in table order."""
+    dataset = game.data
+    tables_a = (before or {}).get("tables") or {}
+    tables_b = (after or {}).get("tables") or {}
+    titles = {**(after or {}).get("titles", {}), **(before or {}).get("titles", {})}  # a card keeps its name before the change
+    changes: list[DataChange] = []
+    for name in dict.fromkeys([*tables_a, *tables_b]):
+        table = dataset.table(name) if dataset is not None and name in dataset.names() else None
+        id_field = table.id_field if table is not None else "id"
+        rows_a = {str(row[id_field]): row for row in tables_a.get(name, [])}
+        rows_b = {str(row[id_field]): row for row in tables_b.get(name, [])}
+        for card in dict.fromkeys([*rows_a, *rows_b]):
+            row_a, row_b = rows_a.get(card), rows_b.get(card)
+            record = row_b if row_b is not None else row_a
+            assert record is not None
+            kind = table.type_of(record) if table is not None else None
+            title = titles.get(card, card)
+            if row_a is None or row_b is None:
+                changes.append(DataChange(name, card, title, kind, None, row_a and card, row_b and card))
+                continue
+            for field_name in dict.fromkeys([*row_a, *row_b]):
+                if row_a.get(field_name) != row_b.get(field_name):
+                    changes.append(DataChange(name, card, title, kind, field_name, row_a.get(field_name), row_b.get(field_name)))
+    return changes

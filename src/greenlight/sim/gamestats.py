@@ -15,7 +15,18 @@ returns plain data:
   (movies released, pens in the Office, votes won);
 * ``"cards"``: one ``(seat, card, type, action)`` entry per time a seat did
   ``action`` with ``card`` (``taken``, ``laid``, ``offered``, ``voted``,
-  ``in_studio_at_end``, ...); ``type`` groups cards (an occupation, a deck).
+  ``in_studio_at_end``, ...); ``type`` groups cards (an occupation, a deck);
+* ``"order"`` (optional): each seat's place in the turn order at the start
+  (0 = first to act), when it is not simply the seat number (a first player
+  drawn at random); a game whose seats all act at once leaves it out.
+
+The module may also declare, for the report:
+
+* ``SEATS``: a sentence saying which seat is "first" in this game;
+* ``LENGTH``: ``(statistic, unit)``, the per-game statistic that counts the
+  game's length in its own unit (``("rounds", "rounds")``);
+* ``LABELS``: words for statistics and score categories (``{"genre_A":
+  "action movies released"}``); other names are shown with spaces for ``_``.
 
 :func:`game_statistics` checks that data and puts it in the canonical form
 kept in :attr:`GameResult.stats <greenlight.sim.runner.GameResult.stats>`:
@@ -35,6 +46,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from greenlight.core.game import Game
@@ -88,7 +100,13 @@ def canonical(raw: Mapping[str, Any], num_players: int) -> dict[str, Any]:
             raise ValueError(f"card entry {entry!r}: the seat must be 0 to {num_players - 1}")
         counts[(seat, str(card), str(kind), str(action))] += 1
     cards = [[seat, card, kind, action, count] for (seat, card, kind, action), count in sorted(counts.items())]
-    return {"game": game, "seats": seats, "cards": cards}
+    result: dict[str, Any] = {"game": game, "seats": seats, "cards": cards}
+    if raw.get("order") is not None:
+        order = [int(place) for place in raw["order"]]
+        if sorted(order) != list(range(num_players)):
+            raise ValueError(f"order must give each seat its own place 0 to {num_players - 1}, got {order}")
+        result["order"] = order
+    return result
 
 
 def game_statistics(match: Match) -> dict[str, Any]:
@@ -96,3 +114,30 @@ def game_statistics(match: Match) -> dict[str, Any]:
     hook = statistics_hook(match.game)
     raw: Mapping[str, Any] = hook(match) if hook is not None else {}
     return canonical(raw, match.num_players)
+
+
+@dataclass(frozen=True, slots=True)
+class GameNotes:
+    """What a game's ``stats`` module says for the report: which seat is first, its unit of length, words for names."""
+
+    seats: str = ""
+    #: ``(per-game statistic, unit)`` measuring the game's length in its own unit, or None.
+    length: tuple[str, str] | None = None
+    labels: Mapping[str, str] = field(default_factory=dict)
+
+    def label(self, name: str) -> str:
+        """The words for a statistic or score category (``genre_A`` -> its label, else ``genre A``).
+
+        >>> GameNotes(labels={"genre_A": "action movies"}).label("genre_A"), GameNotes().label("box_office")
+        ('action movies', 'box office')
+        """
+        return self.labels.get(name) or name.replace("_", " ")
+
+
+def game_notes(game: Game[Any]) -> GameNotes:
+    """The :class:`GameNotes` of ``game`` (empty ones without a ``stats`` module)."""
+    module = companion_module(game, "stats")
+    if module is None:
+        return GameNotes()
+    length = getattr(module, "LENGTH", None)
+    return GameNotes(str(getattr(module, "SEATS", "")), tuple(length) if length else None, dict(getattr(module, "LABELS", {})))  # type: ignore[arg-type]

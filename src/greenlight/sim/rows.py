@@ -19,6 +19,7 @@ column                             meaning
 ``seat<i>.share``                  win share: 1/k for each of k winners, else 0
 ``seat<i>.breakdown.<category>``   the score breakdown (nested fields joined with ``.``)
 ``seat<i>.stat.<name>``            the game's per-seat statistics (``greenlight.games.<id>.stats``)
+``seat<i>.start``                  the seat's place in the turn order at the start (0 = first), where the game says
 ``stat.<name>``                    the game's per-game statistics
 =================================  ======================================================
 
@@ -53,6 +54,7 @@ Cell = bool | int | float | str | None
 SEAT_PREFIX = "seat"
 BREAKDOWN = "breakdown"
 STAT = "stat"
+START = "start"
 #: The cards table's columns and their kinds (fixed, so the table can be written chunk by chunk).
 CARD_KINDS = {"index": "int", "seat": "int", "bot": "str", "share": "float", "card": "str", "type": "str", "action": "str", "count": "int"}
 
@@ -117,6 +119,8 @@ def game_row(result: GameResult) -> dict[str, Cell]:
         flatten(f"{prefix}.{BREAKDOWN}", result.breakdown[seat], row)
         if stats.get("seats"):
             flatten(f"{prefix}.{STAT}", stats["seats"][seat], row)
+        if stats.get("order") is not None:
+            row[f"{prefix}.{START}"] = stats["order"][seat]
     flatten(STAT, stats.get("game", {}), row)
     return row
 
@@ -151,6 +155,7 @@ def result_from_row(row: Mapping[str, Cell], cards: Iterable[Mapping[str, Cell]]
     card_entries = [[card["seat"], card["card"], card["type"], card["action"], card["count"]] for card in cards]
     has_stats = bool(game_stats or any(seat_stats) or card_entries)
     winners = json.loads(str(row["winners"]))
+    starts = [row.get(f"{SEAT_PREFIX}{seat}.{START}") for seat in range(n)]
     return GameResult(
         index=int(row["index"]),  # type: ignore[arg-type]
         game=str(row["game"]),
@@ -165,7 +170,12 @@ def result_from_row(row: Mapping[str, Cell], cards: Iterable[Mapping[str, Cell]]
         returns=tuple(float(share) for share in _seat_values(row, n, "share")),  # type: ignore[arg-type]
         breakdown=tuple(unflatten(f"{SEAT_PREFIX}{seat}.{BREAKDOWN}", row) for seat in range(n)),
         length=int(row["length"]),  # type: ignore[arg-type]
-        stats={"game": game_stats, "seats": seat_stats, "cards": sorted(card_entries)} if has_stats else None,
+        stats=(
+            {"game": game_stats, "seats": seat_stats, "cards": sorted(card_entries)}
+            | ({"order": [int(place) for place in starts]} if None not in starts else {})  # type: ignore[arg-type]
+            if has_stats
+            else None
+        ),
     )
 
 

@@ -294,8 +294,23 @@ class PositionSummary:
         }
 
 
-def position_summaries(rows: Sequence[GameResult]) -> list[PositionSummary]:
+def start_order(row: GameResult) -> list[int] | None:
+    """Each seat's place in the turn order at the start of ``row``'s game (0 = first to act), if its statistics say."""
+    order = (row.stats or {}).get("order")
+    return list(order) if order is not None else None
+
+
+def seat_at_place(row: GameResult, place: int) -> int:
+    """The seat that held ``place`` in the starting turn order (the seat itself when the game gives no order)."""
+    order = start_order(row)
+    return order.index(place) if order is not None else place
+
+
+def position_summaries(rows: Sequence[GameResult], by_turn_order: bool = False) -> list[PositionSummary]:
     """One :class:`PositionSummary` per seat position (rows with fewer seats simply do not count for the later ones).
+
+    With ``by_turn_order`` a position is a place in the starting turn order
+    (0 = first to act, :func:`start_order`) instead of a seat number.
 
     >>> from greenlight.sim.runner import GameResult
     >>> rows = [GameResult(i, "g", 2, i, {}, ("a", "b"), (1, 2), (3, 1), (1, 2), (0,), (1.0, 0.0), ({}, {}), 9) for i in range(3)]
@@ -306,8 +321,9 @@ def position_summaries(rows: Sequence[GameResult]) -> list[PositionSummary]:
     summaries = []
     for seat in range(seats):
         held = [row for row in rows if seat < row.num_players]
-        shares = [row.returns[seat] for row in held]
-        scores = [row.scores[seat] for row in held]
+        at = [seat_at_place(row, seat) if by_turn_order else seat for row in held]
+        shares = [row.returns[place] for row, place in zip(held, at, strict=True)]
+        scores = [row.scores[place] for row, place in zip(held, at, strict=True)]
         low, high = wilson_interval(sum(shares), len(shares))
         score_low, score_high = normal_interval(scores)
         parity = mean(1 / row.num_players for row in held)
@@ -442,3 +458,72 @@ def holm_adjust(p_values: Sequence[float]) -> list[float]:
         running = max(running, min(1.0, (len(p_values) - rank) * p_values[index]))
         adjusted[index] = running
     return adjusted
+
+
+def student_t_quantile(upper: float, df: float) -> float:
+    """The t such that P(T > t) = ``upper`` for Student's t with ``df`` degrees of freedom (bisection; df may be fractional).
+
+    >>> round(student_t_quantile(0.025, 10), 6), round(student_t_quantile(0.025, 1e9), 4)
+    (2.228139, 1.96)
+    """
+    if df <= 0 or not 0 < upper < 0.5:
+        raise ValueError("need df > 0 and 0 < upper < 0.5")
+    low, high = 0.0, 1.0
+    while student_t_sf(high, df) > upper:
+        high *= 2
+    for _ in range(200):
+        middle = (low + high) / 2
+        if student_t_sf(middle, df) > upper:
+            low = middle
+        else:
+            high = middle
+        if high - low < 1e-12:
+            break
+    return (low + high) / 2
+
+
+def paired_t_test(differences: Sequence[float]) -> tuple[float, tuple[float, float]]:
+    """Two-sided p-value that the mean of paired differences is 0, and the 95% interval of that mean.
+
+    >>> p, (low, high) = paired_t_test([1.0, 2.0, 3.0, 2.0])
+    >>> round(p, 4), round(low, 3), round(high, 3)
+    (0.0163, 0.701, 3.299)
+    """
+    count = len(differences)
+    centre = mean(differences)
+    if count < 2:
+        return 1.0, (centre, centre)
+    variance = sum((value - centre) ** 2 for value in differences) / (count - 1)
+    if variance <= 0:
+        return (1.0 if centre == 0 else 0.0), (centre, centre)
+    se = math.sqrt(variance / count)
+    t = centre / se
+    half = student_t_quantile(0.025, count - 1) * se
+    return min(1.0, 2 * student_t_sf(abs(t), count - 1)), (centre - half, centre + half)
+
+
+def welch_interval(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
+    """95% interval of mean(b) - mean(a) with Welch's degrees of freedom (the difference itself when untestable)."""
+    difference = mean(b) - mean(a)
+    if len(a) < 2 or len(b) < 2:
+        return (difference, difference)
+    var_a = sum((x - mean(a)) ** 2 for x in a) / (len(a) - 1) / len(a)
+    var_b = sum((x - mean(b)) ** 2 for x in b) / (len(b) - 1) / len(b)
+    if var_a + var_b <= 0:
+        return (difference, difference)
+    df = (var_a + var_b) ** 2 / (var_a**2 / (len(a) - 1) + var_b**2 / (len(b) - 1))
+    half = student_t_quantile(0.025, df) * math.sqrt(var_a + var_b)
+    return (difference - half, difference + half)
+
+
+def proportion_difference_interval(successes_a: float, trials_a: int, successes_b: float, trials_b: int) -> tuple[float, float]:
+    """95% Wald interval of p_b - p_a (the difference itself when a side has no trials).
+
+    >>> [round(bound, 4) for bound in proportion_difference_interval(45, 100, 60, 100)]
+    [0.0132, 0.2868]
+    """
+    if trials_a <= 0 or trials_b <= 0:
+        return (0.0, 0.0)
+    p_a, p_b = successes_a / trials_a, successes_b / trials_b
+    half = Z95 * math.sqrt(p_a * (1 - p_a) / trials_a + p_b * (1 - p_b) / trials_b)
+    return (p_b - p_a - half, p_b - p_a + half)

@@ -9,7 +9,8 @@ are the same whatever the backend and the number of workers.
 
 **The folder** (``--out DIR``)::
 
-    manifest.json                 the study's parameters (checked on every rerun)
+    manifest.json                 the study's parameters (checked on every rerun) and every run's time
+    data.json                     the data the games were played with (every table's records, card titles)
     chunks/games-000000-000099.parquet, chunks/cards-000000-000099.parquet, ...
     games.parquet, cards.parquet  all finished games (see greenlight.sim.rows), written at the end
     summary.json, report.html, *.png
@@ -38,7 +39,7 @@ from greenlight.core.errors import GreenlightError, OptionError
 from greenlight.core.registry import get_game
 from greenlight.core.spec import OptionValue
 from greenlight.sim.arena import arena_tasks, lineup, seat_schedule
-from greenlight.sim.datafiles import data_digests
+from greenlight.sim.datafiles import data_digests, data_snapshot
 from greenlight.sim.pool import default_workers, iter_games
 from greenlight.sim.rows import CARD_KINDS, card_rows, game_row, results_from_tables
 from greenlight.sim.runner import GameResult, GameTask
@@ -51,6 +52,7 @@ CHUNKS = "chunks"
 GAMES = "games"
 CARDS = "cards"
 SUMMARY = "summary.json"
+DATA = "data.json"
 DEFAULT_CHUNK_SIZE = 100
 
 
@@ -224,13 +226,16 @@ class StudyRun:
         return read_table(file)
 
     def run_info(self) -> dict[str, Any]:
-        """What this run did (not a function of the rows: it differs between runs)."""
+        """What this run did, and every run's time together (not a function of the rows: it differs between runs)."""
+        runs = (read_manifest(self.out) or {}).get("runs", [])
         return {
             "backend": self.backend,
             "games_played": self.played,
             "games_reused": self.reused,
             "seconds": self.seconds,
             "games_per_second": self.played / self.seconds if self.seconds > 0 else None,
+            "runs": len(runs),
+            "total_seconds": sum(float(run.get("seconds", 0.0)) for run in runs),
         }
 
 
@@ -238,7 +243,7 @@ def _chunk_name(kind: str, chunk: range) -> str:
     return f"{kind}-{chunk.start:06d}-{chunk.stop - 1:06d}"
 
 
-_OUTPUT_NAMES = (MANIFEST, SUMMARY, *(f"{table}.{suffix}" for table in (GAMES, CARDS) for suffix in (*FORMATS, f"{CSV}.schema.json")))
+_OUTPUT_NAMES = (MANIFEST, SUMMARY, DATA, *(f"{table}.{suffix}" for table in (GAMES, CARDS) for suffix in (*FORMATS, f"{CSV}.schema.json")))
 
 
 def clear_study(out: Path) -> None:
@@ -292,9 +297,41 @@ def _open_folder(study: Study, out: Path, fresh: bool) -> str:
         clear_study(out)
         manifest = None
     fmt = str(manifest.get("storage", default_format())) if manifest is not None else default_format()
-    data = {"format": STUDY_FORMAT, "identity": study.identity(), "study": study.to_json(), "storage": fmt}
-    (out / MANIFEST).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    runs = list(manifest.get("runs", [])) if manifest is not None else []
+    data = {"format": STUDY_FORMAT, "identity": study.identity(), "study": study.to_json(), "storage": fmt, "runs": runs}
+    _write_json(out / MANIFEST, data)
+    if not (out / DATA).exists():
+        _write_json(out / DATA, data_snapshot(get_game(study.game), study.num_players, study.options))
     return fmt
+
+
+def _write_json(file: Path, data: Any) -> None:
+    """Write ``data`` as JSON under a temporary name, then move it into place (a file that exists is complete)."""
+    temporary = file.with_name(f".{file.name}.tmp")
+    temporary.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    temporary.replace(file)
+
+
+def _record_run(out: Path, backend: str, played: int, seconds: float, first: bool) -> None:
+    """Add (``first``) or update this run's entry in the manifest: how many games it played and how long it took so far."""
+    manifest = read_manifest(out) or {}
+    runs = list(manifest.get("runs", []))
+    entry = {"backend": backend, "games_played": played, "seconds": round(seconds, 3)}
+    if first or not runs:
+        runs.append(entry)
+    else:
+        runs[-1] = entry
+    manifest["runs"] = runs
+    _write_json(out / MANIFEST, manifest)
+
+
+def read_study_data(out: str | Path) -> dict[str, Any] | None:
+    """The data snapshot of the study in ``out`` (``data.json``), or None for a study written before it was kept."""
+    file = Path(out) / DATA
+    if not file.exists():
+        return None
+    data: dict[str, Any] = json.loads(file.read_text(encoding="utf-8"))
+    return data
 
 
 def _write_chunk(out: Path, chunk: range, rows: Sequence[GameResult], fmt: str, tally: CardTally) -> list[dict[str, Any]]:
@@ -336,17 +373,24 @@ def run_study(
     played: dict[range, list[dict[str, Any]]] = {}
     tally = CardTally()
     started = time.perf_counter()
+    describe = runner.describe()
+    done = 0
+    if pending:
+        _record_run(folder, describe, 0, 0.0, first=True)
     for _, row in runner.run(pending):
         chunk = chunk_of[row.index]
         waiting[chunk].append(row)
+        done += 1
         if len(waiting[chunk]) == len(chunk):
             played[chunk] = _write_chunk(folder, chunk, waiting.pop(chunk), fmt, tally)
+            _record_run(folder, describe, done, time.perf_counter() - started, first=False)  # kept if the run is interrupted
         if progress is not None:
             progress.advance(row)
     seconds = time.perf_counter() - started
+    if pending:
+        _record_run(folder, describe, done, seconds, first=False)
     games, cards = merge_chunks(folder, chunks, fmt, played, tally)
     write_table(folder / GAMES, games, fmt)
-    describe = runner.describe()
     return StudyRun(study, folder, games, results_from_tables(games, ()), cards, len(pending), reused, seconds, describe)
 
 

@@ -7,10 +7,12 @@ from :mod:`greenlight.sim.stats`.
 
 * ``positions``: win share and mean score of each seat position, whoever
   held it, with 95% intervals and a test against parity (first-player
-  advantage).
+  advantage); ``turn_order`` the same by place in the starting turn order
+  (0 = first to act), for a game whose first player is not seat 0.
 * ``bots``: each bot's win share, interval, x parity, Elo, mean score and
   mean score breakdown.
-* ``length``: actions per game.
+* ``length``: actions per game; ``length_in_units`` the game's length in its
+  own unit (rounds, turns) where its statistics count it.
 * ``breakdown``: mean of every numeric score category over all seats.
 * ``statistics``: the game's own per-game and per-seat statistics
   (:mod:`greenlight.sim.gamestats`): mean with interval, min, max; per bot.
@@ -18,7 +20,9 @@ from :mod:`greenlight.sim.stats`.
   how often it happened (``per_game``), in how many games, and the win
   share of the seats that did it, with an interval and its ratio to parity
   (``lift``: above 1 means seats that took or played it won more often
-  than an average seat; an association, not a cause).
+  than an average seat; an association, not a cause). Each card has its
+  ``title`` (the game's name for it) and ``rare`` when fewer than
+  :data:`RARE_SEAT_GAMES` seats did it (too few to judge its win share).
 """
 
 from __future__ import annotations
@@ -28,10 +32,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from greenlight.core.registry import get_game
 from greenlight.sim.arena import report_from_rows
+from greenlight.sim.gamestats import GameNotes, game_notes
 from greenlight.sim.rows import Cell, flatten
 from greenlight.sim.runner import GameResult
-from greenlight.sim.stats import mean, normal_interval, position_summaries, wilson_interval
+from greenlight.sim.stats import mean, normal_interval, position_summaries, start_order, wilson_interval
+
+#: A card done by fewer seats (game-seats) than this is too rare to judge its win share: shown grey, with its count.
+RARE_SEAT_GAMES = 30
 
 #: Bot-summary fields measured from timing, which result files do not keep.
 _TIMING_FIELDS = ("seconds_per_move", "max_seconds_per_move", "iterations_per_second")
@@ -141,7 +150,7 @@ class CardTally:
             total[2] += len(seats)
             total[3] += sum(seats.values())
 
-    def summaries(self, games: int, parity: float, by: str = "card") -> list[dict[str, Any]]:
+    def summaries(self, games: int, parity: float, by: str = "card", titles: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
         """Per (action, card or type), sorted by action then by how often: see :func:`card_summaries`."""
         keys = [key for key in self.totals if key[0] == by]
         keys.sort(key=lambda key: (key[1], -self.totals[key][0], key[2]))
@@ -153,6 +162,7 @@ class CardTally:
             entry: dict[str, Any] = {"action": key[1], by: key[2]}
             if by == "card":
                 entry["type"] = self.types[(key[1], key[2])]
+                entry["title"] = (titles or {}).get(key[2], key[2])
             entry.update(
                 times=int(times),
                 games=int(seen),
@@ -161,6 +171,7 @@ class CardTally:
                 win_share=win_share,
                 win_share_ci95=[low, high],
                 lift=win_share / parity if parity else None,
+                rare=seat_games < RARE_SEAT_GAMES,
             )
             summaries.append(entry)
         return summaries
@@ -187,10 +198,11 @@ def summarize_study(
     results: Sequence[GameResult],
     cards: CardTally | Iterable[Mapping[str, Any]],
     run: Mapping[str, Any] | None = None,
+    titles: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The whole ``summary.json`` of a study: its parameters, every section listed in the module docstring, and ``run``.
 
-    ``cards`` is the study's :class:`CardTally`, or its card rows.
+    ``cards`` is the study's :class:`CardTally`, or its card rows; ``titles`` names cards by code (the study's ``data.json``).
     """
     tally = cards if isinstance(cards, CardTally) else CardTally.of(cards)
     if not results:
@@ -205,17 +217,40 @@ def summarize_study(
             data.pop(name, None)
         bots.append(data)
     parity = mean(1 / result.num_players for result in results)
+    notes = game_notes(get_game(str(study["game"])))
+    unit = None
+    if notes.length is not None:
+        statistic, words = notes.length
+        unit = {"unit": words, **numeric_summary((result.stats or {}).get("game", {}).get(statistic) for result in results)}
+    ordered = all(start_order(result) is not None for result in results)
     return {
         "study": dict(study),
         "games": len(results),
+        "seats_note": notes.seats,
         "positions": [item.to_json() for item in position_summaries(results)],
+        "turn_order": [item.to_json() for item in position_summaries(results, by_turn_order=True)] if ordered else None,
         "bots": bots,
         "length": numeric_summary(result.length for result in results),
+        "length_in_units": unit,
         "breakdown": breakdown_means(results),
         "statistics": statistics_summary(results),
+        "labels": _labels(notes, results),
         "cards": {
-            "by_card": tally.summaries(len(results), parity, "card"),
+            "by_card": tally.summaries(len(results), parity, "card", titles),
             "by_type": tally.summaries(len(results), parity, "type"),
         },
         "run": dict(run or {}),
     }
+
+
+def _labels(notes: GameNotes, results: Sequence[GameResult]) -> dict[str, str]:
+    """The game's words for every statistic and score category the results hold (the report's row names)."""
+    names: dict[str, None] = {}
+    for result in results[:50]:  # every game has the same names; a few cover optional ones
+        stats = result.stats or {}
+        names.update(dict.fromkeys(stats.get("game", {})))
+        for seat in stats.get("seats", []):
+            names.update(dict.fromkeys(seat))
+        for item in result.breakdown:
+            names.update(dict.fromkeys(flat_breakdown(item)))
+    return {name: notes.label(name) for name in names}

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from greenlight.core.data import FieldSpec, bundled_path, load_data_file, read_records, require
+from greenlight.core.data import DataSet, DataTable, FieldSpec, bundled_path, require
 from greenlight.core.state import StaticData
 
 OCCUPATIONS = ("Director", "Actor", "Cameraman", "Scriptwriter", "Producer")
@@ -87,16 +87,27 @@ CARD_FIELDS = (
 )
 
 
+#: The game's data: one table of staff cards (``cards.toml``, or a CSV, a workbook, a folder holding one of them).
+DATA = DataSet(
+    "Cinecitta 1937",
+    (DataTable("cards", "card", CARD_FIELDS, type_field="occupation", tune="reels"),),
+    BUNDLED_CARDS,
+    folder=False,
+)
+
+
 def load_cards(path: str | Path | None = None) -> CardTable:
     """Load and validate a card file; ``None`` loads the bundled file with its extra checks."""
-    return _load_cached(str(Path(path).resolve()) if path is not None else None)
+    if path is None:
+        return _load_cached(None, ())
+    return _load_cached(str(Path(path).resolve()), DATA.fingerprint(path))
 
 
 @cache
-def _load_cached(path: str | None) -> CardTable:
-    file = path or str(BUNDLED_CARDS)
-    data = load_data_file(file)
-    rows = read_records(file, data.get("card"), CARD_FIELDS)
+def _load_cached(path: str | None, fingerprint: tuple[tuple[str, int, int], ...]) -> CardTable:
+    source = DATA.locate(path)["cards"]
+    file = source.label
+    rows = source.read()
     require(len(rows) <= MAX_CARDS, file, None, None, f"at most {MAX_CARDS} cards are supported, found {len(rows)}")
     cards = tuple(
         StaffCard(row["id"], row["occupation"], row["number"], row["promotion"], row["reels"], row["pen"], frozenset(row["removed_at"]))

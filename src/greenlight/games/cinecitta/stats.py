@@ -5,7 +5,7 @@ observation (Studios, Offices, options), the event log (every folder and its
 answer: the game is over, so private events may be counted), the outcome's
 breakdown, and this game's own card table for each card's occupation and Pen.
 
-* **game**: ``drop_outs`` (seats that did not finish), ``dropped_incomplete``,
+* **game**: ``rounds``, ``drop_outs`` (seats that did not finish), ``dropped_incomplete``,
   ``dropped_wages``, ``headhunts`` and ``secures`` (responses over the game),
   ``money_offered`` (total put in folders).
 * **seats**: ``finished`` (1 or 0), ``pens`` (Pens in the Office, which waive
@@ -34,6 +34,31 @@ from greenlight.games.cinecitta.actions import HEADHUNT, SECURE
 from greenlight.games.cinecitta.events import FolderPassed, FolderReturned, Placed
 from greenlight.games.cinecitta.observation import Breakdown, CinecittaObservation
 from greenlight.games.cinecitta.rules import DROPPED_INCOMPLETE, DROPPED_WAGES, FINISHED, table_for
+
+#: Which seat is "first" (for the report).
+SEATS = (
+    "Every studio offers at the same time, so no seat moves first: a seat number is a place at the table, and each "
+    "seat deals with its left neighbour (with Destination Change the partner turns every round)."
+)
+#: The game's length in its own unit.
+LENGTH = ("rounds", "rounds")
+#: Words for statistics and score categories.
+LABELS = {
+    "value": "final value",
+    "wages_due": "wages due",
+    "box_office": "box office",
+    "award": "Movie Award",
+    "drop_outs": "studios that dropped out",
+    "dropped_incomplete": "drop-outs with an incomplete Studio",
+    "dropped_wages": "drop-outs over wages",
+    "pens": "Pens in the Office",
+    "office_cards": "cards in the Office",
+    "headhunted": "cards headhunted",
+    "cards_lost": "cards lost to headhunting",
+    "finished": "finished the movie",
+    "studio_at_end": "in the Studio at the end",
+    "office_at_end": "in the Office at the end",
+}
 
 
 def statistics(match: Match) -> dict[str, Any]:
@@ -84,6 +109,7 @@ def statistics(match: Match) -> dict[str, Any]:
         )
     statuses = [item["status"] for item in breakdown] if breakdown else []
     game = {
+        "rounds": view["round"],
         "drop_outs": sum(1 for status in statuses if status in (DROPPED_INCOMPLETE, DROPPED_WAGES)),
         "dropped_incomplete": statuses.count(DROPPED_INCOMPLETE),
         "dropped_wages": statuses.count(DROPPED_WAGES),

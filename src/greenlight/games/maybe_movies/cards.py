@@ -24,7 +24,7 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Any, Final, Literal, NamedTuple
 
-from greenlight.core.data import FieldSpec, bundled_path, load_data_file, read_records, require
+from greenlight.core.data import DataSet, DataTable, FieldSpec, bundled_path, require
 from greenlight.core.errors import DataError
 from greenlight.core.rng import Stream
 from greenlight.core.state import StaticData
@@ -572,24 +572,32 @@ BLOCKBUSTER_FIELDS = (
 
 def load_catalogue(path: str | Path) -> Catalogue:
     """Load and validate a fixed catalogue (§2.7); a problem raises DataError naming file, card and field."""
-    return _load_cached(str(Path(path).resolve()))
+    return _load_cached(str(Path(path).resolve()), DATA.fingerprint(path))
+
+
+#: A fixed catalogue's four lists (§2.7): a JSON or TOML file, a workbook with a sheet per list, or a folder of one file
+#: per list (``votes.csv``, ...). Without one, every game generates its own catalogue from its seed.
+DATA = DataSet(
+    "Maybe Movies",
+    (
+        DataTable("votes", "votes", VOTE_FIELDS, what="vote", type_field="type", tune="value"),
+        DataTable("change", "change", CHANGE_FIELDS, what="CHANGE card", card_type="CHANGE"),
+        DataTable("movies", "movies", MOVIE_FIELDS, what="movie", card_type="movie", tune="profit"),
+        DataTable("blockbusters", "blockbusters", BLOCKBUSTER_FIELDS, what="blockbuster", card_type="blockbuster"),
+    ),
+    EXAMPLE_CATALOGUE,
+    folder=False,
+    bundled_is_default=False,
+)
 
 
 @cache
-def _load_cached(file: str) -> Catalogue:
-    data = load_data_file(file)
-    for name in data:
-        require(
-            name in ("votes", "change", "movies", "blockbusters"),
-            file,
-            None,
-            str(name),
-            "unknown list (expected votes, change, movies, blockbusters)",
-        )
-    vote_rows = read_records(file, data.get("votes"), VOTE_FIELDS, what="vote")
-    change_rows = read_records(file, data.get("change"), CHANGE_FIELDS, what="CHANGE card")
-    movie_rows = read_records(file, data.get("movies"), MOVIE_FIELDS, what="movie")
-    blockbuster_rows = read_records(file, data.get("blockbusters"), BLOCKBUSTER_FIELDS, what="blockbuster")
+def _load_cached(file: str, fingerprint: tuple[tuple[str, int, int], ...]) -> Catalogue:
+    sources = DATA.locate(file)
+    vote_rows = sources["votes"].read()
+    change_rows = sources["change"].read()
+    movie_rows = sources["movies"].read()
+    blockbuster_rows = sources["blockbusters"].read()
 
     votes: list[VoteCard] = []
     for row in vote_rows:

@@ -27,6 +27,26 @@ from typing import Any, cast
 from greenlight.core.match import Match
 from greenlight.games.maybe_movies.observation import CardFace, MaybeMoviesObservation
 
+#: Which seat is "first" (for the report).
+SEATS = "Seat 0 is the active player of the first turn (R1); the active player then passes clockwise, one turn each."
+#: The game's length in its own unit: one pitch a turn.
+LENGTH = ("pitches", "turns")
+#: Words for statistics and score categories.
+LABELS = {
+    "won_cards": "vote cards won",
+    "pitches": "pitches",
+    "passed": "pitches passed",
+    "pass_rate": "share of pitches passed",
+    "mean_pitch_size": "cards per pitch",
+    "change_rounds": "votes with a CHANGE card",
+    "all_no": "pitches everyone voted NO",
+    "movies_made": "movies made",
+    "yes_votes": "YES votes cast",
+    "no_votes": "NO votes cast",
+    "change_votes": "CHANGE cards played",
+    "votes_won": "vote cards won",
+}
+
 
 def card_key(card: str, details: CardFace, fixed_deck: bool) -> tuple[str, str]:
     """(name, type) of a card from its printed details.
@@ -101,4 +121,4 @@ def statistics(match: Match) -> dict[str, Any]:
         "all_no": all_no,
         "movies_made": len(view["movies_made"]),
     }
-    return {"game": game, "seats": seats, "cards": cards}
+    return {"game": game, "seats": seats, "cards": cards, "order": list(range(n))}

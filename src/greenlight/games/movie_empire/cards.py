@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-from greenlight.core.data import FieldSpec, bundled_path, load_data_file, read_records, require
+from greenlight.core.data import DataSet, DataTable, FieldSpec, TableSource, bundled_path, require
 from greenlight.core.errors import DataError
 from greenlight.core.state import StaticData
 
@@ -380,27 +380,23 @@ class Tables(StaticData):
 
 
 def data_file(data_dir: str | None, name: str) -> str:
-    """The file to read for table ``name``: the custom one if ``data_dir`` holds it, else the bundled one."""
-    if data_dir:
-        custom = Path(data_dir) / f"{name}.toml"
-        if custom.exists():
-            return str(custom)
-    return str(bundled_path(__file__, "data", f"{name}.toml"))
+    """The file read for table ``name``: the custom one if ``data_dir`` holds it, else the bundled one."""
+    return str(DATA.locate(data_dir)[name].path)
 
 
 def load_tables(data_dir: str | None = None) -> Tables:
-    """Load and validate every table; ``data_dir`` names a folder of replacement files."""
+    """Load and validate every table; ``data_dir`` names a folder of replacement files (or a workbook, a sheet per table)."""
     if data_dir is not None:
         folder = Path(data_dir)
-        if not folder.is_dir():
-            raise DataError(str(folder), None, None, "the data option must name an existing folder")
-        return _load_cached(str(folder.resolve()))
-    return _load_cached(None)
+        if not folder.is_dir() and not (folder.suffix == ".xlsx" and folder.is_file()):
+            raise DataError(str(folder), None, None, "the data option must name an existing folder (or an .xlsx workbook)")
+        return _load_cached(str(folder.resolve()), DATA.fingerprint(folder))
+    return _load_cached(None, ())
 
 
 @cache
-def _load_cached(data_dir: str | None) -> Tables:
-    files = {name: data_file(data_dir, name) for name in DATA_FILES}
+def _load_cached(data_dir: str | None, fingerprint: tuple[tuple[str, int, int], ...]) -> Tables:
+    files = DATA.locate(data_dir)
     sympathy = _load_sympathy(files["sympathy_bar"])
     spaces = _load_spaces(files["board_spaces"])
     production = _load_production(files["production_cards"])
@@ -410,10 +406,6 @@ def _load_cached(data_dir: str | None) -> Tables:
     trends = _load_trends(files["trends"], names)
     plans = _load_plans(files["annual_plans"], names)
     return Tables(f"movie-empire:{data_dir or 'bundled'}", sympathy, spaces, production, stars, scripts, trends, plans)
-
-
-def _rows(file: str, key: str, fields: tuple[FieldSpec, ...], id_field: str = "id", what: str = "card") -> list[dict[str, Any]]:
-    return read_records(file, load_data_file(file).get(key), fields, id_field=id_field, what=what)
 
 
 def _requirement(file: str, card: str, field: str, text: str, names: set[str]) -> Requirement:
@@ -436,8 +428,8 @@ SYMPATHY_FIELDS = (
 )
 
 
-def _load_sympathy(file: str) -> dict[int, SympathyLevel]:
-    rows = _rows(file, "level", SYMPATHY_FIELDS, id_field="level", what="level")
+def _load_sympathy(source: TableSource) -> dict[int, SympathyLevel]:
+    file, rows = source.label, source.read()
     levels = {row["level"]: SympathyLevel(**row) for row in rows}
     missing = sorted(set(range(-5, 6)) - set(levels))
     require(not missing, file, None, "level", f"the bar needs every level from -5 to +5; missing {missing}")
@@ -455,8 +447,8 @@ SPACE_FIELDS = (
 )
 
 
-def _load_spaces(file: str) -> tuple[Space, ...]:
-    rows = _rows(file, "space", SPACE_FIELDS, what="space")
+def _load_spaces(source: TableSource) -> tuple[Space, ...]:
+    file, rows = source.label, source.read()
     require(len(rows) <= MAX_SPACES, file, None, None, f"at most {MAX_SPACES} spaces are supported, found {len(rows)}")
     spaces = tuple(
         Space(
@@ -505,8 +497,8 @@ PRODUCTION_FIELDS = (
 )
 
 
-def _load_production(file: str) -> dict[str, ProductionCard]:
-    rows = _rows(file, "card", PRODUCTION_FIELDS)
+def _load_production(source: TableSource) -> dict[str, ProductionCard]:
+    file, rows = source.label, source.read()
     require(len(rows) <= MAX_PRODUCTION, file, None, None, f"at most {MAX_PRODUCTION} distinct cards are supported, found {len(rows)}")
     by_id = {row["id"]: row for row in rows}
     cards: dict[str, ProductionCard] = {}
@@ -551,8 +543,8 @@ STAR_FIELDS = (
 )
 
 
-def _load_stars(file: str, names: set[str]) -> dict[str, StarCard]:
-    rows = _rows(file, "card", STAR_FIELDS)
+def _load_stars(source: TableSource, names: set[str]) -> dict[str, StarCard]:
+    file, rows = source.label, source.read()
     require(len(rows) <= MAX_STARS, file, None, None, f"at most {MAX_STARS} stars are supported, found {len(rows)}")
     return {
         row["id"]: StarCard(
@@ -580,8 +572,8 @@ SCRIPT_FIELDS = (
 )
 
 
-def _load_scripts(file: str) -> dict[str, ScriptCard]:
-    rows = _rows(file, "card", SCRIPT_FIELDS)
+def _load_scripts(source: TableSource) -> dict[str, ScriptCard]:
+    file, rows = source.label, source.read()
     require(len(rows) <= MAX_SCRIPTS, file, None, None, f"at most {MAX_SCRIPTS} scripts are supported, found {len(rows)}")
     return {
         row["id"]: ScriptCard(
@@ -602,8 +594,8 @@ TREND_FIELDS = (
 )
 
 
-def _load_trends(file: str, names: set[str]) -> dict[str, TrendCard]:
-    rows = _rows(file, "card", TREND_FIELDS)
+def _load_trends(source: TableSource, names: set[str]) -> dict[str, TrendCard]:
+    file, rows = source.label, source.read()
     for removed, rounds, mode in ((FULL_REMOVED_TRENDS, FULL_ROUNDS, "a full game"), (SHORT_REMOVED_TRENDS, SHORT_ROUNDS, "Shoot a Short")):
         needed = removed + TREND_ROW + (rounds - TREND_ROW)
         # §2.10: removed + 3 + (rounds - 3), so exactly one trend is left on the board in the last round.
@@ -637,8 +629,8 @@ PLAN_FIELDS = (
 )
 
 
-def _load_plans(file: str, names: set[str]) -> dict[str, AnnualPlan]:
-    rows = _rows(file, "card", PLAN_FIELDS)
+def _load_plans(source: TableSource, names: set[str]) -> dict[str, AnnualPlan]:
+    file, rows = source.label, source.read()
     # §4.11: the plans never run out (one per round from round 2).
     require(
         FULL_ROUNDS - 1 <= len(rows) <= MAX_PLANS,
@@ -674,3 +666,21 @@ def _load_plans(file: str, names: set[str]) -> dict[str, AnnualPlan]:
             require(parameters == "", file, card, "parameters", "an effect of none takes no parameters")
         plans[card] = AnnualPlan(card, row["text"], row["kind"], effect, requirement, stage, tasks, amount, index)
     return plans
+
+
+#: The game's data: one table per file of ``data/`` (rules §2.10). A designer's folder (or workbook) may hold any of them;
+#: the others come from the bundled files.
+DATA = DataSet(
+    "Movie Empire",
+    (
+        DataTable("sympathy_bar", "level", SYMPATHY_FIELDS, id_field="level", what="level"),
+        DataTable("board_spaces", "space", SPACE_FIELDS, what="space", tune="money"),
+        DataTable("production_cards", "card", PRODUCTION_FIELDS, card_type="production", tune="cost"),
+        DataTable("stars", "card", STAR_FIELDS, card_type="star", tune="cost"),
+        DataTable("scripts", "card", SCRIPT_FIELDS, card_type="script", tune="pp"),
+        DataTable("trends", "card", TREND_FIELDS, card_type="trend", tune="pp_with"),
+        DataTable("annual_plans", "card", PLAN_FIELDS),
+    ),
+    bundled_path(__file__, "data"),
+    folder=True,
+)

@@ -5,9 +5,9 @@ card taken, laid and premiered, every dossier; the game is over, so private
 events may be counted), the spectator's final observation (the options) and
 this game's own card tables for each card's kind.
 
-* **game**: ``premieres`` (movies released), ``net_premieres`` (on the
-  Internet), ``trend_hits``, ``dossiers_taken``, ``dossiers_used``,
-  ``lines_shut``.
+* **game**: ``rounds`` (played), ``premieres`` (movies released),
+  ``net_premieres`` (on the Internet), ``trend_hits``, ``dossiers_taken``,
+  ``dossiers_used``, ``lines_shut``.
 * **seats**: ``movies_released``, ``genre_<G>`` (releases per genre code),
   ``market_<M>`` (releases per market, NET included), ``trends_hit``,
   ``statues``, ``premiere_pp``, ``dossiers_taken``, ``dossiers_used``,
@@ -18,6 +18,8 @@ this game's own card tables for each card's kind.
   (production cards and stars), ``started`` (a script opening a line),
   ``released`` (a script premiered), ``hit`` (a trend matched by a premiere),
   ``used`` (a dossier, named by its use: ``purge``, ``block``, ...).
+* **order**: each seat's place in round 1's turn order (the first player is
+  drawn at random, R62).
 """
 
 from __future__ import annotations
@@ -26,11 +28,63 @@ from typing import Any, cast
 
 from greenlight.core.match import Match
 from greenlight.games.movie_empire.cards import BOARD_MARKETS, GENRES, load_tables
-from greenlight.games.movie_empire.events import CardTaken, DossierSpent, DossierTaken, Laid, LineShut, LineStarted, Premiered, Swapped
+from greenlight.games.movie_empire.events import (
+    CardTaken,
+    DossierSpent,
+    DossierTaken,
+    Laid,
+    LineShut,
+    LineStarted,
+    Premiered,
+    SetupDone,
+    Swapped,
+)
 from greenlight.games.movie_empire.observation import MovieEmpireObservation
 
 #: Premieres on the Internet count for genres but use no board market (R45).
 NET = "NET"
+
+#: Which seat is "first" (for the report).
+SEATS = (
+    "The first player of round 1 is drawn at random (R62), and the first-player marker moves every round, so a seat "
+    "number is only a place at the table: the turn order below counts from the first player of round 1."
+)
+#: The game's length in its own unit.
+LENGTH = ("rounds", "rounds")
+#: Words for statistics and score categories (the final score table's words, shortened).
+LABELS = {
+    "rounds": "rounds played",
+    "premieres": "points from premieres",
+    "premiere_pp": "points from premieres",
+    "sympathy": "sympathy at the end",
+    "money": "money left",
+    "dossier": "black dossier kept",
+    "hardworking": "Hardworking bonus",
+    "exploitation_action": "Exploitation bonus (action)",
+    "exploitation_comedy": "Exploitation bonus (comedy)",
+    "exploitation_drama": "Exploitation bonus (drama)",
+    "patriot_USA": "Patriot bonus (USA)",
+    "patriot_EUR": "Patriot bonus (Europe)",
+    "patriot_CHN": "Patriot bonus (China)",
+    "king_of_the_world": "King of the world bonus",
+    "jack_of_all_trades": "Jack of all trades bonus",
+    "trendsetter": "Trendsetter bonus",
+    "total": "final score",
+    "released": "movies released",
+    "movies_released": "movies released",
+    "statues": "golden statues",
+    "awards": "end-game bonuses",
+    "genre_A": "action movies released",
+    "genre_C": "comedies released",
+    "genre_D": "dramas released",
+    "market_USA": "premieres in the USA",
+    "market_EUR": "premieres in Europe",
+    "market_CHN": "premieres in China",
+    "market_NET": "premieres on the Internet",
+    "net_premieres": "premieres on the Internet",
+    "trends_hit": "trends hit",
+    "trend_hits": "trends hit",
+}
 
 
 def statistics(match: Match) -> dict[str, Any]:
@@ -59,9 +113,12 @@ def statistics(match: Match) -> dict[str, Any]:
     cards: list[tuple[int, str, str, str]] = []
     # The observation lists only the last round's premieres, so every premiere is read from its event.
     premieres: list[Premiered] = []
+    first = 0
     for event in match.events:
         kind = event.kind
-        if kind == "card_taken":
+        if kind == "setup_done":
+            first = cast(SetupDone, event.data)["first_player"]
+        elif kind == "card_taken":
             taken = cast(CardTaken, event.data)
             seats[taken["seat"]]["cards_taken"] += 1
             cards.append((taken["seat"], taken["card"], table.kind_of(taken["card"]), "taken"))
@@ -100,6 +157,7 @@ def statistics(match: Match) -> dict[str, Any]:
         if premiere["hit"] and premiere["trend"] is not None:
             cards.append((seat, premiere["trend"], "trend", "hit"))
     game = {
+        "rounds": view["round"],
         "premieres": len(premieres),
         "net_premieres": sum(1 for premiere in premieres if premiere["market"] == NET),
         "trend_hits": sum(item["trends_hit"] for item in seats),
@@ -107,4 +165,4 @@ def statistics(match: Match) -> dict[str, Any]:
         "dossiers_used": sum(item["dossiers_used"] for item in seats),
         "lines_shut": sum(item["lines_shut"] for item in seats),
     }
-    return {"game": game, "seats": seats, "cards": cards}
+    return {"game": game, "seats": seats, "cards": cards, "order": [(seat - first) % n for seat in range(n)]}
