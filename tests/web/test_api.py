@@ -53,7 +53,9 @@ def test_games_lists_every_registered_game_with_options_and_bots(api: httpx.Clie
     cinecitta = next(game for game in games if game["id"] == "cinecitta")
     assert (cinecitta["min_players"], cinecitta["max_players"]) == (3, 5)
     # The card-file path option is never offered to a browser: the server does not open client-named files.
-    assert [option["name"] for option in cinecitta["options"]] == ["destination_change", "movie_awards"]
+    # Rule parameters are offered too (number fields with their bounds); a table that changes one says so (changed_parameters).
+    assert [option["name"] for option in cinecitta["options"]] == ["destination_change", "movie_awards", "starting_money", "extra_rounds"]
+    assert [option["parameter"] for option in cinecitta["options"]] == [False, False, True, True]
     assert cinecitta["options"][0]["allowed_players"] == [4, 5]
     assert "partner turns" in cinecitta["options"][0]["help"]
     assert cinecitta["bots"][0] == "random" and "medium" in cinecitta["bots"]
@@ -90,6 +92,7 @@ def test_create_returns_one_token_and_link_per_human_seat_and_stores_only_hashes
     table = answer["table"]
     assert table["game"] == "cinecitta" and table["num_players"] == 3 and table["status"] == "open"
     assert table["options"] == {"destination_change": False, "movie_awards": False, "data": None}
+    assert table["changed_parameters"] == {}  # the game as printed
     seats = answer["seats"]
     assert [seat["kind"] for seat in seats] == ["human", "bot", "human"]
     assert [seat["name"] for seat in seats] == ["Ann", "Bot 2 (random)", "Player 3"]
@@ -127,6 +130,14 @@ def test_create_refuses_bad_requests_and_creates_nothing(api: httpx.Client, body
     before = api.get("/api/tables").json()["total"]
     assert_refused(api.post("/api/tables", json=body), status, words)
     assert api.get("/api/tables").json()["total"] == before
+
+
+def test_a_table_with_changed_rule_parameters_says_so(api: httpx.Client) -> None:
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+    table = create_table(api, "cinecitta", seats, options={"starting_money": 120, "extra_rounds": 0})["table"]
+    assert table["changed_parameters"] == {"starting_money": 120} and table["options"]["starting_money"] == 120
+    refused = api.post("/api/tables", json={"game": "cinecitta", "seats": seats, "options": {"starting_money": 125}})
+    assert refused.status_code == 400 and "multiple of 10" in refused.text
 
 
 def test_create_refuses_a_body_that_is_not_json(api: httpx.Client) -> None:

@@ -424,7 +424,12 @@ class DataSet:
         """
         if path is None:
             return "", {}
+        return _parameters_cached(self, str(path), self.fingerprint(path))
+
+    def _read_parameters(self, path: str) -> tuple[str, dict[str, Any]]:
         source = Path(path)
+        if not source.exists():
+            return "", {}
         if source.is_dir():
             files = [file for file in _folder_files(source) if file.stem == PARAMETERS]
             if not files:
@@ -462,6 +467,7 @@ class DataSet:
         names = set(self.names())
         if source.is_dir():
             found: dict[str, TableSource] = {}
+            parameters = False
             for file in _folder_files(source):
                 if file.is_dir():
                     raise DataError(str(file), None, None, f"a data folder holds only the files {self.game} reads, not folders")
@@ -469,13 +475,14 @@ class DataSet:
                 if suffix not in TABLE_SUFFIXES or (stem not in names and stem != PARAMETERS):
                     raise self._unknown(str(source), file.name, "file")
                 if stem == PARAMETERS:
+                    parameters = True
                     continue
                 if stem in found:
                     raise DataError(str(source), None, None, f"both {found[stem].path.name} and {file.name} hold {stem}; keep one")
                 table = self.table(stem)
                 part = None if suffix == ".csv" else table.key if suffix in (".toml", ".json") else _only_sheet(file, table)
                 found[stem] = TableSource(table, file, part, bundled)
-            if not found and not bundled:
+            if not found and not parameters and not bundled:
                 raise DataError(
                     str(source), None, None, f"the folder holds none of the files {self.game} reads; it reads {self._expected()}"
                 )
@@ -513,6 +520,20 @@ class DataSet:
                     raise DataError(str(source), None, str(key), f"{self.game} reads no list called {key} (it reads {expected})")
             return {table.name: TableSource(table, source, table.key, bundled) for table in self.tables if table.key in data or bundled}
         raise DataError(str(source), None, None, f"a data file is .toml, .json, .csv or .xlsx, not {suffix or 'a file without suffix'}")
+
+
+_PARAMETERS_READ: dict[tuple[str, str, tuple[tuple[str, int, int], ...]], tuple[str, dict[str, Any]]] = {}
+
+
+def _parameters_cached(dataset: DataSet, path: str, fingerprint: tuple[tuple[str, int, int], ...]) -> tuple[str, dict[str, Any]]:
+    """:meth:`DataSet.parameters`, read again only when a file changed (every game start asks)."""
+    key = (dataset.game, path, fingerprint)
+    found = _PARAMETERS_READ.get(key)
+    if found is None:
+        if len(_PARAMETERS_READ) > 256:
+            _PARAMETERS_READ.clear()
+        found = _PARAMETERS_READ[key] = dataset._read_parameters(path)
+    return found[0], dict(found[1])
 
 
 def _quoted(names: Sequence[str]) -> str:

@@ -192,9 +192,12 @@ class Game(Generic[S]):
     #: For each event kind, the TypedDict its data matches (checked by the harness); kinds not listed are unchecked
     #: unless the game declares any, in which case an undeclared kind is a defect.
     event_types: Mapping[str, type] = {}
-    #: The game's data files (cards, board) as tables with validated fields, if it has any: what the simulator snapshots,
-    #: exports to spreadsheets and sweeps over (``greenlight.core.data.DataSet``).
-    data: DataSet | None = None
+
+    @property
+    def data(self) -> DataSet | None:
+        """The game's data files (cards, board) as tables with validated fields, if it has any (``spec.data``): what the
+        simulator snapshots, exports to spreadsheets and sweeps over."""
+        return self.spec.data
 
     def __init__(self) -> None:
         self._codec = ActionCodec(self.action_types)

@@ -10,7 +10,8 @@ import itertools
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
-from greenlight.core.errors import OptionError
+from greenlight.core.data import DataSet
+from greenlight.core.errors import DataError, OptionError
 
 OptionValue = bool | int | str | None
 Options = Mapping[str, OptionValue]
@@ -25,6 +26,13 @@ class OptionSpec:
     bundled file. ``allowed_players`` limits the player counts at which a
     non-default value may be chosen. ``aliases`` are older names still
     accepted on input (records and commands written before a rename).
+
+    A **rule parameter** (``parameter=True``) is a number of the rules a
+    designer tunes (rounds, hand size, starting money): its default is the
+    rulebook's value and ``rule`` names the rule that sets it. Resolved options
+    hold a parameter only when it differs from its default, so a game played
+    with every parameter at its default is the same game, record and state as
+    before parameters existed; read one with :meth:`read`.
     """
 
     name: str
@@ -37,6 +45,23 @@ class OptionSpec:
     allowed_players: tuple[int, ...] | None = None
     variant: bool = True
     aliases: tuple[str, ...] = ()
+    parameter: bool = False
+    rule: str = ""
+
+    def read(self, options: Mapping[str, OptionValue]) -> OptionValue:
+        """This option's value in resolved ``options`` (a parameter left out is at its default).
+
+        >>> OptionSpec("rounds", "int", 10, "Rounds", parameter=True).read({})
+        10
+        """
+        return options.get(self.name, self.default)
+
+    def number(self, options: Mapping[str, OptionValue]) -> int:
+        """The value of a whole-number option in resolved ``options`` (see :meth:`read`)."""
+        value = self.read(options)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(f"option {self.name} is not a whole number here: {value!r}")
+        return value
 
     def coerce(self, value: object) -> OptionValue:
         """Return ``value`` converted to this option's type, or raise OptionError."""
@@ -89,6 +114,24 @@ class GameSpec:
     #: The lowest and highest final score any seat can have at a player count and options, if the game can say
     #: (for normalising rewards; the conformance harness checks every outcome against it).
     score_bounds: Callable[[int, Mapping[str, OptionValue]], tuple[float, float]] | None = None
+    #: The game's data files (cards, board), if it has any; a data path's ``parameters`` table sets rule parameters.
+    data: DataSet | None = None
+
+    @property
+    def parameters(self) -> tuple[OptionSpec, ...]:
+        """The rule parameters (options declared with ``parameter=True``), in declaration order."""
+        return tuple(spec for spec in self.options if spec.parameter)
+
+    def changed_parameters(self, options: Mapping[str, object]) -> dict[str, object]:
+        """The rule parameters of resolved ``options`` that differ from the rulebook (a table with any is not the game as printed).
+
+        >>> spec = GameSpec("demo", "Demo", "1", 2, 4, (OptionSpec("rounds", "int", 10, "Rounds", parameter=True),))
+        >>> spec.changed_parameters(spec.resolve_options(2, {"rounds": 10}))
+        {}
+        >>> spec.changed_parameters(spec.resolve_options(2, {"rounds": 8}))
+        {'rounds': 8}
+        """
+        return {spec.name: options[spec.name] for spec in self.parameters if spec.name in options and options[spec.name] != spec.default}
 
     @property
     def player_counts(self) -> range:
@@ -117,7 +160,6 @@ class GameSpec:
         if not isinstance(num_players, int) or not self.min_players <= num_players <= self.max_players:
             raise OptionError(f"{self.title} is for {self.min_players} to {self.max_players} players, not {num_players}")
         given = dict(options or {})
-        resolved: dict[str, OptionValue] = {}
         for spec in self.options:
             for alias in spec.aliases:
                 if alias in given:
@@ -125,11 +167,15 @@ class GameSpec:
                     if spec.name in given and given[spec.name] != old:
                         raise OptionError(f"options {spec.name} and {alias} (its old name) are both given, differently")
                     given[spec.name] = old
-            value = spec.coerce(given.pop(spec.name)) if spec.name in given else spec.default
+        from_file = self._data_parameters(given)
+        resolved: dict[str, OptionValue] = {}
+        for spec in self.options:
+            value = spec.coerce(given.pop(spec.name)) if spec.name in given else from_file.get(spec.name, spec.default)
             if value != spec.default and spec.allowed_players is not None and num_players not in spec.allowed_players:
                 counts = ", ".join(str(n) for n in spec.allowed_players)
                 raise OptionError(f"option {spec.name} is only for {counts} players, not {num_players}")
-            resolved[spec.name] = value
+            if not spec.parameter or value != spec.default:
+                resolved[spec.name] = value
         if given:
             self.option(next(iter(given)))  # raises with the list of known options
         for check in self.constraints:
@@ -137,6 +183,26 @@ class GameSpec:
             if problem:
                 raise OptionError(problem)
         return resolved
+
+    def _data_parameters(self, given: Mapping[str, object]) -> dict[str, OptionValue]:
+        """The rule parameters the data path in ``given`` sets (its ``parameters`` table), checked; explicit options win."""
+        if self.data is None or not given.get(self.data.option):
+            return {}
+        path = given[self.data.option]
+        if not isinstance(path, str):
+            return {}
+        label, values = self.data.parameters(path)
+        checked: dict[str, OptionValue] = {}
+        names = ", ".join(spec.name for spec in self.parameters) or "none"
+        for name, raw in values.items():
+            spec = next((item for item in self.parameters if item.name == name), None)
+            if spec is None:
+                raise DataError(label, None, name, f"{self.title} has no rule parameter called {name} (parameters: {names})")
+            try:
+                checked[name] = spec.coerce(raw)
+            except OptionError as error:
+                raise DataError(label, None, name, str(error).replace(f"option {name} ", "")) from None
+        return checked
 
     def variant_combinations(self, num_players: int) -> Iterator[dict[str, OptionValue]]:
         """Every combination of the boolean variant options allowed at ``num_players``."""

@@ -67,6 +67,8 @@ def option_json(spec: OptionSpec) -> dict[str, Any]:
         "minimum": spec.minimum,
         "maximum": spec.maximum,
         "allowed_players": list(spec.allowed_players) if spec.allowed_players is not None else None,
+        "parameter": spec.parameter,
+        "rule": spec.rule,
     }
 
 
@@ -146,19 +148,23 @@ def table_info(
     """Public facts about a table (no tokens, nothing hidden), from its stored description and who is connected."""
     game_id = summary.game if isinstance(summary, TableSummary) else summary.record.game
     try:
-        title = get_game(game_id).spec.title
+        spec = get_game(game_id).spec
+        title = spec.title
     except OptionError:
-        title = game_id
+        spec, title = None, game_id
     if isinstance(summary, TableSummary):
         num_players, options = summary.num_players, summary.options
     else:
         num_players, options = summary.record.num_players, summary.record.options
+    # House rules: rule parameters away from the rulebook (such a table is not the game as printed, so never rated).
+    changed = spec.changed_parameters(options) if spec is not None else {}
     return {
         "id": summary.id,
         "game": game_id,
         "title": title,
         "num_players": num_players,
         "options": dict(options),
+        "changed_parameters": changed,
         "status": status,
         "version": version,
         "created_at": summary.created_at,

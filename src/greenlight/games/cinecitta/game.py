@@ -5,7 +5,6 @@ from __future__ import annotations
 from greenlight.core.game import Game
 from greenlight.games.cinecitta import positions, rules, view, words
 from greenlight.games.cinecitta.actions import ACTION_TYPES
-from greenlight.games.cinecitta.cards import DATA
 from greenlight.games.cinecitta.codes import LAYOUT
 from greenlight.games.cinecitta.events import EVENT_TYPES
 from greenlight.games.cinecitta.observation import CinecittaObservation
@@ -26,7 +25,6 @@ class CinecittaGame(Game[CinecittaState]):
     positions = positions
     observation_type = CinecittaObservation
     event_types = EVENT_TYPES
-    data = DATA
 
 
 GAME = CinecittaGame()

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections import Counter
 
 from greenlight.core.positions import PositionError
-from greenlight.games.cinecitta import rules
+from greenlight.games.cinecitta import parameters, rules
 from greenlight.games.cinecitta.actions import HEADHUNT, SECURE
-from greenlight.games.cinecitta.cards import HAND_SIZE, OCCUPATIONS
+from greenlight.games.cinecitta.cards import OCCUPATIONS
 from greenlight.games.cinecitta.state import OFFER, OVER, PLACE, RESPOND, CinecittaState
 
 STEPS = (OFFER, RESPOND, PLACE, OVER)
@@ -32,7 +32,7 @@ def complete(state: CinecittaState, given: frozenset[str]) -> None:
     if "wallets" in given and "round_start_wallets" not in given:
         state.round_start_wallets = [wallet + _money_in_folder(state, seat) for seat, wallet in enumerate(state.wallets)]
     if given & {"wallets", "round", "round_start_wallets"} and "opening_wallets" not in given:
-        dealt = [rules.STARTING_MONEY] * state.num_players
+        dealt = [parameters.starting_money(state.options)] * state.num_players
         # Everyone knows the wallets of a game's first round (100 each, §3 step 5); of any other position each seat
         # knows only its own wallet and the total (R26).
         state.opening_wallets = tuple(dealt) if state.round == 1 and state.round_start_wallets == dealt else None
@@ -41,8 +41,9 @@ def complete(state: CinecittaState, given: frozenset[str]) -> None:
 def check(state: CinecittaState) -> None:
     """Raise PositionError unless ``state`` is a position a game of Cinecitta can reach (rules §3-§4)."""
     n = state.num_players
-    if state.hand_size != HAND_SIZE[n]:
-        raise PositionError("hand_size", f"is {state.hand_size}; at {n} players every hand is dealt {HAND_SIZE[n]} cards (§3)")
+    dealt = parameters.hand_size(n, state.options)
+    if state.hand_size != dealt:
+        raise PositionError("hand_size", f"is {state.hand_size}; at {n} players every hand is dealt {dealt} cards (§3)")
     if state.step not in STEPS:
         raise PositionError("step", f"is {state.step!r}; a round's steps are {', '.join(STEPS)}")
     last = state.rounds + 1 if state.step == OVER else state.rounds

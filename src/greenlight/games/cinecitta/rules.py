@@ -16,8 +16,9 @@ from greenlight.core.events import Event
 from greenlight.core.outcome import Outcome, outcome_from_keys
 from greenlight.core.rng import Stream
 from greenlight.core.spec import OptionValue
+from greenlight.games.cinecitta import parameters
 from greenlight.games.cinecitta.actions import HEADHUNT, SECURE, Offer, Place, Respond
-from greenlight.games.cinecitta.cards import HAND_SIZE, PLAYER_COUNTS, CardTable, load_cards
+from greenlight.games.cinecitta.cards import PLAYER_COUNTS, CardTable, load_cards
 from greenlight.games.cinecitta.events import Committed, FolderPassed, FolderReturned, GameOver, Placed, RoundStarted
 from greenlight.games.cinecitta.observation import Breakdown
 from greenlight.games.cinecitta.state import OFFER, OVER, PLACE, RESPOND, CinecittaState, Folder, Placement
@@ -25,7 +26,6 @@ from greenlight.games.cinecitta.state import OFFER, OVER, PLACE, RESPOND, Cineci
 FINISHED = "FINISHED"
 DROPPED_INCOMPLETE = "DROPPED_INCOMPLETE"
 DROPPED_WAGES = "DROPPED_WAGES"
-STARTING_MONEY = 100
 
 # -- setup ---------------------------------------------------------------------------
 
@@ -39,7 +39,7 @@ def table_for(options: dict[str, OptionValue]) -> CardTable:
 def setup(num_players: int, seed: int, options: dict[str, OptionValue]) -> CinecittaState:
     """Build the deck for N, shuffle with the seeded RNG and deal H cards each (§3)."""
     table = table_for(options)
-    hand_size = HAND_SIZE[num_players]
+    hand_size = parameters.hand_size(num_players, options)
     # The seed is used once, for the deal, and not kept: it would reveal every hand.
     state = CinecittaState(table, num_players, options, hand_size)
     deck = table.deck_for(num_players)
@@ -63,14 +63,15 @@ def position(
 ) -> CinecittaState:
     """An explicit position at the start of a round's offer step (§3 step 4), for tests and puzzles."""
     resolved: dict[str, OptionValue] = {"destination_change": False, "movie_awards": False, "data": None, **(options or {})}
-    state = CinecittaState(table_for(resolved), num_players, resolved, HAND_SIZE[num_players])
+    state = CinecittaState(table_for(resolved), num_players, resolved, parameters.hand_size(num_players, resolved))
     state.round = round
     state.hands = [list(hand) for hand in hands]
-    state.wallets = list(wallets) if wallets is not None else [STARTING_MONEY] * num_players
+    dealt = [parameters.starting_money(resolved)] * num_players
+    state.wallets = list(wallets) if wallets is not None else list(dealt)
     state.round_start_wallets = list(state.wallets)
     # Everyone knows the wallets of a game's first round (100 each, §3 step 5); of any other position
     # each seat knows only its own wallet and the total (R26).
-    state.opening_wallets = tuple(state.wallets) if round == 1 and state.wallets == [STARTING_MONEY] * num_players else None
+    state.opening_wallets = tuple(state.wallets) if round == 1 and state.wallets == dealt else None
     state.studios = [list(cards) for cards in studios] if studios is not None else [[] for _ in range(num_players)]
     state.offices = [list(cards) for cards in offices] if offices is not None else [[] for _ in range(num_players)]
     state.undealt = list(undealt)

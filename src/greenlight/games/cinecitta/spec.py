@@ -5,10 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from greenlight.core.spec import GameSpec, OptionSpec, OptionValue
-from greenlight.games.cinecitta.cards import load_cards
-
-#: Each studio's money at the start (§3); money only changes hands during play.
-STARTING_MONEY = 100
+from greenlight.games.cinecitta.cards import DATA, load_cards
+from greenlight.games.cinecitta.parameters import PARAMETERS, parameters_rule, starting_money
 
 
 def score_bounds(num_players: int, options: Mapping[str, OptionValue]) -> tuple[float, float]:
@@ -21,7 +19,7 @@ def score_bounds(num_players: int, options: Mapping[str, OptionValue]) -> tuple[
     """
     data = options.get("data")
     cards = load_cards(str(data) if data else None).cards
-    money = num_players * STARTING_MONEY + 10 * sum(card.promotion for card in cards)
+    money = num_players * starting_money(options) + 10 * sum(card.promotion for card in cards)
     return 0.0, float(999 + money * sum(card.reels for card in cards) + 200)
 
 
@@ -58,7 +56,10 @@ SPEC = GameSpec(
             variant=False,
             aliases=("cards",),
         ),
+        *PARAMETERS,
     ),
+    constraints=(parameters_rule,),
+    data=DATA,
     # 3 steps a round, one action per seat per step, at most 8 rounds.
     max_game_length=3 * 5 * 8,
     score_bounds=score_bounds,

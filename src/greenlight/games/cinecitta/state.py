@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from greenlight.core.spec import OptionValue
 from greenlight.core.state import DICT, LIST, LISTS, GameState
 from greenlight.games.cinecitta.cards import CardTable
+from greenlight.games.cinecitta.parameters import STARTING_MONEY
 
 OFFER, RESPOND, PLACE, OVER = "offer", "respond", "place", "over"
 
@@ -116,9 +117,10 @@ class CinecittaState(GameState):
         self.round = 1
         self.step = OFFER
         self.hands = [[] for _ in range(num_players)]
-        self.wallets = [100] * num_players
-        self.round_start_wallets = [100] * num_players
-        self.opening_wallets = (100,) * num_players
+        money = STARTING_MONEY.number(options)
+        self.wallets = [money] * num_players
+        self.round_start_wallets = [money] * num_players
+        self.opening_wallets = (money,) * num_players
         self.studios = [[] for _ in range(num_players)]
         self.offices = [[] for _ in range(num_players)]
         self.undealt = []

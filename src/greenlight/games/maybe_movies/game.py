@@ -5,7 +5,6 @@ from __future__ import annotations
 from greenlight.core.game import Game
 from greenlight.games.maybe_movies import describe, positions, rules, view
 from greenlight.games.maybe_movies.actions import ACTION_TYPES
-from greenlight.games.maybe_movies.cards import DATA
 from greenlight.games.maybe_movies.codes import LAYOUT
 from greenlight.games.maybe_movies.events import EVENT_TYPES
 from greenlight.games.maybe_movies.observation import MaybeMoviesObservation
@@ -26,7 +25,6 @@ class MaybeMoviesGame(Game[MaybeMoviesState]):
     positions = positions
     observation_type = MaybeMoviesObservation
     event_types = EVENT_TYPES
-    data = DATA
 
 
 GAME = MaybeMoviesGame()

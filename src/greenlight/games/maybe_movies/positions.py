@@ -34,8 +34,9 @@ from greenlight.games.maybe_movies.budget import (
 )
 from greenlight.games.maybe_movies.cards import CHANGE, NO, YES, Catalogue
 from greenlight.games.maybe_movies.chance import shuffle
+from greenlight.games.maybe_movies.parameters import hand_size, market_size
 from greenlight.games.maybe_movies.resolution import final_votes, pitch_facts, vote_order
-from greenlight.games.maybe_movies.setup import HAND_SIZE, MARKET_SIZE, PERSONAL_SIZE
+from greenlight.games.maybe_movies.setup import PERSONAL_SIZE
 from greenlight.games.maybe_movies.state import (
     CHANGE_EDIT,
     COST_CHOICE,
@@ -254,7 +255,7 @@ def _check_ranges(state: MaybeMoviesState) -> None:
         raise PositionError("phase", f"is {state.phase!r}; the decision points are {', '.join(PHASES)} (§4.0)")
     if state.edit_step not in EDIT_STEPS:
         raise PositionError("edit_step", f"is {state.edit_step!r}; a CHANGE edit's steps are {', '.join(EDIT_STEPS)} (R27, R28)")
-    last_turn = HAND_SIZE + (CHANGE_PER_SEAT if state.breaking else 0)
+    last_turn = hand_size(state) + (CHANGE_PER_SEAT if state.breaking else 0)
     if not 1 <= state.turn <= last_turn:
         rule = "a seat casts at most 12 final votes (§5.1)" if state.breaking else "the game lasts at most 10 turns (§5.1)"
         raise PositionError("turn", f"is {state.turn}; turns count from 1 and {rule}")
@@ -476,25 +477,25 @@ def _check_hands(state: MaybeMoviesState) -> None:
     table = state.table
     if not state.breaking:
         sizes = {len(hand) for hand in state.hands}
-        expected = HAND_SIZE - played
+        expected = hand_size(state) - played
         if state.phase == OVER and sizes == {0}:
-            expected = 0 if turn == HAND_SIZE else expected  # the last turn ended with every hand empty
+            expected = 0 if turn == hand_size(state) else expected  # the last turn ended with every hand empty
         for seat, hand in enumerate(state.hands):
             if len(hand) != expected:
                 where = f"at {PHASE_WORDS[state.phase]} in turn {turn}"
                 raise PositionError(
                     f"hands[{seat}]",
-                    f"holds {len(hand)} cards; {where} every hand holds {expected}: each hand is dealt {HAND_SIZE} and "
+                    f"holds {len(hand)} cards; {where} every hand holds {expected}: each hand is dealt {hand_size(state)} and "
                     "loses one card each turn to the final vote (§3, §5.1)",
                 )
     else:
-        limit = HAND_SIZE + CHANGE_PER_SEAT - played
+        limit = hand_size(state) + CHANGE_PER_SEAT - played
         for seat, hand in enumerate(state.hands):
             if len(hand) > max(0, limit):
                 raise PositionError(
                     f"hands[{seat}]",
                     f"holds {len(hand)} cards; after {played} final votes a hand holds at most {max(0, limit)}: it is dealt "
-                    f"{HAND_SIZE} and {CHANGE_PER_SEAT} CHANGE cards, loses one card to each final vote and a replacement only "
+                    f"{hand_size(state)} and {CHANGE_PER_SEAT} CHANGE cards, loses one card to each final vote and a replacement only "
                     "makes up for a played CHANGE card (§5.1, R29)",
                 )
             changes = [card for card in hand if table.vote(card).is_change]
@@ -515,27 +516,27 @@ def _check_hands(state: MaybeMoviesState) -> None:
 def _check_zones(state: MaybeMoviesState) -> None:
     """The market, the pitch, personal cards and Movies Made: their sizes and refills (§4.8)."""
     piles_empty = not state.draw_pile and not state.discard
-    if len(state.market) > MARKET_SIZE:
-        raise PositionError("market", f"holds {len(state.market)} cards; the market holds at most {MARKET_SIZE} (§3)")
+    if len(state.market) > market_size(state):
+        raise PositionError("market", f"holds {len(state.market)} cards; the market holds at most {market_size(state)} (§3)")
     if state.phase == PITCH:
-        if len(state.market) + len(state.row) > MARKET_SIZE:
+        if len(state.market) + len(state.row) > market_size(state):
             raise PositionError(
                 "row",
                 f"holds {len(state.row)} cards with {len(state.market)} left in the market; a pitch takes cards of the market "
-                f"of {MARKET_SIZE} (R4)",
+                f"of {market_size(state)} (R4)",
             )
-        if len(state.market) + len(state.row) < MARKET_SIZE and not piles_empty:
+        if len(state.market) + len(state.row) < market_size(state) and not piles_empty:
             raise PositionError(
                 "market",
                 f"holds {len(state.market)} cards (and the pitch {len(state.row)}), but a turn starts by refilling the market to "
-                f"{MARKET_SIZE}, from the discard pile once the draw pile is empty (T1, §4.8)",
+                f"{market_size(state)}, from the discard pile once the draw pile is empty (T1, §4.8)",
             )
     elif state.phase != OVER and not state.change_records and not state.change_queue:  # nothing left the piles since T3
-        refilled = len(state.market) == MARKET_SIZE or piles_empty
+        refilled = len(state.market) == market_size(state) or piles_empty
         if not refilled:
             raise PositionError(
                 "market",
-                f"holds {len(state.market)} cards, but it is refilled to {MARKET_SIZE} as soon as the pitch is locked, from "
+                f"holds {len(state.market)} cards, but it is refilled to {market_size(state)} as soon as the pitch is locked, from "
                 "the discard pile once the draw pile is empty (T3, §4.8)",
             )
     limit = PERSONAL_SIZE if state.breaking else 0
@@ -599,8 +600,10 @@ def _check_turn(state: MaybeMoviesState) -> None:
         raise PositionError(
             "pitched", f"is empty at {PHASE_WORDS[phase]}; the pitch is locked with the cards the active player chose (§4.1)"
         )
-    if len(state.pitched) > MARKET_SIZE:
-        raise PositionError("pitched", f"holds {len(state.pitched)} cards; a pitch takes at most the {MARKET_SIZE} market cards (R4)")
+    if len(state.pitched) > market_size(state):
+        raise PositionError(
+            "pitched", f"holds {len(state.pitched)} cards; a pitch takes at most the {market_size(state)} market cards (R4)"
+        )
     if len(set(state.pitched)) != len(state.pitched):
         raise PositionError("pitched", "names a card twice; a pitch takes distinct market cards (§4.1)")
     if state.edits == 0 and [card for card in state.pitched if not editing or card != state.edit_removed] != state.row:

@@ -9,11 +9,11 @@ from typing import Any
 from greenlight.games.maybe_movies import rules, turn, vote
 from greenlight.games.maybe_movies.cards import NO, YES, Catalogue, catalogue_for
 from greenlight.games.maybe_movies.chance import play_stream, shuffle
+from greenlight.games.maybe_movies.parameters import hand_size
 from greenlight.games.maybe_movies.state import PITCH, MaybeMoviesState, Stack
 
+#: The rulebook's market and hand sizes (the defaults of the rule parameters ``market_size`` and ``hand_size``).
 MARKET_SIZE = 6
-
-
 HAND_SIZE = 10
 
 
@@ -39,11 +39,13 @@ def deal(state: MaybeMoviesState) -> None:
     no = list(table.layout.no_ids)
     shuffle(rng, yes)
     shuffle(rng, no)
-    deck = yes[: 5 * n] + no[: 5 * n]
-    state.pool = yes[5 * n :] + no[5 * n :]
+    size = hand_size(state)
+    yes_each = size // 2  # 5 YES and 5 NO per player in the rulebook
+    deck = yes[: yes_each * n] + no[: (size - yes_each) * n]
+    state.pool = yes[yes_each * n :] + no[(size - yes_each) * n :]
     while True:  # R9: re-deal the same list, in its current order, until every hand has a YES and a NO
         shuffle(rng, deck)
-        hands = [deck[HAND_SIZE * seat : HAND_SIZE * (seat + 1)] for seat in range(n)]
+        hands = [deck[size * seat : size * (seat + 1)] for seat in range(n)]
         if all([_has_both(table, hand) for hand in hands]):
             break
     state.hands = hands

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from greenlight.core.spec import GameSpec, OptionSpec, OptionValue
-from greenlight.games.maybe_movies.cards import NUM_BLOCKBUSTERS, NUM_MOVIES, NUM_VOTES, load_catalogue
+from greenlight.games.maybe_movies.cards import DATA, NUM_BLOCKBUSTERS, NUM_MOVIES, NUM_VOTES, load_catalogue
+from greenlight.games.maybe_movies.parameters import PARAMETERS
 
 #: Longest possible game, in actions. A seat casts at most 12 final votes (10 dealt + 2 CHANGE replacements,
 #: R25), so a game has at most 12 turns. Per turn: at most 6 adds + finish, 6 votes, one cost and one profit
@@ -70,7 +71,9 @@ SPEC = GameSpec(
             variant=False,
             aliases=("deck",),
         ),
+        *PARAMETERS,
     ),
+    data=DATA,
     max_game_length=MAX_GAME_LENGTH,
     score_bounds=score_bounds,
 )

@@ -23,6 +23,7 @@ from greenlight.games.maybe_movies.events import (
     StackMade,
     TurnStarted,
 )
+from greenlight.games.maybe_movies.parameters import market_size
 from greenlight.games.maybe_movies.state import MOVIE_PICK, OVER, PITCH, MaybeMoviesState, Stack, TurnRecord
 
 #: Builds a named tuple from all its fields in order: what calling the class does, without its keyword handling (half
@@ -46,7 +47,7 @@ def draw_movie(state: MaybeMoviesState, events: list[Event]) -> str | None:
 def refill_market(state: MaybeMoviesState, events: list[Event]) -> None:
     """Append cards one at a time until the market holds 6 or no card can be drawn (§4.8)."""
     market = state.market
-    missing = setup.MARKET_SIZE - len(market)
+    missing = market_size(state) - len(market)
     if missing <= 0:
         return
     pile = state.draw_pile
@@ -56,7 +57,7 @@ def refill_market(state: MaybeMoviesState, events: list[Event]) -> None:
         market.extend(drawn)
     else:
         drawn = []
-        while len(market) < setup.MARKET_SIZE:
+        while len(market) < market_size(state):
             card = draw_movie(state, events)
             if card is None:
                 break

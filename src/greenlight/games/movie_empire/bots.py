@@ -59,7 +59,7 @@ from greenlight.games.movie_empire.cards import (
     T_STAR,
     Tables,
 )
-from greenlight.games.movie_empire.effects import HAND_LIMIT, level
+from greenlight.games.movie_empire.effects import hand_limit, level
 from greenlight.games.movie_empire.lines import Line, apply_lay, holds, lay_actions, metrics, production_pp
 from greenlight.games.movie_empire.premiere import EUR_PP, USA_MONEY
 from greenlight.games.movie_empire.state import MovieEmpireState
@@ -379,7 +379,7 @@ class HeuristicBot(Bot):
     def _net_gain(self, world: MovieEmpireState, seat: int, line: Line, lay: Lay | Stack | Star) -> float:
         """A lay's gain, less what keeping the card for another line would be worth."""
         elsewhere = card_value(world, seat, lay.card, exclude=line) / max(_time_factor(world), 0.01)
-        return lay_gain(world, line, lay) - 0.9 * elsewhere + (0.5 if len(world.hands[seat]) >= HAND_LIMIT else 0.0)
+        return lay_gain(world, line, lay) - 0.9 * elsewhere + (0.5 if len(world.hands[seat]) >= hand_limit(world) else 0.0)
 
     def _score_place(self, world: MovieEmpireState, seat: int, action: Place) -> _Choice:
         table = world.table
@@ -390,23 +390,24 @@ class HeuristicBot(Bot):
         score = -fee * worth
         task = space.task
         hand = world.hands[seat]
+        full = len(hand) >= hand_limit(world)
         worst = min((card_value(world, seat, card) for card in hand), default=0.0)
         if task == T_PRODUCTION:
             card = world.slot_card[space.index] or ""
             price = table.production[card].cost + space.surcharge
             gain = card_value(world, seat, card, [*hand, card])
-            if len(hand) >= HAND_LIMIT:
+            if full:
                 gain -= max(worst, 0.0) if gain > worst else gain
             score += gain - price * worth
             if money - fee - price < 2 and gain < 3:
                 score -= 1.0
         elif task == T_SCRIPT:
             card = world.slot_card[space.index] or ""
-            score += card_value(world, seat, card) - (worst if len(hand) >= HAND_LIMIT else 0.0) - 0.3
+            score += card_value(world, seat, card) - (worst if full else 0.0) - 0.3
         elif task == T_STAR:
             card = world.slot_card[space.index] or ""
             star = table.stars[card]
-            score += card_value(world, seat, card) - star.cost * worth - (worst if len(hand) >= HAND_LIMIT else 0.0)
+            score += card_value(world, seat, card) - star.cost * worth - (worst if full else 0.0)
         elif task == T_CREDIT:
             score += space.money * money_worth(money + space.money) * (1.6 if money < 5 else 1.0) - 0.3
         elif task == T_FIRST_PLAYER:

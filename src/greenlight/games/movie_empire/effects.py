@@ -11,9 +11,9 @@ from greenlight.core.events import Event
 from greenlight.games.movie_empire.cards import SympathyLevel
 from greenlight.games.movie_empire.events import DossierSpent, LineReopened, LineShut, sympathy_event
 from greenlight.games.movie_empire.lines import Line, with_flags
+from greenlight.games.movie_empire.parameters import HAND_LIMIT
 from greenlight.games.movie_empire.state import NO_SEAT, Q_CHECK, Q_DISCARD, Q_SHUT, MovieEmpireState
 
-HAND_LIMIT = 4
 SYMPATHY_MIN, SYMPATHY_MAX = -5, 5
 
 
@@ -67,12 +67,17 @@ def discard_card(state: MovieEmpireState, card: str) -> None:
 # -- the hand (§4.5) ---------------------------------------------------------------------
 
 
+def hand_limit(state: MovieEmpireState) -> int:
+    """Cards a hand may hold: the ``hand_limit`` rule parameter (4 in the rulebook, §2.2, §4.5)."""
+    return HAND_LIMIT.number(state.options)
+
+
 def gain_cards(state: MovieEmpireState, seat: int, cards: list[str], public: bool) -> None:
     """Cards enter ``seat``'s hand; taken face up (``public``) they stay known to all. Queues the hand limit."""
     state.hands[seat].extend(cards)
     if public:
         state.known[seat].extend(cards)
-    if len(state.hands[seat]) > HAND_LIMIT and (Q_DISCARD, seat) not in state.queue:
+    if len(state.hands[seat]) > hand_limit(state) and (Q_DISCARD, seat) not in state.queue:
         state.queue.append((Q_DISCARD, seat))  # R2: discard at once
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from greenlight.core.game import Game
 from greenlight.games.movie_empire import positions, rules, view, words
 from greenlight.games.movie_empire.actions import ACTION_TYPES
-from greenlight.games.movie_empire.cards import DATA
 from greenlight.games.movie_empire.codes import LAYOUT
 from greenlight.games.movie_empire.events import EVENT_TYPES
 from greenlight.games.movie_empire.observation import MovieEmpireObservation
@@ -26,7 +25,6 @@ class MovieEmpireGame(Game[MovieEmpireState]):
     positions = positions
     observation_type = MovieEmpireObservation
     event_types = EVENT_TYPES
-    data = DATA
 
 
 GAME = MovieEmpireGame()

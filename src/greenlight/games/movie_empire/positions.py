@@ -29,9 +29,7 @@ from greenlight.core.spec import OptionValue
 from greenlight.games.movie_empire import rules
 from greenlight.games.movie_empire.actions import RIGHT, Lay, Stack, Star
 from greenlight.games.movie_empire.cards import (
-    FULL_REMOVED_TRENDS,
     MARKETS,
-    SHORT_REMOVED_TRENDS,
     STAGE_WORDS,
     STAGES,
     T_PRODUCTION,
@@ -43,9 +41,10 @@ from greenlight.games.movie_empire.cards import (
     Tables,
     load_tables,
 )
-from greenlight.games.movie_empire.effects import HAND_LIMIT, SYMPATHY_MAX, SYMPATHY_MIN, level, open_lines
+from greenlight.games.movie_empire.effects import SYMPATHY_MAX, SYMPATHY_MIN, hand_limit, level, open_lines
 from greenlight.games.movie_empire.flow import TURN_ACTIVE, begin_turn
 from greenlight.games.movie_empire.lines import Line, apply_lay, lay_problem
+from greenlight.games.movie_empire.parameters import removed_trends
 from greenlight.games.movie_empire.premiere import CHN_DRAW, build_net_items, pending_release, release_spaces
 from greenlight.games.movie_empire.rounds import SCRIPTS_DEALT, SHORT_DEAL, exemption_actions, fill_slots, gift_chooser, keep_count
 from greenlight.games.movie_empire.spec import SPEC
@@ -183,7 +182,7 @@ def _complete_trends(state: MovieEmpireState, given: frozenset[str]) -> None:
     if "trend_pile" in given:
         placed |= set(state.trend_pile)
     if "trend_removed" not in given:
-        count = SHORT_REMOVED_TRENDS if state.short else FULL_REMOVED_TRENDS
+        count = removed_trends(state.options)
         removed = [trend for trend in state.trend_removed if trend not in placed]
         spare = [trend for trend in state.table.trend_ids if trend not in placed and trend not in removed]
         state.trend_removed = (removed + spare)[:count]
@@ -351,7 +350,7 @@ def _check_trends(state: MovieEmpireState) -> None:
         if trend in seen:
             raise PositionError(where, f"{trend} is also in {seen[trend]}; every trend is in exactly one place")
         seen[trend] = where
-    removed = SHORT_REMOVED_TRENDS if state.short else FULL_REMOVED_TRENDS
+    removed = removed_trends(state.options)
     if len(state.trend_removed) != removed:
         raise PositionError("trend_removed", f"holds {len(state.trend_removed)} trends; {removed} are removed at setup (§3 step 7)")
     on_board = len(table.trend_ids) - removed - (state.round - 1)
@@ -487,16 +486,17 @@ def _max_gain(table: Tables) -> int:
 
 def _check_hands(state: MovieEmpireState) -> None:
     table = state.table
+    limit = hand_limit(state)
     for seat, hand in enumerate(state.hands):
         discarding = (Q_DISCARD, seat) in state.queue
-        if not discarding and len(hand) > HAND_LIMIT:
+        if not discarding and len(hand) > limit:
             raise PositionError(
-                f"hands[{seat}]", f"holds {len(hand)} cards; a hand holds at most {HAND_LIMIT}: a gain above it is discarded at once (§4.5)"
+                f"hands[{seat}]", f"holds {len(hand)} cards; a hand holds at most {limit}: a gain above it is discarded at once (§4.5)"
             )
-        if discarding and len(hand) > HAND_LIMIT + _max_gain(table):
+        if discarding and len(hand) > limit + _max_gain(table):
             raise PositionError(
                 f"hands[{seat}]",
-                f"holds {len(hand)} cards; one gain brings at most {_max_gain(table)} cards into a hand of {HAND_LIMIT} (§4.5)",
+                f"holds {len(hand)} cards; one gain brings at most {_max_gain(table)} cards into a hand of {limit} (§4.5)",
             )
         extra = Counter(state.known[seat]) - Counter(hand)
         if extra:
@@ -910,7 +910,7 @@ def _check_queue(state: MovieEmpireState) -> None:
                 raise PositionError(where, f"asks seat {seat} to discard a second time; one discard covers the whole excess (§4.5)")
             discards.add(seat)
             hand = len(state.hands[seat])
-            if (position > 0 and hand <= HAND_LIMIT) or hand == 0:
+            if (position > 0 and hand <= hand_limit(state)) or hand == 0:
                 raise PositionError(where, f"asks seat {seat} to discard, but its hand holds {hand} cards (§4.5)")
 
 

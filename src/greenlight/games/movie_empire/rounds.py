@@ -11,8 +11,6 @@ from greenlight.core.rng import Stream
 from greenlight.core.spec import OptionValue
 from greenlight.games.movie_empire.actions import EXEMPT_WAYS, Exempt, Give, Keep
 from greenlight.games.movie_empire.cards import (
-    FULL_REMOVED_TRENDS,
-    SHORT_REMOVED_TRENDS,
     STAGE_INDEX,
     T_FIRST_PLAYER,
     T_PRODUCTION,
@@ -43,6 +41,7 @@ from greenlight.games.movie_empire.events import (
     exemption_event,
 )
 from greenlight.games.movie_empire.lines import with_flags
+from greenlight.games.movie_empire.parameters import removed_trends
 from greenlight.games.movie_empire.state import (
     GIFT,
     GRUMPY,
@@ -99,7 +98,7 @@ def setup(num_players: int, seed: int, options: dict[str, OptionValue]) -> Movie
     # Step 7: trends.
     trends = list(table.trend_ids)
     shuffle_in_place(rng, trends)
-    removed = SHORT_REMOVED_TRENDS if state.short else FULL_REMOVED_TRENDS
+    removed = removed_trends(state.options)
     state.trend_removed = [trends.pop() for _ in range(removed)]
     first, second, third = trends.pop(), trends.pop(), trends.pop()
     state.trend_row = [third, second, first]  # the 1st drawn goes to TS3 (active in round 1)

@@ -43,7 +43,7 @@ from greenlight.games.movie_empire.actions import (
     Swap,
     Take,
 )
-from greenlight.games.movie_empire.effects import HAND_LIMIT, level, open_lines, shut_line
+from greenlight.games.movie_empire.effects import hand_limit, level, open_lines, shut_line
 from greenlight.games.movie_empire.events import (
     Committed,
     InternetSkipped,
@@ -202,7 +202,7 @@ def _discard_actions(state: MovieEmpireState, seat: int) -> list[Action]:
     """One discard at a time; ``stop`` once the hand is within the limit (§4.5, R2)."""
     hand = state.hands[seat]
     actions: list[Action] = [_discard(card) for card in dict.fromkeys(hand)]
-    if len(hand) <= HAND_LIMIT:
+    if len(hand) <= hand_limit(state):
         actions.append(STOP)
     return actions
 
@@ -477,7 +477,7 @@ _REFUSALS: dict[type[Action], Callable[[MovieEmpireState, int, Any], str]] = {
     Cut: _dossier_refusal,
     Block: _dossier_refusal,
     Discard: lambda state, seat, action: f"{state.table.card_name(action.card)} is not in your hand",
-    Stop: lambda state, seat, action: f"you hold {len(state.hands[seat])} cards; discard down to {HAND_LIMIT} first",
+    Stop: lambda state, seat, action: f"you hold {len(state.hands[seat])} cards; discard down to {hand_limit(state)} first",
     Shut: lambda state, seat, action: f"line {action.line} is not one of your open lines",
     Market: lambda state, seat, action: f"{action.market} is not free; choose one of {', '.join(premiere.free_markets(state))}",
     Net: lambda state, seat, action: (

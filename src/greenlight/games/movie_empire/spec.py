@@ -6,7 +6,8 @@ import math
 from collections.abc import Mapping
 
 from greenlight.core.spec import GameSpec, OptionSpec, OptionValue
-from greenlight.games.movie_empire.cards import load_tables
+from greenlight.games.movie_empire.cards import DATA, load_tables
+from greenlight.games.movie_empire.parameters import PARAMETERS, rounds_rule
 
 
 def score_bounds(num_players: int, options: Mapping[str, OptionValue]) -> tuple[float, float]:
@@ -49,8 +50,11 @@ SPEC = GameSpec(
             variant=False,
             aliases=("data_dir",),
         ),
+        *PARAMETERS,
     ),
-    # 10 rounds x 4 seats x 4 turns, each turn at most ~25 small decisions, plus interrupts.
-    max_game_length=10 * 4 * 4 * 40,
+    constraints=(rounds_rule,),
+    # 12 rounds (the most the rounds parameter allows) x 4 seats x 4 turns, each turn at most ~25 small decisions, plus interrupts.
+    max_game_length=12 * 4 * 4 * 40,
     score_bounds=score_bounds,
+    data=DATA,
 )

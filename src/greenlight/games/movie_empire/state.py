@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from greenlight.core.rng import Stream
 from greenlight.core.spec import OptionValue
 from greenlight.core.state import DICT, LIST, LISTS, GameState
-from greenlight.games.movie_empire.cards import Tables
+from greenlight.games.movie_empire.cards import SHORT_ROUNDS, Tables
 from greenlight.games.movie_empire.lines import Line
+from greenlight.games.movie_empire.parameters import ROUNDS, STARTING_MONEY
 
 # Phases (the Grumpy phase's AP12 gifts and the premiere's Internet step are their own phases).
 SETUP, GRUMPY, GIFT, WORKING, PREMIERE, INTERNET, UPKEEP, OVER = (
@@ -286,7 +287,7 @@ class MovieEmpireState(GameState):
         self.num_players = n
         self.seed = seed
         self.options = options
-        self.last_round = 7 if options.get("shoot_a_short") else 10
+        self.last_round = SHORT_ROUNDS if options.get("shoot_a_short") else ROUNDS.number(options)
         self.rng_seed = seed
         self.rng_uses = 0
         self.round = 1
@@ -313,7 +314,7 @@ class MovieEmpireState(GameState):
         self.cut_by = [NO_SEAT] * spaces
         self.release_line = [NO_SEAT] * spaces
         # -- players
-        self.money = [0] * n
+        self.money = [STARTING_MONEY.number(options)] * n
         self.pp = [0] * n
         self.sympathy = [0] * n
         self.hands = [[] for _ in range(n)]

@@ -94,7 +94,7 @@ from greenlight.games.movie_empire.cards import (
     TrendCard,
     load_tables,
 )
-from greenlight.games.movie_empire.effects import HAND_LIMIT, level
+from greenlight.games.movie_empire.effects import hand_limit, level
 from greenlight.games.movie_empire.events import (
     Blocked,
     Budget,
@@ -917,8 +917,8 @@ def describe_action(state: MovieEmpireState, seat: int, action: Action) -> str:
         return "End your turn"
     if isinstance(action, Discard):
         held = len(state.hands[seat])
-        if held > HAND_LIMIT:
-            return f"Discard {table.card_name(action.card)} (you hold {held} cards; the limit is {HAND_LIMIT})"
+        if held > hand_limit(state):
+            return f"Discard {table.card_name(action.card)} (you hold {held} cards; the limit is {hand_limit(state)})"
         return f"Discard {table.card_name(action.card)} as well (you are within the hand limit)"
     if isinstance(action, Stop):
         return f"Keep the {plural(len(state.hands[seat]), 'card')} left"
@@ -1013,7 +1013,7 @@ def action_warning(state: MovieEmpireState, seat: int, action: Action) -> str | 
         if state.round >= state.last_round:
             return "This is the last round: a line that does not premiere now scores nothing at the end of the game."
         return None
-    if isinstance(action, Discard) and len(state.hands[seat]) <= HAND_LIMIT:
+    if isinstance(action, Discard) and len(state.hands[seat]) <= hand_limit(state):
         return f"You are already within the hand limit: discarding {table.card_name(action.card)} gains nothing."
     if isinstance(action, Pass):
         return _pass_warning(state, seat)
