@@ -18,7 +18,7 @@ app = typer.Typer(
     add_completion=False,
 )
 
-COMMAND_MODULES = ("play", "rules", "replay", "position", "review", "bench", "games", "serve", "db", "arena", "simulate")
+COMMAND_MODULES = ("play", "rules", "replay", "position", "review", "bench", "games", "serve", "db", "arena", "simulate", "sweep", "data")
 
 for _name in COMMAND_MODULES:
     try:

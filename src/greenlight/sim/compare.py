@@ -30,8 +30,10 @@ Numbers that measure the same thing (their per-game values are exact
 multiples of each other in both studies: points from premieres in the score
 and in the statistics, movies released and scripts released) count once:
 they share one test in the adjustment and the summary names them together.
-A card fewer than :data:`~greenlight.sim.summary.RARE_SEAT_GAMES` seats did
-in either study is **too rare to judge**: it is shown, not tested.
+The win share of the seats that did something with a card fewer than
+:data:`~greenlight.sim.summary.RARE_SEAT_GAMES` seats did in either study is
+**too rare to judge**: it is shown, not tested (how often the card is played
+is measured over every game, so it is always tested).
 
 Studies of different games or player counts are refused (parity differs);
 different bots, rules versions or game counts are compared with a warning.
@@ -627,11 +629,10 @@ def compare_results(
             vectors.append((list(values_a), list(values_b)))
             seats_a = list(counts_a.shares.get(subject.key, {}).values())
             seats_b = list(counts_b.shares.get(subject.key, {}).values())
-            times.rare = min(len(seats_a), len(seats_b)) < RARE_SEAT_GAMES
             if seats_a and seats_b:
                 share = proportion_headline(section, f"{name} win share", seats_a, seats_b)
                 subject.label(share, "share")
-                share.rare = times.rare
+                share.rare = min(len(seats_a), len(seats_b)) < RARE_SEAT_GAMES  # how often is measured over every game
                 headlines.append(share)
                 vectors.append(([None], [None]))
     groups = _duplicate_groups(headlines, vectors)
