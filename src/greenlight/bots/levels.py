@@ -6,6 +6,9 @@
   it was no better than random at Cinecitta 1937.
 * ``medium``: the game's heuristic level (a 200-iteration search with random
   rollouts for a game without one).
+* ``strong``: the ``hard`` search with a twentieth of its budget: about
+  twenty times faster, for balance studies that need search-level play
+  (docs/bots.md measures how close it plays to ``hard``).
 * ``hard``: ISMCTS with the game's rollout policy, about one second a move on
   the reference machine (one core of a 2-core VM).
 * ``expert``: the same search with four times the budget.
@@ -42,7 +45,7 @@ from greenlight.core.bot import Bot, RandomBot, SeatView
 from greenlight.core.errors import OptionError
 from greenlight.core.game import Game
 
-LEVELS = ("random", "easy", "medium", "hard", "expert")
+LEVELS = ("random", "easy", "medium", "strong", "hard", "expert")
 #: Bots that choose a move in milliseconds (the game's heuristic at most): the server thinks for them apart from searches.
 QUICK_BOTS = frozenset({"random", "easy", "medium", "heuristic"})
 
@@ -53,6 +56,8 @@ CEILING_FACTOR = 10.0
 #: Target seconds per searched move.
 HARD_SECONDS = 1.0
 EXPERT_SECONDS = 4.0
+#: ``strong`` searches this fraction of ``hard``'s budget.
+STRONG_FRACTION = 1 / 20
 
 #: The ``hard`` search of a game that declares no tuning: the game's rollout policy to the end of the game.
 DEFAULT_HARD = SearchConfig(iterations=None, steps=15_000)
@@ -108,6 +113,21 @@ def expert_config(game: Game[Any]) -> SearchConfig:
     return dataclasses.replace(hard, iterations=scaled(hard.iterations), steps=scaled(hard.steps), seconds=seconds)
 
 
+def strong_config(game: Game[Any]) -> SearchConfig:
+    """The ``hard`` search with :data:`STRONG_FRACTION` of its budget (and of its ceiling)."""
+    return scaled_config(hard_config(game), STRONG_FRACTION)
+
+
+def scaled_config(config: SearchConfig, factor: float) -> SearchConfig:
+    """``config`` with its iteration, step and time budgets multiplied by ``factor`` (at least one iteration or step)."""
+
+    def scaled(budget: int | None) -> int | None:
+        return max(1, int(budget * factor)) if budget is not None else None
+
+    seconds = config.seconds * factor if config.seconds is not None else None
+    return dataclasses.replace(config, iterations=scaled(config.iterations), steps=scaled(config.steps), seconds=seconds)
+
+
 def _easy(game: Game[Any], seed: int) -> Bot:
     factory = heuristic_factory(game)
     if factory is None:
@@ -128,6 +148,7 @@ LEVEL_FACTORIES: dict[str, Callable[[Game[Any], int], Bot]] = {
     "random": lambda game, seed: RandomBot(seed),
     "easy": _easy,
     "medium": _medium,
+    "strong": lambda game, seed: ISMCTSBot(seed, strong_config(game), name="strong"),
     "hard": lambda game, seed: ISMCTSBot(seed, hard_config(game), name="hard"),
     "expert": lambda game, seed: ISMCTSBot(seed, expert_config(game), name="expert"),
 }
@@ -187,7 +208,7 @@ def parse_search(text: str, game: Game[Any]) -> SearchConfig:
 
 
 #: The levels that are searches, and so take a time per move (``hard:0.05``).
-TIMED_LEVELS = ("hard", "expert")
+TIMED_LEVELS = ("strong", "hard", "expert")
 
 
 def parse_timed_level(text: str, game: Game[Any]) -> SearchConfig:
@@ -205,7 +226,7 @@ def parse_timed_level(text: str, game: Game[Any]) -> SearchConfig:
     level, _, body = text.partition(":")
     budget, slash, extras = body.partition("/")
     if level not in TIMED_LEVELS:
-        raise OptionError(f"cannot read bot {text!r}: only {' and '.join(TIMED_LEVELS)} take a time per move")
+        raise OptionError(f"cannot read bot {text!r}: only {', '.join(TIMED_LEVELS[:-1])} and {TIMED_LEVELS[-1]} take a time per move")
     try:
         seconds = float(budget.removesuffix("s"))
     except ValueError:

@@ -40,6 +40,7 @@
 
   function selectGame(item) {
     game = item;
+    G.clear(optionList); // another game's values (two games may share an option's name) must not carry over
     const rules = G.clear(document.getElementById("game-rules"));
     if (item.rules) {
       rules.append(
