@@ -473,7 +473,7 @@ def card_subjects(
     """Every (type or card, action) either study counted: types first, then cards, each by action."""
     subjects = []
     for by, action, name in sorted(set(a.times) | set(b.times), key=lambda key: (key[0] != "type", key[1], key[2])):
-        words = (notes or GameNotes()).label(action)
+        words = (notes or GameNotes()).action(action)
         if by == "card":
             subjects.append(CardSubject(by, words, name, titles.get(name, name), name in changed_cards, action))
         else:

@@ -26,7 +26,9 @@ The module may also declare, for the report:
 * ``LENGTH``: ``(statistic, unit)``, the per-game statistic that counts the
   game's length in its own unit (``("rounds", "rounds")``);
 * ``LABELS``: words for statistics and score categories (``{"genre_A":
-  "action movies released"}``); other names are shown with spaces for ``_``.
+  "action movies released"}``); other names are shown with spaces for ``_``;
+* ``ACTIONS``: words for card actions, read after "when the card was"
+  (``{"studio_at_end": "in the Studio at the end"}``).
 
 :func:`game_statistics` checks that data and puts it in the canonical form
 kept in :attr:`GameResult.stats <greenlight.sim.runner.GameResult.stats>`:
@@ -124,6 +126,15 @@ class GameNotes:
     #: ``(per-game statistic, unit)`` measuring the game's length in its own unit, or None.
     length: tuple[str, str] | None = None
     labels: Mapping[str, str] = field(default_factory=dict)
+    actions: Mapping[str, str] = field(default_factory=dict)
+
+    def action(self, name: str) -> str:
+        """The words for a card action (``studio_at_end`` -> its words, else ``studio at end``).
+
+        >>> GameNotes(actions={"studio_at_end": "in the Studio at the end"}).action("studio_at_end"), GameNotes().action("taken")
+        ('in the Studio at the end', 'taken')
+        """
+        return self.actions.get(name) or name.replace("_", " ")
 
     def label(self, name: str) -> str:
         """The words for a statistic or score category (``genre_A`` -> its label, else ``genre A``).
@@ -140,4 +151,9 @@ def game_notes(game: Game[Any]) -> GameNotes:
     if module is None:
         return GameNotes()
     length = getattr(module, "LENGTH", None)
-    return GameNotes(str(getattr(module, "SEATS", "")), tuple(length) if length else None, dict(getattr(module, "LABELS", {})))  # type: ignore[arg-type]
+    return GameNotes(
+        str(getattr(module, "SEATS", "")),
+        tuple(length) if length else None,  # type: ignore[arg-type]
+        dict(getattr(module, "LABELS", {})),
+        dict(getattr(module, "ACTIONS", {})),
+    )

@@ -459,7 +459,7 @@ def run_sweep(
         games,
         [folder / vary.folder(value) for value in vary.values],
         notes.length[1] if notes.length else None,
-        notes.label(chosen) if chosen else None,
+        notes.action(chosen) if chosen else None,
     )
     write_sweep(folder, result)
     return result

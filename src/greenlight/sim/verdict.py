@@ -148,7 +148,7 @@ def _unchanged(comparison: Comparison) -> list[str]:
         if shown > MAX_CHANGES:
             continue
         figures = "; ".join(
-            f"{item.label.split(': ', 1)[-1]} {_figure(item.a, item.kind)} -> {_figure(item.b, item.kind)}" for item in _once(items)
+            f"{item.label.split(': ', 1)[-1]} {_figure(item.a, item.kind)} -> {_figure(item.b, item.kind)}" for item in _once(items)[:4]
         )
         sentences.append(f"{_capital(name)}, whose data changed: no significant change ({figures}).")
     if shown > MAX_CHANGES:

@@ -56,9 +56,9 @@ LABELS = {
     "headhunted": "cards headhunted",
     "cards_lost": "cards lost to headhunting",
     "finished": "finished the movie",
-    "studio_at_end": "in the Studio at the end",
-    "office_at_end": "in the Office at the end",
 }
+#: Words for card actions (read after "when the card was").
+ACTIONS = {"studio_at_end": "in the Studio at the end", "office_at_end": "in the Office at the end"}
 
 
 def statistics(match: Match) -> dict[str, Any]:
