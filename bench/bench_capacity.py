@@ -203,7 +203,7 @@ async def main_async(args: argparse.Namespace) -> None:
 
     folder = Path(tempfile.mkdtemp(prefix="greenlight-capacity-"))
     rows = []
-    with TemporaryPostgres({"shared_preload_libraries": "pg_stat_statements", "pg_stat_statements.track": "all"}) as postgres:
+    with TemporaryPostgres({"shared_preload_libraries": "pg_stat_statements", "pg_stat_statements.track": "top"}) as postgres:
         for layout in args.layouts:
             count = 1 if layout == "one" else args.processes
             name = f"capacity_{layout}"

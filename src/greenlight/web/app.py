@@ -44,7 +44,9 @@ and `docs/security.md` (limits: 413, 429 and 503 answers).
 
 def default_rooms(settings: ServerSettings) -> list[Room]:
     """The rooms every server runs beside its tables (see :mod:`greenlight.web.rooms`)."""
-    return []
+    from greenlight.web.accounts import AccountsRoom
+
+    return [AccountsRoom()]
 
 
 async def prepare_rooms(rooms_db: RoomDatabase, rooms: Sequence[Room]) -> None:

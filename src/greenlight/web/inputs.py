@@ -142,7 +142,8 @@ def clean_name(raw: str | None) -> str:
         raise InputError(f"a name may have at most {MAX_NAME_LENGTH} characters; this one has {len(text)}")
     if _BOT_LIKE.match(unicodedata.normalize("NFKC", text).casefold()):
         raise InputError('a person\'s name may not start with "Bot": only the server names its bots')
-    if _BOT_LIKE.match(name_key(text)):
+    # Either order of folding case and look-alikes: a Greek capital beta looks like B only as a capital.
+    if _BOT_LIKE.match(name_key(text)) or _BOT_LIKE.match(skeleton(skeleton(unicodedata.normalize("NFKC", text)).casefold())):
         raise InputError('a person\'s name may not start with "Bot" (or look like it): only the server names its bots')
     return text
 
@@ -150,11 +151,10 @@ def clean_name(raw: str | None) -> str:
 def name_key(name: str) -> str:
     """What a name looks like, for telling names apart: names with one key read alike (``"Ann"``, ``"ANN"``, ``"\u0410nn"``).
 
-    Compatibility folding (fullwidth and mathematical letters), then Unicode's confusable skeleton
-    (UTS #39), case folding, and the skeleton again (a capital's look-alike folds to a small letter's).
+    Compatibility folding (fullwidth and mathematical letters), case folding, then Unicode's confusable skeleton
+    (UTS #39).
     """
-    text = skeleton(unicodedata.normalize("NFKC", name)).casefold()
-    return skeleton(text)
+    return skeleton(unicodedata.normalize("NFKC", name).casefold())
 
 
 def skeleton(text: str) -> str:

@@ -113,10 +113,13 @@ class Room(Protocol):
     calls) and :meth:`stop` before the hub stops.
     """
 
-    #: The room's tables (None: it keeps none).
-    schema: RoomSchema | None
-    #: The room's pages and API (None: it has none).
-    router: APIRouter | None
+    @property
+    def schema(self) -> RoomSchema | None:
+        """The room's tables (None: it keeps none)."""
+
+    @property
+    def router(self) -> APIRouter | None:
+        """The room's pages and API (None: it has none)."""
 
     async def start(self, hub: TableHub) -> None:
         """Begin: the hub and its backend (``hub.backend.rooms``) are ready."""

@@ -888,6 +888,22 @@ class TableHub:
         await self.set_seat(table, seat, row, notice)
         return token
 
+    async def rename_seat(self, table: LiveTable, seat: int, name: str) -> None:
+        """Change the name a seat is shown under, and nothing else (also once the game is over: an account deleted
+        leaves its seats anonymous)."""
+        if not 0 <= seat < len(table.stored.seats):
+            raise no_such_seat(table, seat)
+        old = table.stored.seats[seat]
+        row = SeatRow(old.seat, old.kind, old.bot, name, old.token_hash, old.joined, old.open, old.stands_in_for)
+
+        def renamed() -> None:
+            table.stored.seats[seat] = row
+            table._logs.clear()  # the log names seats: say it again under the new name
+            table._views.clear()
+
+        await self.write_row(table, UpdateSeat(table.id, row, was=(old.kind, old.token_hash)), renamed)
+        table.broadcast()
+
     async def take_seat(self, table: LiveTable, seat: int, name: str | None) -> str:
         """Anyone takes an open seat (from the lobby); return its token."""
         if not 0 <= seat < len(table.stored.seats):
