@@ -276,7 +276,7 @@ def test_a_replay_upload_naming_a_seat_the_game_lacks_is_refused_in_words(public
 
 
 def test_hints_are_shared_budgeted_and_bounded(tmp_path: Path) -> None:
-    server = Server(tmp_path / "tables.db", extra=["--limit", "hint_seconds=1.5", "--limit", "max_hints_at_once=1"])
+    server = Server(tmp_path / "tables.db", extra=["--limit", "hint_seconds=3", "--limit", "max_hints_at_once=1"])
     server.start()
     try:
         api = client_from(server, "127.0.0.14")
@@ -293,7 +293,7 @@ def test_hints_are_shared_budgeted_and_bounded(tmp_path: Path) -> None:
         ]
         for thread in threads:
             thread.start()
-        time.sleep(0.3)
+        wait_until(lambda: api.get("/api/health", headers=OPERATOR).json()["bot_work"]["hint_searches"] == 1, what="the hint search")
         # Another table's hint while the only search place is taken: refused at once, not queued.
         busy = promptly(lambda: api.post(f"/api/tables/{ask[1][0]}/hint", headers=bearer(ask[1][1])))
         assert busy.status_code == 503 and "busy" in busy.json()["detail"]

@@ -127,7 +127,7 @@ async def seat_from_header(hub: TableHub, table: LiveTable, authorization: str |
 
 
 @router.get("/health", tags=["server"])
-async def health(hub: Hub, x_greenlight_operator: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+async def health(request: Request, hub: Hub, x_greenlight_operator: Annotated[str | None, Header()] = None) -> dict[str, Any]:
     """Liveness: the process answers (``{"ok": true}``). With the operator's token in ``X-Greenlight-Operator``, also
     which process answers, how many tables it stores and holds in memory, how writes are grouped and the loop's lag."""
     token = hub.settings.operator_token
@@ -144,6 +144,10 @@ async def health(hub: Hub, x_greenlight_operator: Annotated[str | None, Header()
         "live_tables": len(hub.tables),
         "writes": hub.backend.write_stats(),
         "loop_lag": hub.loop_lag(),
+        "bot_work": {
+            "waiting": hub.bot_pool.waiting(),
+            "hint_searches": len(request.app.state.hints.running) if hasattr(request.app.state, "hints") else 0,
+        },
     }
 
 
