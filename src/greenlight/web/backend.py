@@ -44,11 +44,16 @@ THINKING = "thinking"
 
 @dataclass(frozen=True, slots=True)
 class Notice:
-    """Another server process changed table ``table_id`` (``kind``: CHANGED, PRESENCE or THINKING with ``seat``)."""
+    """Another server process changed table ``table_id`` (``kind``: CHANGED, PRESENCE or THINKING with ``seat``).
+
+    A CHANGED notice whose transaction only stored moves of the table carries them in ``moves`` ((index, seat,
+    text), in order), so a process holding the table can take them without reading them back.
+    """
 
     table_id: str
     kind: str
     seat: int | None = None
+    moves: tuple[tuple[int, int, str], ...] | None = None
 
 
 @dataclass(slots=True)

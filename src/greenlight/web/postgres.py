@@ -80,6 +80,8 @@ HEARTBEAT_SECONDS = 2.0
 #: First and longest wait before the listener connects again.
 RECONNECT_FIRST_SECONDS = 0.2
 RECONNECT_MAX_SECONDS = 5.0
+#: Longest notice payload sent with the moves it carries (PostgreSQL refuses payloads of 8000 bytes and more).
+NOTICE_BYTES = 7000
 #: A transaction that meets another process's in a deadlock is tried again this many times.
 DEADLOCK_RETRIES = 3
 #: Advisory lock key held while the schema is created or migrated (so two processes never migrate at once).
@@ -314,8 +316,28 @@ class PostgresBackend(Backend):
         if revised:
             # In one order for every process: two batches touching the same tables never wait for each other in a circle.
             await conn.execute("UPDATE tables SET revision = revision + 1 WHERE id = ANY(%s)", (sorted(revised),))
-        payloads = [json.dumps({"table": table_id, "kind": CHANGED, "process": self.process_id}) for table_id in sorted(touched)]
-        await conn.execute("SELECT pg_notify(%s, payload) FROM unnest(%s::text[]) AS payload", (CHANNEL, payloads))
+        await conn.execute("SELECT pg_notify(%s, payload) FROM unnest(%s::text[]) AS payload", (CHANNEL, self._payloads(ops, touched, revised)))
+
+    def _payloads(self, ops: list[WriteOp], touched: set[str], revised: set[str]) -> list[str]:
+        """One notice per table the batch changed; a table whose only change is new moves gets them in its notice
+        (the other processes then need not read them back: measured with bench/bench_capacity.py, a read per move)."""
+        moves: dict[str, list[tuple[int, int, str]]] = {}
+        only_moves = set(touched) - revised
+        for op in ops:
+            if isinstance(op, AppendAction):
+                moves.setdefault(op.table_id, []).append((op.index, op.seat, op.text))
+            else:
+                only_moves.discard(op_table(op))  # a chat line, a seat: read it back as before
+        payloads = []
+        for table_id in sorted(touched):
+            message: dict[str, Any] = {"table": table_id, "kind": CHANGED, "process": self.process_id}
+            if table_id in only_moves and table_id in moves:
+                message["moves"] = sorted(moves[table_id])
+            payload = json.dumps(message)
+            if len(payload) > NOTICE_BYTES:  # PostgreSQL's limit is 8000 bytes: a long batch is read back instead
+                payload = json.dumps({"table": table_id, "kind": CHANGED, "process": self.process_id})
+            payloads.append(payload)
+        return payloads
 
     async def _append(self, conn: psycopg.AsyncConnection[Any], run: list[AppendAction], revised: set[str]) -> None:
         """Insert a run of moves with one statement (sorted, so concurrent batches lock rows in one order), then check gaps."""
@@ -528,7 +550,12 @@ class PostgresBackend(Backend):
                 self._rooms.heard(str(message["room"]), data)
             return
         seat = message.get("seat")
-        self._on_notice(Notice(str(message.get("table", "")), str(message.get("kind", CHANGED)), seat if isinstance(seat, int) else None))
+        moves = message.get("moves")
+        carried = None
+        if isinstance(moves, list) and all(isinstance(move, list) and len(move) == 3 for move in moves):
+            carried = tuple((int(index), int(at), str(text)) for index, at, text in moves)
+        kind = str(message.get("kind", CHANGED))
+        self._on_notice(Notice(str(message.get("table", "")), kind, seat if isinstance(seat, int) else None, carried))
 
     async def announce(self, table_id: str, kind: str, seat: int | None = None) -> None:
         """Tell the other processes (not stored: who is connected, which bot thinks)."""

@@ -1355,11 +1355,22 @@ class TableHub:
         if table is None:
             return  # not in memory here: it is read from the store when someone asks
         if notice.kind == CHANGED:
-            self._schedule_refresh(table)
+            if not (notice.moves and self._take_moves(table, notice.moves)):
+                self._schedule_refresh(table)
         elif notice.kind == PRESENCE:
             self._schedule_presence_check(table)
         elif notice.kind == THINKING:
             table.thinking_elsewhere = notice.seat
+
+    def _take_moves(self, table: LiveTable, moves: tuple[tuple[int, int, str], ...]) -> bool:
+        """Apply moves another process stored, carried by its notice, if they follow this copy exactly and nothing of
+        the table is in flight here (else False: the table is read back, as for any other change)."""
+        if table.pending or table.row_writes or table.stale or moves[0][0] != table.version:
+            return False
+        if table.refreshing is not None and not table.refreshing.done():
+            return False  # a read is under way: let it (and the one after it) bring the copy up to date
+        self._apply_changes(table, TableChanges(table.revision, list(moves)), None)
+        return True
 
     def _schedule_refresh(self, table: LiveTable) -> None:
         """Bring ``table`` up to date soon (one refresh at a time; a notice during one asks for another)."""
