@@ -50,7 +50,7 @@ def play_to_the_end(server: Server, table_id: str, tokens: dict[int, str], seed:
             if api.get(f"/api/tables/{table_id}").json()["status"] == "finished":
                 return
             moved = False
-            for seat, token in tokens.items():
+            for _seat, token in tokens.items():
                 view = api.get(f"/api/tables/{table_id}/view", headers=bearer(token)).json()
                 if view["legal_actions"]:
                     api.post(f"/api/tables/{table_id}/actions", json={"action": rng.choice(view["legal_actions"])}, headers=bearer(token))

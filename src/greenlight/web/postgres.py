@@ -316,7 +316,8 @@ class PostgresBackend(Backend):
         if revised:
             # In one order for every process: two batches touching the same tables never wait for each other in a circle.
             await conn.execute("UPDATE tables SET revision = revision + 1 WHERE id = ANY(%s)", (sorted(revised),))
-        await conn.execute("SELECT pg_notify(%s, payload) FROM unnest(%s::text[]) AS payload", (CHANNEL, self._payloads(ops, touched, revised)))
+        payloads = self._payloads(ops, touched, revised)
+        await conn.execute("SELECT pg_notify(%s, payload) FROM unnest(%s::text[]) AS payload", (CHANNEL, payloads))
 
     def _payloads(self, ops: list[WriteOp], touched: set[str], revised: set[str]) -> list[str]:
         """One notice per table the batch changed; a table whose only change is new moves gets them in its notice

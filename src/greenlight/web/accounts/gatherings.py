@@ -153,7 +153,8 @@ def leave(tx: RoomTx, gathering_id: str, key: str) -> None:
     tx.lock(f"gatherings/{rows[0][0]}")
     tx.execute("DELETE FROM gathering_members WHERE gathering_id = ? AND seeker_hash = ?", (gathering_id, digest(key)))
     tx.execute(
-        "UPDATE gatherings SET status = ? WHERE id = ? AND status = ? AND NOT EXISTS (SELECT 1 FROM gathering_members m WHERE m.gathering_id = ?)",
+        "UPDATE gatherings SET status = ? WHERE id = ? AND status = ?"
+        " AND NOT EXISTS (SELECT 1 FROM gathering_members m WHERE m.gathering_id = ?)",
         (GONE, gathering_id, WAITING, gathering_id),
     )
 
@@ -168,7 +169,8 @@ def look(tx: RoomTx, gathering_id: str, key: str | None) -> dict[str, Any] | Non
         return None
     game, players, options, rated, quick, created_at, status, table_id, forming_at = rows[0]
     members = tx.fetch(
-        "SELECT seeker_hash, account_id, name, joined_at, seat, sealed_token FROM gathering_members WHERE gathering_id = ? ORDER BY joined_at",
+        "SELECT seeker_hash, account_id, name, joined_at, seat, sealed_token FROM gathering_members"
+        " WHERE gathering_id = ? ORDER BY joined_at",
         (gathering_id,),
     )
     mine = None
