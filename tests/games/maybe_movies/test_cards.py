@@ -24,7 +24,9 @@ from greenlight.games.maybe_movies.cards import (
     YES,
     generate_catalogue,
     load_catalogue,
+    title_key,
 )
+from greenlight.testing.conformance import option_matrix
 
 
 def test_generation_check_seed_0_votes() -> None:
@@ -294,3 +296,39 @@ def test_a_broken_deck_option_fails_when_the_game_starts(tmp_path: Path) -> None
     assert "cannot read the file" in str(info.value)
     with pytest.raises(OptionError):
         GAME.new_state(3, 0, {"data": 5})
+
+
+def test_loader_refuses_two_cards_of_one_title(tmp_path: Path) -> None:
+    data = _example()
+    data["blockbusters"][4]["title"] = f"★ {data['movies'][6]['title'].upper()} "  # a star, case and spaces do not count
+    error = _error(tmp_path, data)
+    assert (error.card, error.field) == ("B05", "title") and "also the title of M07" in str(error)
+    data = _example()
+    data["movies"][1]["title"] = ""  # called "Movie 2" then: another card may not take that name
+    data["movies"][8]["title"] = "Movie 2"
+    error = _error(tmp_path, data)
+    assert (error.card, error.field) == ("M09", "title") and "'Movie 2' is also the title of M02" in str(error)
+
+
+#: Every mix of the three expansions (titles do not depend on the player count).
+MIXES = sorted({tuple(sorted(options.items())) for _, options in option_matrix(GAME)})
+
+
+@pytest.mark.parametrize("mix", MIXES, ids=lambda mix: "+".join(name for name, on in mix if on) or "base")
+def test_no_two_cards_of_a_catalogue_share_a_name(mix: tuple[tuple[str, Any], ...]) -> None:
+    """§2.6: a player names cards by their titles, so every movie and blockbuster of a catalogue has its own, whatever
+    the seed and the expansions (votes of the same icon and value are alike cards and share their name)."""
+    options = dict(mix)
+    for seed in range(0, 3000, 50 if any(options.values()) else 10):
+        state = GAME.new_state(3, seed, options)
+        names = [component.name for component in GAME.components(state) if component.kind in ("movie card", "blockbuster card")]
+        keys = [title_key(name) for name in names]
+        assert len(names) == 60 and len(set(keys)) == 60, (seed, sorted(name for name in names if keys.count(title_key(name)) > 1))
+
+
+@pytest.mark.slow
+def test_no_two_titles_alike_in_many_generated_catalogues() -> None:
+    for seed in range(20_000):
+        table = generate_catalogue(seed)
+        keys = {title_key(table.title(card.id)) for card in (*table.movies, *table.blockbusters)}
+        assert len(keys) == 60, seed

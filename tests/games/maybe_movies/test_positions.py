@@ -47,7 +47,7 @@ def test_the_documented_example_loads_with_its_defaults_and_plays_to_the_end() -
     assert (ann["my_vote"], cleo["my_vote"], cleo["committed"]) == ("Y04", None, [0])
     assert cleo["scores"] == [2, 6, 8, 4]
     text = GAME.render_text(cleo)
-    assert "Thriller (B11): blockbuster, cost: 1 of any icon per change" in text
+    assert "Friendship (B11): blockbuster, cost: 1 of any icon per change" in text
     assert "Your hand:[/bold] CHANGE 5 (C05), YES actors 3 (Y13), NO money 2 (N29)" in text
     play_out(state, 3)
     assert len(GAME.outcome(state).scores) == 4

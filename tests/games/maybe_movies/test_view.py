@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
 from collections import Counter
 
 from greenlight.core.match import Match
@@ -199,6 +200,11 @@ def test_final_observation_and_text() -> None:
     assert final["winners"] and len(final["breakdown"]) == 3
     text = GAME.render_text(observation)
     assert "Final scores" in text and "wins" in text
+    # Each seat's score in one sentence that adds up to it, in the view and in the terminal alike.
+    for seat, sentence in enumerate(final["words"]):
+        assert sentence.startswith(f"{int(final['scores'][seat])} point") and sentence in text
+        terms = [int(part) for part in re.findall(r"= (\d+)", sentence)]
+        assert sum(terms) == final["scores"][seat], sentence
     assert len(observation["history"]) == 10
     last = observation["history"][-1]
     assert set(last) >= {"turn", "active", "pitched", "reveals", "row", "check", "settlement", "movie"}

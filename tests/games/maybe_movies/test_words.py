@@ -66,7 +66,7 @@ def test_cards_of_every_kind_in_words() -> None:
     assert components["M03"] == Component(
         "movie card",
         "M03",
-        "Survival",
+        "The Gold Rush",
         "Costs actors and money: the votes must bring these icons. Profit 2: a success collects 2 votes to share. "
         "In the movies made it shows actors and money.",
     )
@@ -84,7 +84,7 @@ def test_cards_of_every_kind_in_words() -> None:
         "Blockbuster. Cost: Costs 3 of any icon, unless the pitch contains every possible icon. "
         "Profit: Yields 4 votes, only if the pitch matches a movie made. In the movies made it shows no icon.",
     ]
-    assert (components["B01"].kind, components["B01"].name) == ("blockbuster card", "Redemption")
+    assert (components["B01"].kind, components["B01"].name) == ("blockbuster card", "A Runaway Bride")
 
 
 def test_every_cost_and_profit_text_is_worded_without_jargon() -> None:
@@ -112,9 +112,9 @@ def test_components_are_the_games_own_cards() -> None:
     assert set(bundled) == {card.id for card in (*catalogue.votes, *catalogue.changes)} | {
         card.id for card in (*catalogue.movies, *catalogue.blockbusters)
     }
-    assert len(bundled) == 132 and bundled["M03"].name == "Survival"
+    assert len(bundled) == 132 and bundled["M03"].name == "The Gold Rush"
     other = {component.id: component for component in GAME.components(GAME.new_state(4, 5))}
-    assert (other["M03"].name, other["B02"].name) == ("Betrayal", "Ambition")
+    assert (other["M03"].name, other["B02"].name) == ("Comedy", "Forgiveness")
     assert other["M03"].text != bundled["M03"].text
 
 
@@ -334,7 +334,7 @@ def test_secret_votes_leave_no_log_line_and_seats_are_named() -> None:
     assert committed and GAME.describe_event(committed[0], match.state, NAMES) == ""
     assert (
         GAME.describe_event(match.events[0], match.state, NAMES)
-        == "Ann adds Rival Chefs (costs script and microphone, profit 3) to the pitch."
+        == "Ann adds The Night Watchman (costs script and microphone, profit 3) to the pitch."
     )
     started = Event("turn_started", {"turn": 2, "active": 1})
     assert GAME.describe_event(started, match.state, NAMES) == "Turn 2: Bob pitches."

@@ -421,7 +421,8 @@ _ELIGIBLE = tuple(
 _BIT = tuple(1 << icon for icon in range(NUM_ICONS))
 
 
-#: Reference word lists for the cosmetic titles (any lists are allowed, §2.6 Flavour).
+#: Reference word lists for the cosmetic titles (any lists are allowed, §2.6 Flavour). No word is in two lists, and
+#: together they hold far more than the 60 titled cards of a catalogue, so every card gets a title of its own.
 FLAVOUR_WEIGHTS: tuple[tuple[str, float], ...] = (
     ("genre", 0.75),
     ("setting", 1.0),
@@ -430,35 +431,220 @@ FLAVOUR_WEIGHTS: tuple[tuple[str, float], ...] = (
     ("theme", 2.5),
 )
 FLAVOUR_WORDS: Mapping[str, tuple[str, ...]] = {
-    "genre": ("Western", "Musical", "Thriller", "Romance", "Horror", "Heist", "Comedy", "Documentary", "Noir"),
-    "setting": ("Space Station", "Desert Town", "Haunted Mansion", "Submarine", "Jungle", "Casino", "Lighthouse", "Museum"),
-    "characters": ("Two Detectives", "A Lonely Robot", "Rival Chefs", "The Last Pirate", "A Talking Dog", "Twin Sisters", "An Old Wizard"),
-    "time period": ("The Roaring Twenties", "The Ice Age", "Ancient Rome", "The Far Future", "The Eighties", "Medieval Times"),
-    "theme": ("Revenge", "First Love", "Betrayal", "Coming of Age", "Redemption", "Survival", "Friendship", "Ambition", "Forgiveness"),
+    "genre": (
+        "Western",
+        "Musical",
+        "Thriller",
+        "Romance",
+        "Horror",
+        "Heist",
+        "Comedy",
+        "Documentary",
+        "Noir",
+        "Space Opera",
+        "Disaster Movie",
+        "Courtroom Drama",
+        "Road Movie",
+        "Swashbuckler",
+        "Spy Caper",
+        "Monster Movie",
+        "Sports Drama",
+        "Fairy Tale",
+    ),
+    "setting": (
+        "Space Station",
+        "Desert Town",
+        "Haunted Mansion",
+        "Submarine",
+        "Jungle",
+        "Casino",
+        "Lighthouse",
+        "Museum",
+        "Night Train",
+        "Floating City",
+        "Ghost Ship",
+        "Ski Resort",
+        "Opera House",
+        "Bamboo Forest",
+        "Moon Base",
+        "Roadside Diner",
+        "Island Prison",
+        "Circus Tent",
+        "Sunken Temple",
+        "Rooftop Garden",
+        "Frozen Harbour",
+        "Grand Hotel",
+        "Volcano Lab",
+        "Drive-In",
+        "Old Mill",
+        "Rainy Metropolis",
+        "Vineyard",
+        "Airship",
+        "Salt Flats",
+    ),
+    "characters": (
+        "Two Detectives",
+        "A Lonely Robot",
+        "Rival Chefs",
+        "The Last Pirate",
+        "A Talking Dog",
+        "Twin Sisters",
+        "An Old Wizard",
+        "A Retired Spy",
+        "Three Grandmothers",
+        "The Understudy",
+        "A Runaway Bride",
+        "The Night Nurse",
+        "A Clumsy Knight",
+        "Feuding Neighbours",
+        "The Lock Keeper",
+        "A Forgetful Genius",
+        "Two Astronauts",
+        "The New Sheriff",
+        "A Stray Cat",
+        "The Substitute Teacher",
+        "A Jazz Trio",
+        "The Mapmaker",
+        "Rival Magicians",
+        "A Reluctant Hero",
+        "The Ghost Writer",
+        "An Alien Tourist",
+        "A Sleepy Dragon",
+        "A Brave Postman",
+        "Four Siblings",
+        "The Stunt Double",
+        "A Gentle Giant",
+        "The Queen's Cook",
+        "Five Cousins",
+        "A Lost Penguin",
+        "The Night Watchman",
+        "A Young Inventor",
+        "The Impostor",
+        "Two Old Friends",
+        "A Rookie Pilot",
+        "The Wedding Band",
+    ),
+    "time period": (
+        "The Roaring Twenties",
+        "The Ice Age",
+        "Ancient Rome",
+        "The Far Future",
+        "The Eighties",
+        "Medieval Times",
+        "The Gold Rush",
+        "The Jazz Age",
+        "The Stone Age",
+        "The Space Race",
+        "The Sixties",
+        "Victorian London",
+        "The Wild West",
+        "Ancient Egypt",
+        "The Renaissance",
+        "The Year 3000",
+        "The Silent Era",
+        "The Disco Years",
+        "The Age of Sail",
+        "The Long Winter",
+    ),
+    "theme": (
+        "Revenge",
+        "First Love",
+        "Betrayal",
+        "Coming of Age",
+        "Redemption",
+        "Survival",
+        "Friendship",
+        "Ambition",
+        "Forgiveness",
+        "Second Chances",
+        "Lost and Found",
+        "The Long Way Home",
+        "Sacrifice",
+        "Greed",
+        "Loyalty",
+        "Homecoming",
+        "Jealousy",
+        "A Fresh Start",
+        "The Big Lie",
+        "Family Secrets",
+        "Courage",
+        "Obsession",
+        "Stolen Dreams",
+        "Broken Promises",
+        "Hope",
+        "Rivalry",
+        "Temptation",
+        "Belonging",
+        "Grief",
+        "Wonder",
+        "Forbidden Love",
+        "One Last Job",
+        "Justice",
+        "Freedom",
+        "Pride",
+        "Regret",
+        "Trust",
+        "Destiny",
+        "Identity",
+        "Payback",
+        "Innocence Lost",
+        "Old Scores",
+        "New Beginnings",
+        "The Truth",
+        "Roots",
+    ),
 }
+#: The titled cards of a catalogue: movies and blockbusters (§2.6 Flavour).
+NUM_TITLED = NUM_MOVIES + NUM_BLOCKBUSTERS
+
+
+def title_key(title: str) -> str:
+    """What makes two titles the same to a reader: case, spaces and a blockbuster's star in front do not count.
+
+    >>> title_key("  ★ Redemption ") == title_key("redemption")
+    True
+    """
+    return " ".join(title.replace("★", " ").split()).casefold()
 
 
 class _Flavour:
-    """Cosmetic titles from the flavour stream: a weighted category, then the next word of its shuffled list."""
+    """Cosmetic titles from the flavour stream: a weighted category, then the next word of its shuffled list.
+
+    A word already given in this catalogue is passed over (§2.6: no two cards share a title): each list is shuffled
+    once, and a category whose list is used up drops out of the draw, its weight shared by the others.
+    """
 
     def __init__(self, seed: int) -> None:
         self.rng = flavour_stream(seed)
-        self.decks: dict[str, list[str]] = {name: [] for name in FLAVOUR_WORDS}
+        self.decks: dict[str, list[str]] = {}
 
     def title(self) -> str:
-        total = sum(weight for _, weight in FLAVOUR_WEIGHTS)
+        categories = [(name, weight) for name, weight in FLAVOUR_WEIGHTS if self.decks.get(name, True)]
+        if not categories:
+            raise ValueError("the flavour word lists hold fewer words than the catalogue has titled cards")
+        total = sum(weight for _, weight in categories)
         point = real_in(self.rng, 0.0, total)
-        category = FLAVOUR_WEIGHTS[-1][0]
-        for name, weight in FLAVOUR_WEIGHTS:
+        category = categories[-1][0]
+        for name, weight in categories:
             if point < weight:
                 category = name
                 break
             point -= weight
-        deck = self.decks[category]
-        if not deck:
-            deck.extend(FLAVOUR_WORDS[category])
+        deck = self.decks.get(category)
+        if deck is None:
+            deck = self.decks[category] = list(FLAVOUR_WORDS[category])
             shuffle(self.rng, deck)
         return deck.pop()
+
+
+def _check_flavour_words() -> None:
+    """The lists give every titled card its own title: no word twice, and enough of them (checked at import)."""
+    words = [title_key(word) for category in FLAVOUR_WORDS.values() for word in category]
+    if len(set(words)) != len(words) or len(words) < NUM_TITLED:
+        raise ValueError("the flavour word lists must hold at least 60 different words")
+
+
+_check_flavour_words()
 
 
 @lru_cache(maxsize=32)
@@ -647,7 +833,32 @@ def _load_cached(file: str, fingerprint: tuple[tuple[str, int, int], ...]) -> Ca
                 raise DataError(file, card.id, "id", f"the id is used twice (in {seen[card.id]} and {what}); every card needs its own")
             seen[card.id] = what
     titles = {row["id"]: row["title"] for row in (*movie_rows, *blockbuster_rows)}
+    _require_own_titles(file, movie_rows, blockbuster_rows)
     return Catalogue(file, votes, changes, movies, blockbusters, titles=titles)
+
+
+def untitled_name(kind: Literal["movie", "blockbuster"], index: int) -> str:
+    """What a card of a data file without a title is called: ``Movie 12``, ``Blockbuster 3`` (its place in its list)."""
+    return f"{'Movie' if kind == 'movie' else 'Blockbuster'} {index}"
+
+
+def _require_own_titles(file: str, movie_rows: Sequence[Mapping[str, Any]], blockbuster_rows: Sequence[Mapping[str, Any]]) -> None:
+    """§2.6: no two cards of a catalogue share a title (players name cards by their titles), counting the names
+    untitled cards get; a DataError names the card and the one whose title it repeats."""
+    seen: dict[str, str] = {}
+    lists: tuple[tuple[Literal["movie", "blockbuster"], Sequence[Mapping[str, Any]]], ...] = (
+        ("movie", movie_rows),
+        ("blockbuster", blockbuster_rows),
+    )
+    for kind, rows in lists:
+        for index, row in enumerate(rows, start=1):
+            name = row["title"] or untitled_name(kind, index)
+            key = title_key(name)
+            if key in seen:
+                raise DataError(
+                    file, row["id"], "title", f"{name!r} is also the title of {seen[key]}; every movie and blockbuster needs its own"
+                )
+            seen[key] = str(row["id"])
 
 
 def catalogue_for(deck: object, seed: int) -> Catalogue:

@@ -301,12 +301,13 @@ class Breakdown(IconCounts):
 
 
 class Final(TypedDict):
-    """The end of the game: scores, ranks, winners and each seat's breakdown."""
+    """The end of the game: scores, ranks, winners, each seat's breakdown and how its score adds up in words."""
 
     scores: list[float]
     ranks: list[int]
     winners: list[int]
     breakdown: list[Breakdown]
+    words: list[str]
 
 
 # -- the observation ----------------------------------------------------------------------------------------

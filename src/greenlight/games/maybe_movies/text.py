@@ -120,11 +120,8 @@ def render_text(observation: MaybeMoviesObservation, names: Sequence[str] | None
     if final:
         lines.append("[bold]Final scores[/bold]")
         for seat in sorted(range(n), key=lambda s: final["ranks"][s]):
-            item = final["breakdown"][seat]
             win = " [green]wins[/green]" if seat in final["winners"] else ""
-            per_icon = counts_words(item, empty="no points")
-            points = plural(int(final["scores"][seat]), "point")
-            lines.append(f"  {who(seat)}: {points} ({per_icon}; {plural(item['won_cards'], 'won card')}){win}")
+            lines.append(f"  {who(seat)}: {escape(final['words'][seat])}{win}")
     return "\n".join(lines)
 
 

@@ -46,7 +46,7 @@ from greenlight.games.maybe_movies.state import (
     Stack,
     TurnRecord,
 )
-from greenlight.games.maybe_movies.words import catalogue_words, check_sentences
+from greenlight.games.maybe_movies.words import catalogue_words, check_sentences, score_words
 
 # -- observation -------------------------------------------------------------------------------
 
@@ -118,12 +118,16 @@ def _final_part(state: MaybeMoviesState) -> FinalPart:
         return {}
     breakdowns = rules.final_breakdowns(state)
     result = rules.rank_breakdowns(breakdowns)
+    made = rules.icon_counts(state)
+    hand_cards = state.table.hand_cards
+    won_by_icon = [[sum(1 for card in won if hand_cards[card].icon == icon) for icon in range(NUM_ICONS)] for won in state.won]
     return {
         "final": {
             "scores": list(result.scores),
             "ranks": list(result.ranks),
             "winners": list(result.winners),
             "breakdown": breakdowns,
+            "words": [score_words(counts, made) for counts in won_by_icon],
         }
     }
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from greenlight.core.words import Component
-from greenlight.games.maybe_movies.cards import CHANGE, ICONS, YES, Catalogue, MovieCard, VoteCard
+from greenlight.games.maybe_movies.cards import CHANGE, ICONS, YES, Catalogue, MovieCard, VoteCard, untitled_name
 from greenlight.games.maybe_movies.observation import (
     BlockbusterDetails,
     CardDetails,
@@ -130,6 +130,26 @@ def counts_words(counts: Sequence[int] | IconCounts, any_units: int = 0, empty: 
     return join_words(parts) or empty
 
 
+def score_words(won_by_icon: Sequence[int], made_icons: Sequence[int]) -> str:
+    """How a seat's score adds up (§5.2), in one sentence: each won vote card scores 1 point per movie made showing its
+    icon, so the biggest piles of the icons most shown win.
+
+    >>> score_words([2, 0, 0, 0, 1, 1], [4, 1, 0, 2, 3, 0])
+    '11 points from 4 won vote cards: 2 money x 4 on the movies made = 8, 1 camera x 3 = 3 and 1 microphone x 0 = 0.'
+    """
+    cards = sum(won_by_icon)
+    if not cards:
+        return "0 points: no vote card won."
+    total = sum(count * made for count, made in zip(won_by_icon, made_icons, strict=True))
+    parts = [(count * made_icons[icon], icon) for icon, count in enumerate(won_by_icon) if count]
+    parts.sort(key=lambda item: (-item[0], item[1]))  # the biggest share of the score first
+    terms = [
+        f"{won_by_icon[icon]} {ICONS[icon]} x {made_icons[icon]}{' on the movies made' if index == 0 else ''} = {points}"
+        for index, (points, icon) in enumerate(parts)
+    ]
+    return f"{plural(total, 'point')} from {plural(cards, 'won vote card')}: {join_words(terms)}."
+
+
 def signed_words(net: Sequence[int], empty: str = "nothing") -> str:
     """A vote total per icon with signs: ``camera +3, script -1``."""
     parts = [f"{ICONS[i]} {'+' if value > 0 else '-'}{abs(value)}" for i, value in enumerate(net) if value]
@@ -219,10 +239,10 @@ class CatalogueWords:
                 name = f"{card.kind} {ICONS[card.icon]} {card.value}"
                 self._add(card.id, "vote card", name, name, _vote_text(card))
         for index, movie in enumerate(table.movies, start=1):
-            name = table.title(movie.id) or f"Movie {index}"
+            name = table.title(movie.id) or untitled_name("movie", index)
             self._add(movie.id, "movie card", name, f"costs {icons_list(movie.cost)}, profit {movie.profit}", _movie_text(movie))
         for index, movie in enumerate(table.blockbusters, start=1):
-            name = table.title(movie.id) or f"Blockbuster {index}"
+            name = table.title(movie.id) or untitled_name("blockbuster", index)
             assert movie.profit_key is not None
             face = f"blockbuster, cost: {_short_cost(movie)}; profit: {PROFIT_SHORT[movie.profit_key]}"
             self._add(movie.id, "blockbuster card", name, face, _blockbuster_text(movie))

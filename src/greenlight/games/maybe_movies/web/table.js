@@ -514,6 +514,24 @@
     );
   }
 
+  /** Once the game is over: how each seat's score adds up, one sentence per seat, the winners first. */
+  function finalPanel(view) {
+    const final = view.observation.final;
+    if (!final || !final.words) return null;
+    const order = final.scores.map((_, seat) => seat).sort((a, b) => final.ranks[a] - final.ranks[b] || a - b);
+    return el(
+      "section",
+      { class: "mm-area mm-final", "aria-label": "how each seat scored" },
+      el("h3", { text: "How each seat scored" }),
+      el("p", { class: "muted mm-hint", text: "Each won vote card scores 1 point per movie made showing its icon." }),
+      el(
+        "ul",
+        { class: "mm-final-lines" },
+        order.map((seat) => el("li", { class: final.winners.includes(seat) ? "winner" : "" }, el("strong", { text: `${who(view, seat)}: ` }), final.words[seat]))
+      )
+    );
+  }
+
   G.registerRenderer("maybe-movies", {
     status(view) {
       const obs = view.observation;
@@ -527,6 +545,7 @@
       const pctx = ctx || {};
       const verbs = new Set(legalOf(view).map((action) => action.split(" ")[0]));
       const parts = [];
+      parts.push(finalPanel(view));
       parts.push(marketArea(view, pctx));
       parts.push(pitchArea(view, pctx, verbs));
       parts.push(votesPanel(view));
