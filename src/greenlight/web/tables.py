@@ -1342,6 +1342,58 @@ class TableHub:
             fallback = Stream(table.id, seat, version).choice(table.match.legal_actions(seat))
             await self.act(table, seat, str(fallback))
 
+    async def decide_for(self, table: LiveTable, seat: int, level: str, *, since: int, why: str) -> str | None:
+        """A bot of ``level`` makes the one decision a person's ``seat`` owes (its time ran out); the seat stays theirs.
+
+        ``since`` is the move number from which the seat has owed that decision: if the seat has moved since (a later
+        decision) or owes none now, nothing is played, so a late or repeated time-out never decides twice. The bot
+        thinks in the bot pool under the table creator's budget, like the table's own bots, and the move is stored at
+        the move number it was chosen for (another seat's move landing first makes it think again). ``why`` is said
+        in the table's chat once the move is stored. Returns the action stored, or None.
+        """
+        levels = bot_names(table.game)
+        if level not in levels:
+            raise TableError(400, f"{table.game.spec.title} has no bot {level!r}; choose from {', '.join(levels)}")
+        for _ in range(ACT_ATTEMPTS):
+            if not self.owes_since(table, seat, since):
+                return None
+            version = table.version + len(table.pending)
+            state = (table.pending[-1].staged.state if table.pending else table.match.state).clone()
+            seed = derive_seed("greenlight-web-decide-for", table.stored.record.seed, seat, version)
+            table.thinking = seat
+            try:
+                text = await self.bot_pool.choose(table.stored.record.game, level, seed, state, seat, owner=table.stored.creator)
+            except Exception:
+                log.exception("bot %s deciding for table %s seat %d failed; a random legal action instead", level, table.id, seat)
+                text = str(Stream(table.id, seat, version).choice(table.game.legal_actions(state, seat)))
+            finally:
+                table.thinking = None
+            if table.version + len(table.pending) != version or not self.owes_since(table, seat, since):
+                continue  # the table moved on while the bot thought: look again
+            try:
+                stored, _ = await self.act(table, seat, text, expect_version=version)
+            except TableError as error:
+                if error.status != 409:
+                    raise
+                await self._catch_up(table)  # another process stored a move first
+                continue
+            with contextlib.suppress(TableError):  # the move is stored; a chat line that is not only loses the words
+                await self.say(table, why)
+            return stored
+        return None
+
+    @staticmethod
+    def owes_since(table: LiveTable, seat: int, since: int) -> bool:
+        """Whether a person's ``seat`` owes a decision now and has made no move from move number ``since`` on."""
+        if table.finished or table.closed or table.broken is not None or not 0 <= seat < len(table.stored.seats):
+            return False
+        if table.stored.seats[seat].kind != "human" or since > table.version:
+            return False
+        if any(mover == seat for mover, _ in table.stored.record.actions[since:]) or any(p.staged.seat == seat for p in table.pending):
+            return False
+        state = table.pending[-1].staged.state if table.pending else table.match.state
+        return seat in table.game.decision(state).players
+
     # -- several server processes ---------------------------------------------------------------
 
     def _notice(self, notice: Notice) -> None:
