@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import json
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Header, Query, Request
@@ -15,6 +16,7 @@ from greenlight.core.errors import GreenlightError, OptionError
 from greenlight.core.game import Game
 from greenlight.core.record import Record
 from greenlight.core.registry import get_game
+from greenlight.web.clocks.room import ClocksRoom, PaceIn
 from greenlight.web.limits import ServerSettings, client_pseudonym, retry_after
 from greenlight.web.messages import MAX_ACTION_LENGTH
 from greenlight.web.replays import replay_json, replay_upload
@@ -46,6 +48,9 @@ class TableIn(BaseModel):
     position: dict[str, Any] | None = Field(
         default=None,
         description="start from this position (docs/positions.md) instead of a deal; its creator knows every hidden card in it",
+    )
+    pace: PaceIn | None = Field(
+        default=None, description="live clocks, turn-based deadlines or untimed (the default), and what a time-out does (docs/play.md)"
     )
 
 
@@ -220,8 +225,16 @@ async def create_table(body: TableIn, request: Request, hub: Hub, client: Client
     limiters: Limiters = request.app.state.limiters
     await limiters.take("create", client, "new tables")
     seats = [SeatRequest(seat.kind, seat.bot, seat.name, seat.open) for seat in body.seats]
+    clocks = clocks_of(request) if body.pace is not None and body.pace.kind != "untimed" else None
+    pace = clocks.check(body.game, body.pace) if clocks is not None and body.pace is not None else None  # 400 before creating
     created = await hub.create(body.game, seats, dict(body.options), body.seed, creator=client_pseudonym(client), position=body.position)
     table = created.table
+    if clocks is not None and pace is not None:
+        try:
+            await clocks.set_pace(table, pace)
+        except TableError:
+            await hub.close_table(table)  # a timed table whose clocks could not be stored is never played untimed
+            raise
     base = hub.settings.public_url.rstrip("/")
     seat_links = []
     for row in table.stored.seats:
@@ -237,7 +250,16 @@ async def create_table(body: TableIn, request: Request, hub: Hub, client: Client
         "spectator_link": f"{base}/tables/{table.id}",
         "host_token": created.host_token,
         "host_link": f"{base}/tables/{table.id}#host={created.host_token}",
+        "pace": (pace.to_json() if pace is not None else {"kind": "untimed", "words": "Untimed"}),
     }
+
+
+def clocks_of(request: Request) -> ClocksRoom:
+    """The server's clocks room (a 409 if this server runs none: its tables are untimed)."""
+    for room in getattr(request.app.state, "rooms", ()):
+        if isinstance(room, ClocksRoom):
+            return room
+    raise TableError(409, "this server keeps no clocks: its tables are untimed")
 
 
 @router.get("/tables", tags=["tables"])
@@ -326,7 +348,7 @@ async def play_action(table_id: str, body: ActionIn, request: Request, authoriza
 
 
 @router.get("/tables/{table_id}/record", tags=["replays"])
-async def download_record(table_id: str, hub: Hub) -> Response:
+async def download_record(table_id: str, request: Request, hub: Hub) -> Response:
     """The record of a finished (or closed) game (JSON, replayable with `greenlight replay` or /replay)."""
     table = await hub.table(table_id)
     if not (table.finished or table.closed):
@@ -334,8 +356,16 @@ async def download_record(table_id: str, hub: Hub) -> Response:
     filename = f"greenlight-{table.stored.record.game}-{table.id}.json"
     record = Record.from_json(table.stored.record.to_json())
     record.players = [row.name if row.kind == "human" else f"bot:{row.bot}" for row in table.stored.seats]
+    data = record.to_json()
+    for room in getattr(request.app.state, "rooms", ()):
+        # A room may say more beside the moves (the clocks: the pace and each time-out); replays read only the moves.
+        notes = getattr(room, "record_notes", None)
+        if notes is not None:
+            data.update({key: value for key, value in (await notes(table)).items() if key not in data})
     return Response(
-        record.dumps() + "\n", media_type="application/json", headers={"Content-Disposition": f'attachment; filename="{filename}"'}
+        json.dumps(data, indent=1) + "\n",
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
     )
 
 

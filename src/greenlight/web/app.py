@@ -45,8 +45,9 @@ and `docs/security.md` (limits: 413, 429 and 503 answers).
 def default_rooms(settings: ServerSettings) -> list[Room]:
     """The rooms every server runs beside its tables (see :mod:`greenlight.web.rooms`)."""
     from greenlight.web.accounts import AccountsRoom
+    from greenlight.web.clocks.room import ClocksRoom
 
-    return [AccountsRoom()]
+    return [AccountsRoom(), ClocksRoom()]
 
 
 async def prepare_rooms(rooms_db: RoomDatabase, rooms: Sequence[Room]) -> None:

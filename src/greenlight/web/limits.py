@@ -109,6 +109,9 @@ class ServerSettings:
     #: WebSockets one client address may open on this process: per minute, burst.
     socket_opens_per_minute: float = 60.0
     socket_opens_burst: int = 20
+    #: Every pace's durations (live banks and increments, turn-based deadlines, absences) are multiplied by this: 1 on a
+    #: real server; tests and demonstrations shorten a day to seconds with it (the clocks still run on real time).
+    pace_time_scale: float = 1.0
 
 
 class RateLimiter:
