@@ -104,7 +104,7 @@ def kind_of(query: str) -> str:
         return "SELECT pg_notify"
     if verb == "SELECT" and "pg_advisory" in query:
         return "SELECT advisory lock"
-    for keyword in ("FROM", "INTO", "UPDATE"):
+    for keyword in ("INTO", "UPDATE", "FROM") if verb in ("INSERT", "UPDATE") else ("FROM",):
         if keyword in (word.upper() for word in words):
             index = [word.upper() for word in words].index(keyword)
             table = (words[index + 1] if keyword != "UPDATE" else words[1]).strip('"')

@@ -204,8 +204,10 @@ class PostgresBackend(Backend):
         #: Tables whose bots this process moves (it holds their advisory locks).
         self.owned: set[str] = set()
         self._tickets = 0
-        #: Tokens of fast budgets this process took ahead from the shared buckets: (limiter, client) -> (left, until).
+        #: Tokens of fast budgets this process took ahead from the shared buckets: (limiter, client) -> (left, until),
+        #: and the round trip under way for a bucket (the others asking at the same time wait for it).
         self._leases: dict[tuple[str, str], tuple[int, float]] = {}
+        self._asking: dict[tuple[str, str], asyncio.Future[None]] = {}
 
     # -- life ----------------------------------------------------------------------------------
 
@@ -671,11 +673,22 @@ class PostgresBackend(Backend):
             return 0.0
         burst = max(1, burst)
         key = (limiter, client)
+        while (asking := self._asking.get(key)) is not None:
+            await asyncio.shield(asking)  # one round trip at a time per bucket: the others spend what it brings
         now = asyncio.get_running_loop().time()
         left, until = self._leases.get(key, (0, 0.0))
         if left > 0 and now < until:
             self._leases[key] = (left - 1, until)
             return 0.0
+        asking = self._asking[key] = asyncio.get_running_loop().create_future()
+        try:
+            return await self._take_tokens(key, per_second, burst, now)
+        finally:
+            del self._asking[key]
+            asking.set_result(None)
+
+    async def _take_tokens(self, key: tuple[str, str], per_second: float, burst: int, now: float) -> float:
+        limiter, client = key
         lease = max(1, min(LEASE_TOKENS, int(per_second), burst))
         refill = "LEAST(%(burst)s::float8, b.tokens + (excluded.at - b.at) * %(rate)s::float8)"
         grant = f"CASE WHEN {refill} >= 1 THEN LEAST(%(lease)s::float8, FLOOR({refill})) ELSE 0 END"
