@@ -59,6 +59,7 @@ def test_games_lists_every_registered_game_with_options_and_bots(api: httpx.Clie
     assert cinecitta["options"][0]["allowed_players"] == [4, 5]
     assert "partner turns" in cinecitta["options"][0]["help"]
     assert cinecitta["bots"][0] == "random" and "medium" in cinecitta["bots"]
+    assert "heuristic" not in cinecitta["bots"], "the heuristic is the medium level: each bot is offered once"
     assert cinecitta["renderer"] is True
 
 

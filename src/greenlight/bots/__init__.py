@@ -28,6 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from greenlight.bots.analysis import MoveEstimate, analyse
+from greenlight.bots.hooks import HEURISTIC
 from greenlight.bots.ismcts import ISMCTSBot
 from greenlight.bots.levels import LEVEL_FACTORIES, QUICK_BOTS, TIMED_LEVELS, parse_search, parse_timed_level
 from greenlight.core.bot import Bot
@@ -46,12 +47,23 @@ EXTRA_BOTS: dict[str, tuple[str, str]] = {
     "openspiel-ismcts": ("greenlight.rl.openspiel_bot:make_openspiel_bot", "OpenSpiel (pip install -e '.[rl]')"),
 }
 
-__all__ = ["GENERIC_BOTS", "ISMCTSBot", "MoveEstimate", "analyse", "bot_names", "is_quick", "make_bot"]
+__all__ = ["GENERIC_BOTS", "ISMCTSBot", "MoveEstimate", "analyse", "bot_choices", "bot_names", "is_quick", "make_bot"]
 
 
 def bot_names(game: Game[Any]) -> list[str]:
     """Every bot level this game offers by name (parametric ``search:...`` bots are accepted too)."""
     return [*GENERIC_BOTS, *(name for name in game.bots() if name not in GENERIC_BOTS)]
+
+
+def bot_choices(game: Game[Any]) -> list[str]:
+    """Each bot once, as the lobby and the table page offer them: the game's own ``heuristic`` *is* its ``medium``
+    level, so it is left out under its own name (``make_bot`` still takes it).
+
+    >>> from greenlight.core.registry import get_game
+    >>> bot_choices(get_game("cinecitta"))
+    ['random', 'easy', 'medium', 'strong', 'hard', 'expert']
+    """
+    return [name for name in bot_names(game) if not (name == HEURISTIC and "medium" in GENERIC_BOTS)]
 
 
 def is_quick(name: str) -> bool:

@@ -16,7 +16,7 @@ from typing import Any
 
 import pydantic_core
 
-from greenlight.bots import bot_names
+from greenlight.bots import bot_choices
 from greenlight.core.errors import OptionError
 from greenlight.core.events import events_for
 from greenlight.core.game import Game
@@ -83,7 +83,7 @@ def game_json(game: Game[Any]) -> dict[str, Any]:
         "min_players": game.spec.min_players,
         "max_players": game.spec.max_players,
         "options": [option_json(spec) for spec in lobby_options(game)],
-        "bots": bot_names(game),
+        "bots": bot_choices(game),
         "renderer": (web / "table.js").is_file(),
         "rules": companion_file(game, "guide.md") is not None,
         "stylesheet": (web / "table.css").is_file(),
