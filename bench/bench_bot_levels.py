@@ -7,6 +7,12 @@ and after (the machine may be shared: CPU seconds are what the bots got).
 The slow search levels play few games (``hard`` one, ``expert`` one): their
 time per game is steady (a step budget), so one game measures it.
 
+The search levels (``strong``, ``hard``, ``expert``) play their step budget
+with their wall-clock guard counted in CPU seconds instead (the name
+``search:steps=N/cpu`` with the game's ``hard`` settings): on a loaded machine
+the wall-clock guard would cut their searches short, and the measure would be
+of a weaker, faster bot. CPU games per second are then what the level costs.
+
     python bench/bench_bot_levels.py                       # every level, every game (about 25 minutes of CPU)
     python bench/bench_bot_levels.py --levels random,medium,strong --game movie-empire
 """
@@ -19,7 +25,8 @@ import os
 import platform
 import time
 
-from greenlight.bots.levels import LEVELS
+from greenlight.bots.levels import LEVELS, expert_config, hard_config, strong_config
+from greenlight.core.registry import get_game
 from greenlight.sim.runner import play_game
 from greenlight.sim.study import prepare_study
 
@@ -29,9 +36,18 @@ GAMES = [("cinecitta", 3), ("maybe-movies", 3), ("movie-empire", 2)]
 GAMES_PER_LEVEL = {"random": 40, "easy": 20, "medium": 20, "strong": 3, "hard": 1, "expert": 1}
 
 
+def bot_name(game: str, level: str) -> str:
+    """The name that plays ``level``: the level itself, or for a search level its step budget with no wall-clock guard."""
+    configs = {"strong": strong_config, "hard": hard_config, "expert": expert_config}
+    if level not in configs:
+        return level
+    steps = configs[level](get_game(game)).steps
+    return f"search:steps={steps}/cpu"
+
+
 def measure(game: str, players: int, level: str, games: int) -> dict[str, object]:
     """Play ``games`` self-play games of ``level``: games/s on the wall clock and in CPU seconds, seconds per move."""
-    study = prepare_study(game, players, [level], games, seed=11)
+    study = prepare_study(game, players, [bot_name(game, level)], games, seed=11)
     load = os.getloadavg()[0]
     wall, cpu = time.perf_counter(), time.process_time()
     rows = [play_game(task) for task in study.tasks()]
@@ -42,11 +58,12 @@ def measure(game: str, players: int, level: str, games: int) -> dict[str, object
         "game": game,
         "players": players,
         "level": level,
+        "bot": bot_name(game, level),
         "games": games,
         "games_per_second_wall": round(games / wall, 4),
         "games_per_second_cpu": round(games / cpu, 4),
         "seconds_per_game_cpu": round(cpu / games, 2),
-        "seconds_per_choice": round(thinking / choices, 4) if choices else None,
+        "seconds_per_choice_wall": round(thinking / choices, 4) if choices else None,
         "load_before": round(load, 2),
         "load_after": round(os.getloadavg()[0], 2),
     }
