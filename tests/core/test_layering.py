@@ -26,7 +26,7 @@ ALLOWED: dict[str, set[str]] = {
     "benchmark": {"core"},
     "sim": {"core", "bots"},
     "rl": {"core", "bots"},
-    "web": {"core", "bots"},
+    "web": {"core", "bots", "sim"},
     "cli": {"core", "bots", "sim", "web", "benchmark"},
 }
 #: Layers that may not name a game in their code (docstring examples may play one).

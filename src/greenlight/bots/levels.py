@@ -6,7 +6,7 @@
   it was no better than random at Cinecitta 1937.
 * ``medium``: the game's heuristic level (a 200-iteration search with random
   rollouts for a game without one).
-* ``strong``: the ``hard`` search with a twentieth of its budget: about
+* ``strong``: the ``hard`` search with a thirtieth of its budget: about
   twenty times faster, for balance studies that need search-level play
   (docs/bots.md measures how close it plays to ``hard``).
 * ``hard``: ISMCTS with the game's rollout policy, about one second a move on
@@ -57,7 +57,7 @@ CEILING_FACTOR = 10.0
 HARD_SECONDS = 1.0
 EXPERT_SECONDS = 4.0
 #: ``strong`` searches this fraction of ``hard``'s budget.
-STRONG_FRACTION = 1 / 20
+STRONG_FRACTION = 1 / 30
 
 #: The ``hard`` search of a game that declares no tuning: the game's rollout policy to the end of the game.
 DEFAULT_HARD = SearchConfig(iterations=None, steps=15_000)

@@ -46,8 +46,9 @@ def default_rooms(settings: ServerSettings) -> list[Room]:
     """The rooms every server runs beside its tables (see :mod:`greenlight.web.rooms`)."""
     from greenlight.web.accounts import AccountsRoom
     from greenlight.web.clocks.room import ClocksRoom
+    from greenlight.web.lab import LabLimits, LabRoom
 
-    return [AccountsRoom(), ClocksRoom()]
+    return [AccountsRoom(), ClocksRoom(), LabRoom(LabLimits.from_settings(settings))]
 
 
 async def prepare_rooms(rooms_db: RoomDatabase, rooms: Sequence[Room]) -> None:
@@ -106,7 +107,8 @@ def create_app(
     app.state.settings = settings
     app.state.limiters = api.Limiters(settings, hub)
     app.state.socket_budgets = sockets.SocketBudgets(settings)
-    app.add_middleware(BodyGuard, settings=settings)
+    uploads = {path: limit for room in rooms for path, limit in getattr(room, "uploads", {}).items()}
+    app.add_middleware(BodyGuard, settings=settings, rooms_uploads=uploads)
     app.add_middleware(RequestBudget, settings=settings)  # added last, so it runs first: before any body is read
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.include_router(api.router)

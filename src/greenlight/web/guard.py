@@ -22,7 +22,7 @@ import functools
 import json
 import re
 from collections import Counter
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,11 +67,13 @@ class RequestBudget:
 class BodyGuard:
     """Bounded, well-formed request bodies for every route (see the module docstring)."""
 
-    def __init__(self, app: ASGIApp, settings: ServerSettings) -> None:
+    def __init__(self, app: ASGIApp, settings: ServerSettings, rooms_uploads: Mapping[str, tuple[int, bool]] | None = None) -> None:
         self.app = app
         self.settings = settings
         self.uploads = RateLimiter(settings.uploads_per_minute / 60.0, settings.uploads_burst)
         self.uploading = 0
+        #: Upload routes rooms declare (the lab's data files): path -> (largest body, whether it must be JSON).
+        self.rooms_uploads = dict(rooms_uploads or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Read and check the body, then hand it to the app."""
@@ -79,7 +81,7 @@ class BodyGuard:
             await self.app(scope, receive, send)
             return
         path = scope["path"]
-        if path not in (RECORD_UPLOAD, POSITION_UPLOAD):
+        if path not in (RECORD_UPLOAD, POSITION_UPLOAD) and path not in self.rooms_uploads:
             await self._guarded(scope, receive, send, self.settings.max_body_bytes)
             return
         # An upload: its budget is taken before a byte of it is read, and only so many are held at once.
@@ -93,8 +95,12 @@ class BodyGuard:
             return
         self.uploading += 1
         try:
-            limit = self.settings.max_upload_bytes if path == RECORD_UPLOAD else self.settings.max_position_bytes
-            await self._guarded(scope, receive, send, limit, check_json=path != RECORD_UPLOAD)
+            if path in self.rooms_uploads:
+                limit, check_json = self.rooms_uploads[path]
+            else:
+                limit = self.settings.max_upload_bytes if path == RECORD_UPLOAD else self.settings.max_position_bytes
+                check_json = path != RECORD_UPLOAD
+            await self._guarded(scope, receive, send, limit, check_json=check_json)
         finally:
             self.uploading -= 1
 

@@ -64,6 +64,17 @@ class ServerSettings:
     uploads_per_minute: float = 10.0
     uploads_burst: int = 5
     max_uploads_at_once: int = 4
+    #: The designer's lab (docs/security.md): studies one client address may have queued or running; running at once on
+    #: the whole server; queued or running in all; games per study (with a search bot); starts per client per minute
+    #: and burst; largest data upload.
+    lab_studies_per_client: int = 2
+    lab_studies_running: int = 2
+    lab_queue: int = 20
+    lab_games_per_study: int = 4000
+    lab_search_games_per_study: int = 100
+    lab_starts_per_minute: float = 6.0
+    lab_starts_burst: int = 3
+    lab_upload_bytes: int = 2 * 1024 * 1024
     #: JSON from clients: deepest nesting and longest integer (digits) accepted.
     max_json_depth: int = 32
     max_json_int_digits: int = 80

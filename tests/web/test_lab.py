@@ -1,0 +1,227 @@
+"""The designer's lab in the browser (a room of the server): upload data, run a small study with a live progress bar,
+read the answer and an interactive chart (under the pages' real Content Security Policy), axe-clean at desktop and
+phone sizes; its API refuses bad data naming file, row and column, and takes every budget before any game."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import time
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+pytest.importorskip("matplotlib")  # the lab's studies use the sim extra
+
+from collections.abc import Iterator
+
+from greenlight.core.registry import get_game
+from tests.web.conftest import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    NO_RATE_LIMITS,
+    Server,
+    axe_violations,
+    horizontal_overflow,
+    new_page,
+    screenshot,
+    wait_until,
+)
+
+STARS = get_game("movie-empire").data.bundled / "stars.toml"  # type: ignore[union-attr]
+
+
+def stars_csv(cost_of_jasper: str = "0") -> bytes:
+    """The bundled stars as a CSV file, Jasper Vale (ST16) at another cost."""
+    dataset = get_game("movie-empire").data
+    assert dataset is not None
+    table = dataset.table("stars")
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow([field.name for field in table.fields])
+    for record in dataset.read(None)["stars"]:
+        cells = [field.to_cell(record[field.name]) for field in table.fields]
+        if record["id"] == "ST16":
+            cells[[field.name for field in table.fields].index("cost")] = cost_of_jasper
+        writer.writerow(["" if cell is None else cell for cell in cells])
+    return out.getvalue().encode()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server for the lab's tests, on SQLite, without the rate of study starts (every other lab budget as shipped)."""
+    running = Server(tmp_path_factory.mktemp("lab") / "tables.db", extra=[*NO_RATE_LIMITS, "--limit", "lab_starts_per_minute=0"])
+    running.start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def api(server: Server) -> Iterator[httpx.Client]:
+    with server.client() as client:
+        yield client
+
+
+def upload(api: httpx.Client, name: str, content: bytes, game: str = "movie-empire") -> httpx.Response:
+    return api.post(
+        "/api/lab/files", params={"game": game, "name": name}, content=content, headers={"Content-Type": "application/octet-stream"}
+    )
+
+
+def test_uploads_are_checked_as_data_and_refused_with_file_row_and_column(api: httpx.Client) -> None:
+    good = upload(api, "stars.csv", stars_csv())
+    assert good.status_code == 201, good.text
+    body = good.json()
+    assert body["custom"] == ["stars"] and body["records"]["stars"] == 24 and len(body["id"]) >= 20
+    stored = api.get(f"/api/lab/data/{body['id']}").json()
+    assert next(card for card in stored["tables"]["stars"] if card["id"] == "ST16")["cost"] == 0
+    bad = upload(api, "stars.csv", stars_csv("free"))
+    assert (
+        bad.status_code == 400 and bad.json()["detail"] == "stars.csv: row 17, card ST16, column cost: must be a whole number, got 'free'"
+    )
+    assert upload(api, "star.toml", STARS.read_bytes()).json()["detail"].startswith("data: Movie Empire reads no file called star.toml")
+    assert "a data file is .toml, .json, .csv or .xlsx" in upload(api, "cards.py", b"import os").json()["detail"]
+    bomb = io.BytesIO()
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("xl/huge.xml", b"0" * (30 * 1024 * 1024))
+    assert "unpacks to more than the lab reads" in upload(api, "stars.xlsx", bomb.getvalue()).json()["detail"]
+    edited = api.post("/api/lab/data", json={"game": "cinecitta", "tables": {"cards": [{"id": "D2", "occupation": "Director"}]}})
+    assert edited.status_code == 400 and "cards.csv: row 2, card D2, column number: is missing" in edited.json()["detail"]
+    assert api.get("/api/lab/data/nope").status_code == 404
+
+
+def test_every_study_takes_its_budget_before_any_game(api: httpx.Client) -> None:
+    data = upload(api, "stars.csv", stars_csv()).json()["id"]
+    base = {"game": "movie-empire", "players": 2, "bots": ["medium"], "games": 4, "seed": 1}
+    refusals = [
+        ({**base, "games": 5000}, 400, "at most 4000 games"),
+        ({**base, "bots": ["strong"], "games": 200}, 400, "with a search bot plays at most 100 games"),
+        ({**base, "bots": ["hard"]}, 400, "the lab seats only these bots"),
+        ({**base, "players": 7}, 400, "is for 2 to 4 players"),
+        ({**base, "parameters": {"hand_limit": 99}}, 400, "hand_limit must be at most 8"),
+        ({**base, "kind": "compare"}, 400, "a comparison compares your data"),
+        ({**base, "kind": "sweep", "vary": "stars.ST99.cost=1..3"}, 400, "stars has no card ST99"),
+        (
+            {**base, "kind": "sweep", "vary": "stars.ST16.cost=0..40", "games": 100},
+            400,
+            "plays at most 4000 games in all; this one would play 4100",
+        ),
+        ({**base, "data": data, "game": "cinecitta", "players": 3}, 400, "the data is for movie-empire, not cinecitta"),
+    ]
+    for body, status, words in refusals:
+        answer = api.post("/api/lab/studies", json=body)
+        assert answer.status_code == status and words in answer.json()["detail"], (body, answer.text)
+    started = [api.post("/api/lab/studies", json={**base, "seed": seed, "data": data}) for seed in (1, 2)]
+    assert [answer.status_code for answer in started] == [202, 202]
+    third = api.post("/api/lab/studies", json={**base, "seed": 3})
+    assert third.status_code == 429 and "you have 2 studies queued or running (at most 2)" in third.json()["detail"]
+    for answer in started:
+        study = answer.json()["id"]
+        assert api.post(f"/api/lab/studies/{study}/cancel").json()["status"] in ("cancelled", "cancelling", "done")
+    wait_until(
+        lambda: all(api.get(f"/api/lab/studies/{a.json()['id']}").json()["status"] in ("cancelled", "done") for a in started),
+        30,
+        "cancelled",
+    )
+    again = api.post("/api/lab/studies", json={**base, "seed": 4})
+    assert again.status_code == 202, again.text  # the client's places came back
+    wait_until(lambda: api.get(f"/api/lab/studies/{again.json()['id']}").json()["status"] == "done", 60, "the study")
+
+
+def _progress_seen(page: Any, timeout: float) -> tuple[list[str], float]:
+    """The progress texts shown until the study is done, and the bar's last value over its maximum."""
+    seen: list[str] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        text = page.inner_text("#lab-progress-text")
+        if not seen or seen[-1] != text:
+            seen.append(text)
+        if text.startswith(("Done", "Failed", "Cancelled")):
+            break
+        page.wait_for_timeout(150)
+    value = page.evaluate("document.getElementById('lab-progress').value / document.getElementById('lab-progress').max")
+    return seen, float(value)
+
+
+@pytest.mark.browser
+def test_a_designer_uploads_data_runs_a_study_and_reads_the_answer(server: Server, tmp_path: Path) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.skip("needs Debian's chromium")
+    file = tmp_path / "stars.csv"
+    file.write_bytes(stars_csv())
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        # The page's own Content Security Policy (no eval, no inline style) applies: the charts must draw under it.
+        context = chromium.new_context(viewport={"width": 1366, "height": 900}, device_scale_factor=1)
+        page = context.new_page()
+        console: list[str] = []
+        page.on("console", lambda message: console.append(message.text) if message.type == "error" else None)
+        page.on("pageerror", lambda error: console.append(str(error)))
+        page.goto(f"{server.url}/lab")
+        page.select_option("#lab-game", "movie-empire")
+        page.set_input_files("#lab-file", str(file))
+        page.click("#lab-upload")
+        page.wait_for_selector("#lab-data-now:has-text('Your data: stars.csv')")
+        page.click("text=Edit the cards in a table")
+        page.select_option("#lab-table", "stars")
+        cell = page.locator('#lab-grid input[data-row="15"][data-column="cost"]')
+        assert cell.input_value() == "0"  # Jasper Vale's cost, as uploaded
+        cell.fill("-1")
+        cell.dispatch_event("change")
+        page.click("#lab-save")
+        page.wait_for_selector("#lab-data-error:has-text('row 17, card ST16, column cost: must be at least 0, got -1')")
+        cell.fill("1")
+        cell.dispatch_event("change")
+        page.click("#lab-save")
+        page.wait_for_selector("#lab-data-now:has-text('Your data: the tables edited in the lab')")
+        page.select_option("#lab-players", "2")
+        page.fill("#lab-games", "12")
+        page.click("#lab-run")
+        page.wait_for_selector("#lab-status:not([hidden])")
+        seen, fraction = _progress_seen(page, timeout=120)
+        assert seen[-1] == "Done: 12 games." and fraction == 1.0, seen
+        assert any(" of 12 games played" in text for text in seen), seen  # the bar moved while the games were played
+        answers = page.locator("#lab-answer li").all_inner_texts()
+        assert answers[0].startswith("The first player wins") and any("A game lasts" in text for text in answers)
+        page.wait_for_selector("#chart-cards svg .mark-symbol path")
+        point = page.locator("#chart-cards svg .mark-symbol path").first
+        point.hover(force=True)
+        tooltip = page.wait_for_selector("#vg-tooltip-element.visible")
+        words = tooltip.inner_text()
+        names = {component.name for component in get_game("movie-empire").components(None)}
+        assert "win share" in words and "game-seats" in words and any(name in words for name in names), words
+        assert not [line for line in console if "Content Security Policy" in line or "EvalError" in line], console
+        link = page.evaluate("window.location.href")
+        assert "#study=" in link and page.locator("#lab-history-list a").count() == 1
+        screenshot(page, "lab-desktop")
+        context.close()
+        chromium.close()
+    stored = json.loads(server.query("SELECT request FROM lab_studies ORDER BY created_at DESC LIMIT 1")[0][0])
+    assert stored["games"] == 12 and stored["data"]
+
+
+@pytest.mark.browser
+def test_the_lab_is_axe_clean_and_fits_a_phone(server: Server, browser: Any) -> None:
+    with server.client() as api:
+        data = upload(api, "stars.csv", stars_csv()).json()["id"]
+        study = api.post(
+            "/api/lab/studies", json={"game": "movie-empire", "players": 2, "bots": ["medium"], "games": 6, "seed": 9, "data": data}
+        ).json()
+        wait_until(lambda: api.get(f"/api/lab/studies/{study['id']}").json()["status"] == "done", 120, "the study")
+    for phone in (False, True):
+        page = new_page(browser, phone=phone)
+        page.goto(f"{server.url}/lab#study={study['id']}")
+        page.wait_for_selector("#chart-cards svg")
+        page.click("text=Edit the cards in a table")
+        page.wait_for_selector("#lab-grid input")
+        assert axe_violations(page) == []
+        assert horizontal_overflow(page) == 0
+        assert page.evaluate("document.documentElement.scrollWidth") <= (390 if phone else 1366)  # nothing wider than the screen
+        screenshot(page, "lab-phone" if phone else "lab-desktop-answer")
+        assert page.errors == []
+        page.context.close()
