@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -22,8 +23,9 @@ HELLO_SECONDS = 20
 #: Close codes for frames the protocol does not take (RFC 6455 section 7.4.1), and for a client over its budget.
 CLOSE_UNSUPPORTED_DATA = 1003
 CLOSE_TOO_MANY = 4429
-#: Messages over the budget a socket may send in a row (dropped unread) before it is closed.
-MAX_DROPPED_IN_A_ROW = 200
+#: Messages over the budget a socket may send within a window (dropped unread) before it is closed; one warning a window.
+MAX_DROPPED = 200
+DROP_WINDOW_SECONDS = 10.0
 
 router = APIRouter()
 
@@ -116,23 +118,26 @@ async def _serve(websocket: WebSocket, hub: TableHub, settings: ServerSettings, 
     await hub.backend.greet_socket(ticket, table.id, seat)
     writer = asyncio.create_task(_pump(websocket, client))
     budget: SocketBudgets = websocket.app.state.socket_budgets
-    dropped = 0
+    dropped, window = 0, 0.0
     try:
         while True:
             frame = await websocket.receive()
             wait = budget.messages.wait_needed(address)
             if wait > 0 and frame["type"] != "websocket.disconnect":
-                # Over the address's budget: dropped unread. The first says so; a socket that keeps sending is closed.
+                # Over the address's budget: dropped unread. The first of a window says so; a socket that keeps
+                # sending (however the budget refills meanwhile) is closed.
+                now = time.monotonic()
+                if now - window > DROP_WINDOW_SECONDS:
+                    dropped, window = 0, now
                 dropped += 1
                 if dropped == 1:
                     client.push(_over_budget(wait))
-                elif dropped >= MAX_DROPPED_IN_A_ROW:
+                elif dropped >= MAX_DROPPED:
                     writer.cancel()
                     await _flush(websocket, client)  # what is queued (the warning among it) goes out before the close
                     await websocket.close(code=CLOSE_TOO_MANY, reason="too many messages; slow down and connect again")
                     return
                 continue
-            dropped = 0
             try:
                 message = _read(frame, settings)
             except _NotJson as problem:
