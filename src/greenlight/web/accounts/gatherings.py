@@ -20,8 +20,10 @@ from typing import Any
 from greenlight.web.accounts.store import digest, options_text
 from greenlight.web.rooms import RoomTx
 
-#: A member not heard from for this long is dropped from a gathering still waiting.
+#: A member not heard from for this long is dropped from a gathering still waiting; a member's asking is written down at
+#: most this often (each ask is a read; a write only now and then).
 MEMBER_TIMEOUT_SECONDS = 45.0
+TOUCH_SECONDS = 10.0
 #: A gathering claimed for forming but not formed within this long (its process died) may be formed by another.
 FORMING_TIMEOUT_SECONDS = 20.0
 #: Statuses.
@@ -160,7 +162,7 @@ def leave(tx: RoomTx, gathering_id: str, key: str) -> None:
 
 
 def look(tx: RoomTx, gathering_id: str, key: str | None) -> dict[str, Any] | None:
-    """A gathering as its members (and the lobby) see it; the member asking is noted as still there."""
+    """A gathering as its members (and the lobby) see it, and what it holds for the member whose key this is."""
     rows = tx.fetch(
         "SELECT game, players, options, rated, quick, created_at, status, table_id, forming_at FROM gatherings WHERE id = ?",
         (gathering_id,),
@@ -169,17 +171,11 @@ def look(tx: RoomTx, gathering_id: str, key: str | None) -> dict[str, Any] | Non
         return None
     game, players, options, rated, quick, created_at, status, table_id, forming_at = rows[0]
     members = tx.fetch(
-        "SELECT seeker_hash, account_id, name, joined_at, seat, sealed_token FROM gathering_members"
+        "SELECT seeker_hash, account_id, name, seen_at, seat, sealed_token FROM gathering_members"
         " WHERE gathering_id = ? ORDER BY joined_at",
         (gathering_id,),
     )
-    mine = None
-    if key is not None:
-        mine = next((member for member in members if member[0] == digest(key)), None)
-        if mine is not None and status == WAITING:
-            tx.execute(
-                "UPDATE gathering_members SET seen_at = ? WHERE gathering_id = ? AND seeker_hash = ?", (tx.now(), gathering_id, digest(key))
-            )
+    mine = next((member for member in members if member[0] == digest(key)), None) if key is not None else None
     return {
         "id": gathering_id,
         "game": str(game),
@@ -193,9 +189,15 @@ def look(tx: RoomTx, gathering_id: str, key: str | None) -> dict[str, Any] | Non
         "forming_at": forming_at,
         "members": [{"name": str(name), "account_id": account_id} for _, account_id, name, _, _, _ in members],
         "member": mine is not None,
+        "seen_at": None if mine is None else float(mine[3]),
         "seat": None if mine is None or mine[4] is None else int(mine[4]),
         "sealed": None if mine is None else mine[5],
     }
+
+
+def touch(tx: RoomTx, gathering_id: str, key: str) -> None:
+    """Note that a member is still there (asked about the gathering)."""
+    tx.execute("UPDATE gathering_members SET seen_at = ? WHERE gathering_id = ? AND seeker_hash = ?", (tx.now(), gathering_id, digest(key)))
 
 
 def is_member(tx: RoomTx, gathering_id: str, key: str) -> bool:

@@ -338,20 +338,22 @@ class AccountsRoom:
 
     async def look(self, gathering_id: str, key: str | None) -> dict[str, Any]:
         """A gathering as the asker may see it; a full one's table is formed (by the first process to ask)."""
-        seen = await self._read(gatherings.look, gathering_id, None)
+        seen = await self._read(gatherings.look, gathering_id, key)
         if seen is None:
             raise TableError(404, "there is no such table waiting for players")
-        if key is not None:
-            seen = await self._write(gatherings.look, gathering_id, key)
+        if (
+            key is not None
+            and seen["member"]
+            and seen["status"] == gatherings.WAITING
+            and time.time() - seen["seen_at"] > gatherings.TOUCH_SECONDS
+        ):
+            await self._write(gatherings.touch, gathering_id, key)
+        forming_at = seen["forming_at"]
         if seen["status"] == gatherings.FULL and (
-            seen["forming_at"] is None or time.time() - float(seen["forming_at"]) > gatherings.FORMING_TIMEOUT_SECONDS
+            forming_at is None or time.time() - float(forming_at) > gatherings.FORMING_TIMEOUT_SECONDS
         ):
             await self.form(gathering_id, with_bots=False)
-            seen = (
-                await self._read(gatherings.look, gathering_id, None)
-                if key is None
-                else await self._write(gatherings.look, gathering_id, key)
-            )
+            seen = await self._read(gatherings.look, gathering_id, key)
         return await self._shown(seen)
 
     async def _shown(self, seen: dict[str, Any]) -> dict[str, Any]:
