@@ -21,9 +21,14 @@ from greenlight.web.limits import ServerSettings
 
 DEFAULT_DB = Path("greenlight.db")
 #: Settings with options of their own (the rest are set with --limit NAME=VALUE).
-OWN_OPTIONS = ("public_url", "bot_delay", "bot_workers", "write_timeout", "operator_token")
+OWN_OPTIONS = (
+    *("public_url", "bot_delay", "bot_workers", "write_timeout", "operator_token"),
+    *("smtp_url", "smtp_password", "smtp_sender", "push_contact", "push_hosts"),
+)
 #: The environment variable holding the operator's token (a secret: never on the command line, where ``ps`` shows it).
 OPERATOR_TOKEN_VARIABLE = "GREENLIGHT_OPERATOR_TOKEN"
+#: The environment variable holding the SMTP server's password (a secret, as above).
+SMTP_PASSWORD_VARIABLE = "GREENLIGHT_SMTP_PASSWORD"
 
 
 def register(app: typer.Typer) -> None:
@@ -69,6 +74,21 @@ def serve(
     ] = None,
     log_level: Annotated[str, typer.Option(help="Log level (debug, info, warning, error).")] = "warning",
     log_format: Annotated[str, typer.Option(help="Log lines as 'text' or as 'json' (one object per line, for a log collector).")] = "text",
+    smtp: Annotated[
+        str | None,
+        typer.Option(
+            help="Send 'your turn' e-mails through this SMTP server: smtp://user@host:587 (STARTTLS), smtps://host:465,"
+            " smtp://host:25?tls=none; the password comes from GREENLIGHT_SMTP_PASSWORD (docs/deploy.md)."
+        ),
+    ] = None,
+    smtp_from: Annotated[str | None, typer.Option(help="The sender of those e-mails: 'Greenlight <games@example.org>'.")] = None,
+    push_contact: Annotated[
+        str | None, typer.Option(help="Web Push: how push services reach this server's operator (mailto:... or https://...).")
+    ] = None,
+    push_hosts: Annotated[
+        str | None,
+        typer.Option(help="Web Push: the push services' hosts the server may post to, comma-separated (default: the browsers' own)."),
+    ] = None,
     listen_fd: Annotated[int | None, typer.Option(hidden=True, help="A listening socket handed down by --workers.")] = None,
 ) -> None:
     """Serve the lobby and live tables in the browser; every move is saved to the database before anyone sees it."""
@@ -87,7 +107,19 @@ def serve(
         bot_workers=bot_workers,
         write_timeout=write_timeout,
         operator_token=os.environ.get(OPERATOR_TOKEN_VARIABLE, ""),
+        smtp_url=smtp or "",
+        smtp_password=os.environ.get(SMTP_PASSWORD_VARIABLE, ""),
+        smtp_sender=smtp_from or "",
+        push_contact=push_contact or "",
+        push_hosts=push_hosts if push_hosts is not None else ServerSettings().push_hosts,
     )
+    if smtp:
+        from greenlight.web.notify.mail import SmtpServer
+
+        try:
+            SmtpServer.from_url(smtp, "", smtp_from or "", 1.0)
+        except ValueError as error:
+            raise fail(str(error)) from None
     where = describe_db(db)
     if listen_fd is None:  # a worker's supervisor has done this already
         try:
@@ -199,6 +231,10 @@ def worker_options(
         options += ["--bot-workers", str(settings.bot_workers)]
     for assignment in limits:
         options += ["--limit", assignment]
+    for name, value in (("--smtp", settings.smtp_url), ("--smtp-from", settings.smtp_sender), ("--push-contact", settings.push_contact)):
+        if value:
+            options += [name, value]
+    options += ["--push-hosts", settings.push_hosts]
     if forwarded_allow_ips is not None:
         options += ["--forwarded-allow-ips", forwarded_allow_ips]
     return [*options, "--log-level", log_level, "--log-format", log_format]

@@ -47,8 +47,10 @@ def default_rooms(settings: ServerSettings) -> list[Room]:
     from greenlight.web.accounts import AccountsRoom
     from greenlight.web.clocks.room import ClocksRoom
     from greenlight.web.lab import LabLimits, LabRoom
+    from greenlight.web.notify.room import NotifyRoom
 
-    return [AccountsRoom(), ClocksRoom(), LabRoom(LabLimits.from_settings(settings))]
+    accounts, clocks = AccountsRoom(), ClocksRoom()
+    return [accounts, clocks, NotifyRoom(clocks=clocks, accounts=accounts), LabRoom(LabLimits.from_settings(settings))]
 
 
 async def prepare_rooms(rooms_db: RoomDatabase, rooms: Sequence[Room]) -> None:

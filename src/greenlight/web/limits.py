@@ -123,6 +123,30 @@ class ServerSettings:
     #: Every pace's durations (live banks and increments, turn-based deadlines, absences) are multiplied by this: 1 on a
     #: real server; tests and demonstrations shorten a day to seconds with it (the clocks still run on real time).
     pace_time_scale: float = 1.0
+    #: E-mail ("your turn"): the SMTP server (``smtp://user@host:587``, ``smtps://host:465``, ``smtp://host:25?tls=none``;
+    #: empty: no e-mail), its password (from ``GREENLIGHT_SMTP_PASSWORD``), the sender, and the seconds one SMTP
+    #: conversation may take.
+    smtp_url: str = ""
+    smtp_password: str = ""
+    smtp_sender: str = ""
+    smtp_timeout_seconds: float = 15.0
+    #: Web Push: the contact push services may write to about this server (``mailto:`` or ``https:``; default: the
+    #: sender's address, else the public URL), and the push services' hosts the server may post to (comma-separated).
+    push_contact: str = ""
+    push_hosts: str = "fcm.googleapis.com,*.push.services.mozilla.com,*.notify.windows.com,web.push.apple.com,*.push.apple.com"
+    #: A "your turn" message waits this long before it goes (turns at several tables go out as one message, and no
+    #: message goes if the move was made meanwhile).
+    notify_delay_seconds: float = 60.0
+    #: Messages at most: e-mails to one address a day, messages about one table a day, confirmation e-mails to one address a day.
+    notify_emails_per_address_per_day: int = 40
+    notify_per_table_per_day: int = 200
+    notify_confirmations_per_address_per_day: int = 3
+    #: Subscriptions one client address may ask for (per hour, burst).
+    notify_subscriptions_per_hour: float = 20.0
+    notify_subscriptions_burst: int = 10
+    #: A failed send is tried again after this many seconds, doubling each time, at most this many times in all.
+    notify_retry_seconds: float = 30.0
+    notify_attempts: int = 6
 
 
 class RateLimiter:
