@@ -8,23 +8,10 @@
   let me = null; // {name, email, csrf} when signed in
 
   /** The JSON API with the session's CSRF token on every change (the cookie goes by itself). */
-  async function call(method, url, body, extraHeaders) {
-    const headers = { Accept: "application/json", ...(extraHeaders || {}) };
-    if (body !== undefined) headers["Content-Type"] = "application/json";
+  function call(method, url, body, extraHeaders) {
+    const headers = { ...(extraHeaders || {}) };
     if (me && method !== "GET") headers["X-CSRF-Token"] = me.csrf;
-    const response = await fetch(url, { method, headers, credentials: "same-origin", body: body === undefined ? undefined : JSON.stringify(body) });
-    let data = null;
-    try {
-      data = await response.json();
-    } catch (error) {
-      data = null;
-    }
-    if (!response.ok) {
-      const error = new Error((data && data.detail) || `${response.status} ${response.statusText}`);
-      error.status = response.status;
-      throw error;
-    }
-    return data;
+    return G.api(method, url, body, null, headers);
   }
 
   async function whoAmI() {
@@ -331,9 +318,9 @@
       return;
     }
     G.clear(box);
-    box.append(el("h2", { text: "Tables waiting for players" }));
+    box.append(el("h2", { text: "Join a table" }));
     if (!gatherings.length) {
-      box.append(el("p", { class: "muted", text: "None now. “Open a table in the lobby” in Play now puts yours here." }));
+      box.append(el("p", { class: "muted", text: "Nobody is gathering players now. “Open a table in the lobby” (in Play now) lists yours here for anyone to join." }));
       return;
     }
     const list = el("ul", { class: "link-list waiting-list" });

@@ -63,11 +63,11 @@
   };
 
   /** Call the JSON API; resolves to the body, rejects with an Error carrying .status and the server's message. */
-  G.api = async function (method, url, body, token) {
-    const headers = { Accept: "application/json" };
+  G.api = async function (method, url, body, token, extraHeaders) {
+    const headers = { Accept: "application/json", ...(extraHeaders || {}) };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     if (token) headers.Authorization = `Bearer ${token}`;
-    const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(url, { method, headers, credentials: "same-origin", body: body === undefined ? undefined : JSON.stringify(body) });
     let data = null;
     try {
       data = await response.json();
