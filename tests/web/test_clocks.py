@@ -80,9 +80,9 @@ def test_live_simultaneous_step_times_each_seat_and_a_bot_decides_for_the_seat_o
         shown = wait_until(lambda: (c := clock(api, table_id))["version"] == 2 and c, what="the clocks brought to move 2")
         ann, bob, cy = shown["seats"]
         assert not ann["running"] and not bob["running"] and cy["running"]
-        assert bank - 0.5 < ann["left_seconds"] <= bank  # stopped at once
+        assert bank * 0.6 < ann["left_seconds"] <= bank  # stopped at her move
         assert bob["left_seconds"] < ann["left_seconds"] - bank / 4  # ran on while Ann's had stopped
-        assert cy["left_seconds"] < bob["left_seconds"] + 0.3  # still running
+        assert cy["left_seconds"] < bob["left_seconds"]  # ran at least as long as Bob's, and runs on
         assert "a bot (random) makes that one decision" in shown["pace"]["timeout_words"]
         # Cy's bank runs out: a bot decides for seat 3 once; the seat stays Cy's.
         timeouts = wait_until(lambda: clock(api, table_id)["timeouts"], timeout=15, what="Cy's time-out")
@@ -107,13 +107,24 @@ def test_live_simultaneous_step_times_each_seat_and_a_bot_decides_for_the_seat_o
 TURN_SCALE = 10 / 3600
 
 
+def restart_both(first: Server, second: Server) -> None:
+    """Start two server processes at once (each waits for its own health answer)."""
+    import threading
+
+    threads = [threading.Thread(target=server.start) for server in (first, second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert first.process is not None and second.process is not None
+
+
 def test_turn_based_deadline_fires_once_across_two_processes_and_survives_a_restart(postgres: Any, tmp_path: Path) -> None:
     url = new_database(postgres)
     extra = [*NO_RATE_LIMITS, "--limit", f"pace_time_scale={TURN_SCALE}"]
     first = Server(url, extra=extra, log=tmp_path / "first.log")
     second = Server(url, extra=extra, log=tmp_path / "second.log")
-    first.start()
-    second.start()
+    restart_both(first, second)
     try:
         with first.client() as api, second.client() as other:
             pace = {"kind": "turn", "deadline_hours": 1, "on_timeout": "bot_takes_seat", "bot": "random"}
@@ -126,10 +137,12 @@ def test_turn_based_deadline_fires_once_across_two_processes_and_survives_a_rest
             moved = clock(other, table_id)
             ann = moved["seats"][0]
             assert ann["running"] and ann["due_at"] - moved["now"] == pytest.approx(10, abs=1)
-            first.kill()  # the first process dies between the move and the deadline, and comes back
-            first.start()
-            restarted = clock(api, table_id)
-            assert restarted["seats"][0]["running"] and restarted["timeouts"] == []
+            # Both processes die between the move and the deadline, and come back: the deadline is in the database.
+            first.kill()
+            second.kill()
+            down = time.time()
+            restart_both(first, second)
+            back = time.time()
 
             def seat_kind() -> str:
                 return str(api.get(f"/api/tables/{table_id}").json()["seats"][0]["kind"])
@@ -139,7 +152,9 @@ def test_turn_based_deadline_fires_once_across_two_processes_and_survives_a_rest
             rows = first.query("SELECT seat, since, outcome, at FROM clock_timeouts WHERE table_id = ?", (table_id,))
             mine = [row for row in rows if row[0] == 0]
             assert [row[:3] for row in mine] == [(0, 1, "bot_takes_seat")], rows
-            assert float(mine[0][3]) == pytest.approx(ann["due_at"], abs=1.0)  # at the deadline, not at the restart
+            # Fired once, after the restart: at the deadline, or as soon as a process was back if none was at the deadline.
+            assert float(mine[0][3]) > down
+            assert float(mine[0][3]) == pytest.approx(max(ann["due_at"], back), abs=2.0)
             assert first.query("SELECT fired FROM clock_seats WHERE table_id = ? AND seat = 0", (table_id,)) == [(1,)]
             chat = [line["text"] for line in api.get(f"/api/tables/{table_id}/chat").json()]
             assert sum("Ann ran out of time" in line for line in chat) == 1, chat

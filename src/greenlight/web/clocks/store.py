@@ -298,11 +298,11 @@ def log_timeout(tx: RoomTx, table_id: str, seat: int, since: int, outcome: str, 
 
 
 def timeouts(tx: RoomTx, table_id: str) -> list[dict[str, Any]]:
-    """What each time-out of a table did, oldest first."""
+    """What each time-out of a table did, in the order of the decisions they were for."""
     return [
         {"seat": int(seat), "since": int(since), "at": float(at), "outcome": str(outcome), "action": action}
         for seat, since, at, outcome, action in tx.fetch(
-            "SELECT seat, since, at, outcome, action FROM clock_timeouts WHERE table_id = ? ORDER BY id", (table_id,)
+            "SELECT seat, since, at, outcome, action FROM clock_timeouts WHERE table_id = ? ORDER BY since, id", (table_id,)
         )
     ]
 
