@@ -287,7 +287,8 @@ def test_push_arrives_encrypted_for_the_subscription_and_a_failing_mail_server_d
         wait_until(lambda: mailbox.refused >= 1, timeout=10, what="the failing mail server tried")
         rows = wait_until(
             lambda: notify_server.query(
-                "SELECT attempts, outcome, claimed_until FROM notify_outbox WHERE destination LIKE 'email:%' AND kind = 'confirm' AND outcome LIKE 'failed%'"
+                "SELECT attempts, outcome, claimed_until FROM notify_outbox"
+                " WHERE destination LIKE 'email:%' AND kind = 'confirm' AND outcome LIKE 'failed%'"
             ),
             timeout=10,
             what="the failed e-mail waiting for its next try",
