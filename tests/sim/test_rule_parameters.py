@@ -120,8 +120,8 @@ def test_maybe_movies_hand_and_market_sizes_take_effect() -> None:
     ],
 )
 def test_changed_parameters_keep_every_contract(game_id: str, players: int, options: dict[str, OptionValue]) -> None:
-    report = check_game(get_game(game_id), players, options, seeds=range(2), deep_every=1, leak_samples=1)
-    assert report.games == 2 and report.deep_games == 2
+    report = check_game(get_game(game_id), players, options, seeds=range(3), deep_every=3, leak_samples=1)
+    assert report.games == 3 and report.deep_games == 1
 
 
 def test_a_data_file_sets_parameters_and_an_explicit_option_wins(tmp_path: Path) -> None:

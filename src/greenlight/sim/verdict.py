@@ -14,7 +14,7 @@ import html
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from greenlight.sim.compare import ALPHA, CARDS, CHANGED, MAIN, WEAK_BOTS, Comparison, Headline, featured
+from greenlight.sim.compare import ALPHA, CARDS, CHANGED, MAIN, WEAK_BOTS, Comparison, Headline
 from greenlight.sim.datafiles import DataChange
 
 #: The bot level a designer confirms a heuristic finding with (docs/bots.md, docs/simulation.md).
@@ -196,6 +196,46 @@ def _cautions(comparison: Comparison) -> list[str]:
     return cautions
 
 
+#: At most this many cards are named one by one among the significant changes of a family (the rest are counted).
+MAX_CARD_SENTENCES = 6
+
+
+def _size(item: Headline) -> float:
+    """How large a card's change is, to name the largest first: points of win share, or times per game."""
+    return abs(item.difference)
+
+
+def _changed(comparison: Comparison) -> list[str]:
+    """The significant changes in reading order: the changed card types, the main numbers, the changed cards (the
+    largest first, the rest counted), then the other cards; a measure and its duplicates once."""
+    significant = [item for item in comparison.headlines if item.significant and not item.rare]
+    groups = (
+        [item for item in significant if item.changed and item.section == "card type"],
+        [item for item in significant if item.family == MAIN],
+        sorted((item for item in significant if item.changed and item.section == "card"), key=_size, reverse=True),
+        sorted((item for item in significant if not item.changed and item.family == CARDS), key=_size, reverse=True),
+    )
+    seen: set[str] = set()
+    sentences: list[str] = []
+    for number, group in enumerate(groups):
+        named = 0
+        left = 0
+        for item in group:
+            key = item.label or item.name
+            if key in seen:
+                continue
+            seen.update([key, *item.also])
+            if number >= 2 and named >= MAX_CARD_SENTENCES:
+                left += 1
+                continue
+            named += 1
+            sentences.append(sentence(item))
+        if left:
+            what = "cards whose data changed" if number == 2 else "other cards"
+            sentences.append(f"... and {left} smaller significant changes of {what} (every one is in compare.html).")
+    return sentences
+
+
 def change_words(changes: Sequence[DataChange]) -> list[str]:
     """The data changes in words: one line per change, or one line for many cards whose same field moved alike.
 
@@ -247,16 +287,7 @@ def verdict(comparison: Comparison) -> Verdict:
         f"{counts[MAIN]} main numbers, {counts[CARDS]} about the other cards (numbers that measure the same thing count once); "
         f"a change is called significant when the corrected p-value is below {ALPHA}. Intervals are 95 %."
     )
-    lead = featured(comparison.headlines)
-    seen_groups: set[str] = set()
-    for item in lead:
-        if not item.significant:
-            continue
-        key = item.label or item.name
-        if key in seen_groups:
-            continue
-        seen_groups.update([key, *item.also])
-        result.changed.append(sentence(item))
+    result.changed = _changed(comparison)
     rare = [item for item in comparison.headlines if item.significant and item.rare]
     if rare:
         result.changed.append(f"{len(rare)} more changes concern cards seen too rarely to judge (see the table at the end).")
