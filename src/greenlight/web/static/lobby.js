@@ -180,6 +180,8 @@
     button.disabled = true;
     try {
       const body = position ? { game: game.id, seats, position } : { game: game.id, seats, options: readOptions() };
+      const pace = G.readPace ? G.readPace() : null; // pace.js: the Pace fieldset
+      if (pace) body.pace = pace;
       const answer = await G.api("POST", position ? "/api/positions/tables" : "/api/tables", body);
       showCreated(answer);
       refreshTables();
