@@ -17,7 +17,7 @@ from greenlight.core.game import Game
 from greenlight.core.record import Record
 from greenlight.core.registry import get_game
 from greenlight.web.clocks.room import ClocksRoom, PaceIn
-from greenlight.web.limits import ServerSettings, client_pseudonym, retry_after
+from greenlight.web.limits import ServerSettings, client_pseudonym
 from greenlight.web.messages import MAX_ACTION_LENGTH
 from greenlight.web.replays import replay_json, replay_upload
 from greenlight.web.tables import LiveTable, SeatRequest, TableError, TableHub
@@ -78,9 +78,7 @@ class Limiters:
     async def take(self, limit: str, client: str, what: str) -> None:
         """Take one request from ``client``'s budget ``limit`` or refuse with a 429 saying when to try again."""
         per_second, burst = self.rates[limit]
-        wait = await self.hub.wait_needed(limit, client, per_second, burst)
-        if wait > 0:
-            raise TableError(429, f"too many {what} from your address; try again in {retry_after(wait)} s", retry_after=wait)
+        await self.hub.take_budget(limit, client, per_second, burst, f"{what} from your address")
 
 
 async def hub_of(request: Request) -> TableHub:

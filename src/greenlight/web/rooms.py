@@ -62,6 +62,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from greenlight.web.errors import TableError
 from greenlight.web.storage import StorageError, bound_wal
 
 if TYPE_CHECKING:
@@ -199,6 +200,20 @@ class RoomDatabase(ABC):
         """Run ``function(tx, *args)`` on a consistent read-only view in a worker thread (``notify`` is refused)."""
         result: R = await self._run(self._reading, function, args)
         return result
+
+    async def write_for_request(self, function: Callable[..., R], *args: Any) -> R:
+        """:meth:`write` for a request: a database that fails answers 503 (with ``Retry-After``), nothing stored."""
+        try:
+            return await self.write(function, *args)
+        except StorageError as error:
+            raise TableError(503, f"the server could not save this ({error.message}); try again shortly", retry_after=2) from None
+
+    async def read_for_request(self, function: Callable[..., R], *args: Any) -> R:
+        """:meth:`read` for a request: a database that fails answers 503 (with ``Retry-After``)."""
+        try:
+            return await self.read(function, *args)
+        except StorageError as error:
+            raise TableError(503, f"the server could not read its database ({error.message}); try again shortly", retry_after=2) from None
 
     def listen(self, room: str, listener: RoomListener) -> None:
         """Call ``listener(data)`` in the event loop for every message a transaction sends to ``room`` (any process)."""

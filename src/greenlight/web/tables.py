@@ -32,6 +32,7 @@ from greenlight.core.record import Record
 from greenlight.core.registry import get_game
 from greenlight.core.rng import Stream, derive_seed
 from greenlight.web.backend import CHANGED, PRESENCE, THINKING, Backend, LocalBackend, Notice, Presence, TableChanges
+from greenlight.web.errors import TableError as TableError  # re-exported: the routes import it from here
 from greenlight.web.inputs import InputError, clean_chat, clean_name
 from greenlight.web.limits import ServerSettings, retry_after
 from greenlight.web.storage import (
@@ -89,19 +90,6 @@ SEAT_HANDED_OVER = "This seat was handed over at the table; this link now only w
 #: Stands in a view for its log while the view is encoded; no game text holds a NUL character, and names cannot.
 LOG_PLACEHOLDER: Any = "\x00log\x00"
 LOG_PLACEHOLDER_JSON = encode_json(LOG_PLACEHOLDER)
-
-
-class TableError(Exception):
-    """A request about a table was refused; ``status`` is the HTTP status that fits.
-
-    ``retry_after`` (seconds) is sent as a ``Retry-After`` header with 429 and 503 answers.
-    """
-
-    def __init__(self, status: int, message: str, *, retry_after: float | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.retry_after = retry_after
 
 
 class MovedOn(TableError):
@@ -1048,6 +1036,13 @@ class TableHub:
             return await self.backend.wait_needed(limiter, client, per_second, burst)
         except StorageError as error:
             raise TableError(503, f"the server could not check its limits ({error.message}); try again shortly", retry_after=2) from None
+
+    async def take_budget(self, limiter: str, client: str, per_second: float, burst: int, what: str) -> None:
+        """Take one request from ``client``'s budget ``limiter`` or refuse with a 429 saying when to try again (``what``:
+        the requests counted, in words: "sign-ins from your address")."""
+        wait = await self.wait_needed(limiter, client, per_second, burst)
+        if wait > 0:
+            raise TableError(429, f"too many {what}; try again in {retry_after(wait)} s", retry_after=wait)
 
     # -- actions --------------------------------------------------------------------------
 

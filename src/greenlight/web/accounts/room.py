@@ -34,10 +34,9 @@ from greenlight.web.accounts.schema import SCHEMA
 from greenlight.web.accounts.store import Account
 from greenlight.web.accounts.vault import Vault, key_from_environment
 from greenlight.web.inputs import InputError, clean_name, name_key
-from greenlight.web.limits import client_pseudonym, retry_after
+from greenlight.web.limits import client_pseudonym
 from greenlight.web.pages import page
 from greenlight.web.rooms import RoomDatabase
-from greenlight.web.storage import StorageError
 from greenlight.web.tables import FINISHED, LiveTable, SeatRequest, TableError, TableEvent, TableHub
 from greenlight.web.views import catalogue, lobby_options
 
@@ -188,21 +187,13 @@ class AccountsRoom:
         response.set_cookie(COOKIE, cookie, max_age=int(store.SESSION_SECONDS), httponly=True, samesite="lax", secure=secure, path="/")
 
     async def _budget(self, name: str, who: str, per_second: float, burst: int, what: str) -> None:
-        wait = await self._hub().wait_needed(name, who, per_second, burst)
-        if wait > 0:
-            raise TableError(429, f"too many {what}; try again in {retry_after(wait)} s", retry_after=wait)
+        await self._hub().take_budget(name, who, per_second, burst, what)
 
     async def _write(self, function: Any, *args: Any) -> Any:
-        try:
-            return await self.rooms.write(function, *args)
-        except StorageError as error:
-            raise TableError(503, f"the server could not save this ({error.message}); try again shortly", retry_after=2) from None
+        return await self.rooms.write_for_request(function, *args)
 
     async def _read(self, function: Any, *args: Any) -> Any:
-        try:
-            return await self.rooms.read(function, *args)
-        except StorageError as error:
-            raise TableError(503, f"the server could not read its database ({error.message}); try again shortly", retry_after=2) from None
+        return await self.rooms.read_for_request(function, *args)
 
     # -- seats -------------------------------------------------------------------------------------
 
