@@ -84,8 +84,6 @@ ALPHA = 0.05
 CHANGED, MAIN, CARDS, RARE = "changed", "main", "cards", "rare"
 #: The families Holm's adjustment runs within (rare measures are not tested).
 FAMILIES = (CHANGED, MAIN, CARDS)
-#: Bot names that play by rules of thumb (fast, weaker): a finding seen only with them should be confirmed by a search.
-WEAK_BOTS = frozenset({"random", "easy", "medium", "heuristic"})
 
 
 @dataclass(slots=True)

@@ -31,10 +31,7 @@ from typing import Any
 
 from greenlight.core.errors import OptionError
 from greenlight.sim.runner import GameResult
-from greenlight.sim.summary import RARE_SEAT_GAMES
-
-#: Bot names that play by rules of thumb (fast, weaker than a search).
-_WEAK = frozenset({"random", "easy", "medium", "heuristic"})
+from greenlight.sim.summary import RARE_SEAT_GAMES, WEAK_BOTS
 
 REPORT = "report.html"
 #: Every plot the report draws, in the order shown.
@@ -424,7 +421,7 @@ def study_answers(summary: Mapping[str, Any]) -> list[str]:
     if rare:
         answers.append(f"{len(rare)} cards were played too rarely to judge (fewer than {RARE_SEAT_GAMES} game-seats): they are greyed.")
     played = ", ".join(item["bot"] for item in bots)
-    if all(item["bot"].split(":")[0] in _WEAK for item in bots):
+    if all(item["bot"].split(":")[0] in WEAK_BOTS for item in bots):
         answers.append(
             f"Played by rule-of-thumb bots only ({played}): fast, but a stronger player may see the game differently; "
             "confirm a finding with search bots (docs/simulation.md)."

@@ -41,6 +41,8 @@ from greenlight.sim.stats import mean, normal_interval, position_summaries, star
 
 #: A card done by fewer seats (game-seats) than this is too rare to judge its win share: shown grey, with its count.
 RARE_SEAT_GAMES = 30
+#: Bot names that play by rules of thumb (fast, weaker than a search): a finding seen only with them is to be confirmed.
+WEAK_BOTS = frozenset({"random", "easy", "medium", "heuristic"})
 
 #: Bot-summary fields measured from timing, which result files do not keep.
 _TIMING_FIELDS = ("seconds_per_move", "max_seconds_per_move", "iterations_per_second")

@@ -14,8 +14,9 @@ import html
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from greenlight.sim.compare import ALPHA, CARDS, CHANGED, MAIN, WEAK_BOTS, Comparison, Headline
+from greenlight.sim.compare import ALPHA, CARDS, CHANGED, MAIN, Comparison, Headline
 from greenlight.sim.datafiles import DataChange
+from greenlight.sim.summary import WEAK_BOTS
 
 #: The bot level a designer confirms a heuristic finding with (docs/bots.md, docs/simulation.md).
 CONFIRM_WITH = "strong"
