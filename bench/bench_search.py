@@ -56,6 +56,7 @@ from greenlight.core.bot import SeatView
 from greenlight.core.game import Game
 from greenlight.core.registry import get_game
 from greenlight.core.state import GameState
+from greenlight.rl.actions import agent_codes_for
 from greenlight.rl.openspiel import ismcts_bot, openspiel_game
 
 DEFAULT_GAMES = ("cinecitta:3", "maybe-movies:4", "movie-empire:2")
@@ -101,7 +102,10 @@ def random_positions(game: Game[Any], players: int, spiel_game: Any, count: int,
                 positions.append(Position(deal, moves, seat, state, spiel_state))
                 break
             action = legal[rng.randrange(len(legal))]
-            spiel_state.apply_action(game.action_code(state, action))
+            for code in agent_codes_for(game).agent_sequence(game.action_code(state, action)):  # picks, one card each
+                spiel_state.apply_action(code)
+            while spiel_state.is_chance_node():  # seeded chance: the engine's own draws, as in ``state``
+                spiel_state.apply_action(0)
             game.apply(state, seat, action)
             moves += 1
     return positions
@@ -163,7 +167,7 @@ def time_floor(game: Game[Any], position: Position, iterations: int, seed: int, 
 def bench_game(game_id: str, players: int, args: argparse.Namespace) -> dict[str, Any]:
     """Interleaved rounds over the positions of one game and player count; medians over rounds."""
     game = get_game(game_id)
-    spiel_game = openspiel_game(game, players)
+    spiel_game = openspiel_game(game, players, chance="seeded", deals=2**30)
     positions = random_positions(game, players, spiel_game, args.positions, args.seed)
     plain = SearchConfig(iterations=args.iterations, rollout="random", rollout_epsilon=0.0, exploration=args.exploration)
     hard = replace(hard_search(game), iterations=args.iterations, steps=None, seconds=None)

@@ -97,7 +97,7 @@ def make_envs(opponent: str, count: int) -> SyncVectorEnv:
 def _sizes() -> tuple[int, int]:
     """The observation size and the number of action codes of the game."""
     probe = gym_env(GAME, seat=0, opponents=["random"] * (PLAYERS - 1))
-    return probe.encoding.size(PLAYERS, probe.options), probe.game.num_distinct_actions
+    return int(probe.observation_space.shape[0]), int(probe.action_space.n)
 
 
 def _tensors(observations: np.ndarray[Any, Any], masks: np.ndarray[Any, Any]) -> tuple[torch.Tensor, torch.Tensor]:

@@ -42,3 +42,14 @@ def test_bench_search_prints_its_ratio_table() -> None:
     header, _rule, *body = rows
     assert body and all(len(row) == len(header) for row in body)
     assert any(row[0].startswith("cinecitta") for row in body)
+
+
+def test_bench_actions_prints_the_share_of_each_code_range_ever_legal() -> None:
+    output = _run("bench_actions.py", "movie-empire:2", "cinecitta:3", "--games", "3")
+    header, _rule, *rows = _table_rows(output)
+    assert [row[:2] for row in rows] == [["movie-empire", "2"], ["cinecitta", "3"]]
+    movie_empire = dict(zip(header, rows[0], strict=True))
+    # The agent layout of Movie Empire is its game codes without the pair blocks, then the card picks.
+    assert movie_empire["game codes"] == "52,182" and movie_empire["agent codes"] == "1,784"
+    reached = int(movie_empire["ever legal"].replace(",", ""))
+    assert 0 < reached < 1784

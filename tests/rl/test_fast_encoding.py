@@ -20,6 +20,7 @@ pytest.importorskip("pettingzoo")
 
 from greenlight.core.registry import get_game
 from greenlight.rl import gym_env, pettingzoo_env, pettingzoo_parallel_env
+from greenlight.rl.actions import Prefix, agent_codes_for, agent_options
 from greenlight.rl.encoding import (
     EncodingMismatch,
     LegalRuns,
@@ -108,6 +109,15 @@ def test_fast_encode_returns_the_reference_vector() -> None:
         np.testing.assert_array_equal(fast_encode(game, state, seat), encode(game, game.observe(state, seat)))
 
 
+def _expected_vector(game: Any, state: Any, seat: int, prefix: Prefix) -> Any:
+    """The reference encoding of the seat's observation, then the block of the cards it picked so far (if any)."""
+    codes = agent_codes_for(game)
+    block = np.zeros(codes.block_size, dtype=np.float32)
+    for card, count in codes.picked_counts(prefix).items():
+        block[card] = min(count / codes.max_picks, 1.0)
+    return np.concatenate([encode(game, game.observe(state, seat)), block])
+
+
 @pytest.mark.parametrize(("game_id", "num_players"), [("cinecitta", 4), ("maybe-movies", 3), ("movie-empire", 2)])
 def test_aec_observations_are_the_reference_encoding_in_each_agents_own_arrays(game_id: str, num_players: int) -> None:
     env = pettingzoo_env(game_id, num_players, seed=2)
@@ -115,21 +125,30 @@ def test_aec_observations_are_the_reference_encoding_in_each_agents_own_arrays(g
     game = env.game
     rng = np.random.default_rng(2)
     arrays = {agent: env.observe(agent) for agent in env.possible_agents}
-    steps = 0
+    steps = picks = 0
     for agent in env.agent_iter():
         observation, _reward, terminated, truncated, _info = env.last()
         seat = env.agent_name_mapping[agent]
+        prefix = env.observer.picks.prefixes[seat]
         assert observation["observation"] is arrays[agent]["observation"], "an agent's vector is written in place"
-        np.testing.assert_array_equal(observation["observation"], encode(game, game.observe(env.state, seat)))
-        legal = game.legal_action_codes(env.state, seat) if not (terminated or truncated) else []
+        np.testing.assert_array_equal(observation["observation"], _expected_vector(game, env.game_state, seat, prefix))
+        legal, targets, actions = agent_options(game, env.game_state, seat, prefix) if not (terminated or truncated) else ([], [], [])
         assert sorted(np.flatnonzero(observation["action_mask"]).tolist()) == sorted(legal)
         code = None if terminated or truncated else int(rng.choice(legal))
+        played_before = len(env.record().actions)
         env.step(code)
         if code is not None:
-            played_seat, played = env.record().actions[-1]
-            assert (played_seat, game.action_code(env.state, game.parse_action(played))) == (seat, code), "the code picked is played"
+            target = targets[legal.index(code)]
+            picks += agent_codes_for(game).describe(code) is not None
+            if isinstance(target, tuple):  # a pick that leaves the choice open: nothing is played, the seat's picks grow
+                assert len(env.record().actions) == played_before and env.observer.picks.prefixes[seat] == target
+            else:
+                played_seat, played = env.record().actions[-1]
+                assert (played_seat, game.parse_action(played)) == (seat, actions[target]), "the code picked is played"
+                assert env.observer.picks.prefixes[seat] is None
         steps += 1
     assert steps > 20
+    assert (picks > 0) == (game_id == "movie-empire"), "Movie Empire's kept scripts are picked card by card"
 
 
 @pytest.mark.parametrize("num_players", get_game("cinecitta").spec.player_counts)
@@ -172,7 +191,8 @@ def test_parallel_observations_are_the_reference_encoding() -> None:
     rng = np.random.default_rng(4)
     while env.agents:
         for seat, agent in enumerate(env.possible_agents):
-            np.testing.assert_array_equal(observations[agent]["observation"], encode(game, game.observe(env.state, seat)))
+            expected = _expected_vector(game, env.game_state, seat, env.observer.picks.prefixes[seat])
+            np.testing.assert_array_equal(observations[agent]["observation"], expected)
         acting = env.acting()
         actions = {agent: int(rng.choice(np.flatnonzero(observations[agent]["action_mask"]))) for agent in acting}
         observations, *_ = env.step(actions)
@@ -185,8 +205,8 @@ def test_gymnasium_hands_out_copies_of_the_reference_encoding() -> None:
     kept = []
     terminated = False
     while not terminated:
-        assert env.state is not None
-        np.testing.assert_array_equal(observation, encode(game, game.observe(env.state, 1)))
+        assert env.game_state is not None
+        np.testing.assert_array_equal(observation, encode(game, game.observe(env.game_state, 1)))
         kept.append((observation, observation.copy()))
         observation, _reward, terminated, _truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
     for given, copy in kept:
@@ -210,7 +230,7 @@ def test_openspiel_tensors_are_the_reference_encoding() -> None:
     pytest.importorskip("pyspiel")
     from greenlight.rl.openspiel import openspiel_game
 
-    spiel = openspiel_game("movie-empire", 2)
+    spiel = openspiel_game("movie-empire", 2, deals=8)
     game = get_game("movie-empire")
     state = spiel.new_initial_state()
     state.apply_action(3)
@@ -218,8 +238,13 @@ def test_openspiel_tensors_are_the_reference_encoding() -> None:
     for _ in range(60):
         if state.is_terminal():
             break
+        if state.is_chance_node():
+            state.apply_action(0)
+            continue
         engine_state = state.greenlight_state
         for seat in range(2):
-            expected = encode(game, game.observe(engine_state, seat))
-            np.testing.assert_array_equal(np.asarray(state.information_state_tensor(seat), dtype=np.float32), expected)
+            expected = _expected_vector(game, engine_state, seat, state.world.prefixes[seat])
+            np.testing.assert_array_equal(np.asarray(state.observation_tensor(seat), dtype=np.float32), expected)
+            infostate = np.asarray(state.information_state_tensor(seat), dtype=np.float32)
+            np.testing.assert_array_equal(infostate[: len(expected)], expected)
         state.apply_action(rng.choice(state.legal_actions()))

@@ -63,8 +63,8 @@ def _play(env: GreenlightGymEnv, seed: int, policy_seed: int) -> tuple[float, di
 def test_mask_is_the_learners_legal_codes() -> None:
     env = gym_env("cinecitta", seat=1, opponents=["random", "random"])
     _observation, info = env.reset(seed=8)
-    assert env.state is not None
-    codes = env.game.legal_action_codes(env.state, 1)
+    assert env.game_state is not None
+    codes = env.game.legal_action_codes(env.game_state, 1)
     assert sorted(np.flatnonzero(info["action_mask"]).tolist()) == sorted(codes)
     assert info["action_mask"].dtype == np.int8
 
@@ -72,12 +72,12 @@ def test_mask_is_the_learners_legal_codes() -> None:
 def test_episode_reward_is_the_learners_win_share_and_the_record_replays() -> None:
     env = gym_env("cinecitta", seat=0, opponents=["heuristic", "random"])
     total, info = _play(env, seed=3, policy_seed=4)
-    assert env.state is not None
-    outcome = env.game.outcome(env.state)
+    assert env.game_state is not None
+    outcome = env.game.outcome(env.game_state)
     assert total == outcome.returns()[0]
     assert info["win_share"] == outcome.returns()[0]
     assert info["rank"] == outcome.ranks[0]
-    assert replay(env.record()) == env.state
+    assert replay(env.record()) == env.game_state
 
 
 def test_shaped_episode_sums_to_the_win_share() -> None:

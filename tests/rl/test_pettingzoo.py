@@ -55,8 +55,8 @@ def test_pettingzoo_seed_test(game_id: str, num_players: int) -> None:
 
 
 def test_env_ids_are_versioned() -> None:
-    env = pettingzoo_env("cinecitta_v0", 3)
-    assert env.metadata["name"] == "cinecitta_v0"
+    env = pettingzoo_env("cinecitta_v1", 3)
+    assert env.metadata["name"] == "cinecitta_v1"
     assert env.possible_agents == ["player_0", "player_1", "player_2"]
 
 
@@ -87,10 +87,10 @@ def test_final_rewards_are_the_win_shares_and_the_record_replays() -> None:
     env = pettingzoo_env("cinecitta", 3, seed=2)
     env.reset(seed=21)
     totals = _play_to_end(env, seed=3)
-    assert env.state is not None
-    returns = env.game.outcome(env.state).returns()
+    assert env.game_state is not None
+    returns = env.game.outcome(env.game_state).returns()
     assert totals == {f"player_{seat}": returns[seat] for seat in range(3)}
-    assert replay(env.record()) == env.state
+    assert replay(env.record()) == env.game_state
 
 
 def test_shaping_pays_along_the_way_and_telescopes_to_the_win_share() -> None:
@@ -105,8 +105,8 @@ def test_shaping_pays_along_the_way_and_telescopes_to_the_win_share() -> None:
         paid_before_the_end = paid_before_the_end or (reward != 0.0 and not terminated)
         env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(observation["action_mask"]))))
     assert paid_before_the_end
-    assert env.state is not None
-    returns = env.game.outcome(env.state).returns()
+    assert env.game_state is not None
+    returns = env.game.outcome(env.game_state).returns()
     # The potential is 0 before the deal and at the end, so shaping sums to 0 and the totals are the win shares.
     for seat in range(3):
         assert totals[f"player_{seat}"] == pytest.approx(returns[seat], abs=1e-9)

@@ -2,9 +2,11 @@
 
 These need the ``rl`` extra (``pettingzoo``, ``gymnasium``, ``open_spiel``);
 importing ``greenlight.rl`` itself does not: each name below is imported from
-its layer on first use (PEP 562).
+its layer on first use (PEP 562). When Gymnasium is installed, importing
+``greenlight.rl`` registers ``greenlight/<game>-v1`` for every installed game,
+so ``gymnasium.make("greenlight/cinecitta-v1")`` works at once.
 
-* :func:`pettingzoo_env` — every seat an agent (``cinecitta_v0``, ...), see :mod:`greenlight.rl.multi_agent`.
+* :func:`pettingzoo_env` — every seat an agent (``cinecitta_v1``, ...), see :mod:`greenlight.rl.multi_agent`.
 * :func:`pettingzoo_parallel_env` — the same agents, every committing seat at once, see :mod:`greenlight.rl.parallel`.
 * :func:`gym_env` — one learning seat against bots, action mask in ``info``, see :mod:`greenlight.rl.single_agent`.
 * :func:`register_openspiel_games`, :func:`openspiel_game` — ``greenlight_<id>`` OpenSpiel Python games,
@@ -34,6 +36,20 @@ _LAYER = {
     "openspiel_game": "greenlight.rl.openspiel",
     "register_openspiel_games": "greenlight.rl.openspiel",
 }
+
+
+def _register_gym_ids() -> None:
+    """Register the Gymnasium ids if Gymnasium is installed (the ids name games; nothing heavy is imported)."""
+    try:
+        import gymnasium  # noqa: F401  (only to know that it is installed)
+    except ImportError:
+        return
+    from greenlight.rl.single_agent import register_gym_envs
+
+    register_gym_envs()
+
+
+_register_gym_ids()
 
 
 def __getattr__(name: str) -> Any:

@@ -1,7 +1,6 @@
-"""Pieces the PettingZoo, Gymnasium and OpenSpiel layers share: game lookup, env ids, masks, shaping, text.
+"""Pieces the PettingZoo, Gymnasium and OpenSpiel layers share: game lookup, env ids, shaping, text.
 
-Nothing here imports PettingZoo or OpenSpiel; numpy and Gymnasium's spaces are
-the only third-party dependencies.
+Nothing here imports PettingZoo, OpenSpiel or NumPy.
 """
 
 from __future__ import annotations
@@ -9,16 +8,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
-from gymnasium import spaces
-
 from greenlight.core.game import Game, Observation
 from greenlight.core.registry import all_games, get_game
 from greenlight.rl.encoding import ObservationEncoding
 
 #: Version of the environment interface; bump it when observations, actions or rewards change meaning.
-ENV_VERSION = 0
+ENV_VERSION = 1
 
 Shaping = bool | Mapping[str, float]
 
@@ -27,44 +22,33 @@ def env_id(game: Game[Any]) -> str:
     """The versioned environment id of ``game``.
 
     >>> env_id(get_game("cinecitta"))
-    'cinecitta_v0'
+    'cinecitta_v1'
     """
     return f"{game.spec.id.replace('-', '_')}_v{ENV_VERSION}"
 
 
 def resolve_game(game: Game[Any] | str) -> Game[Any]:
-    """A game object from a game, a game id or alias, or a versioned env id such as ``cinecitta_v0``.
+    """A game object from a game, a game id or alias, or a versioned env id such as ``cinecitta_v1``.
 
-    >>> resolve_game("cinecitta_v0").spec.id
+    >>> resolve_game("cinecitta_v1").spec.id
     'cinecitta'
+    >>> resolve_game("cinecitta_v0")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: cinecitta_v0 is an earlier version of this interface (...); this release has cinecitta_v1
     """
     if isinstance(game, Game):
         return game
     for candidate in all_games().values():
-        if game == env_id(candidate):
+        current = env_id(candidate)
+        if game == current:
             return candidate
+        if game.startswith(current.rsplit("_v", 1)[0] + "_v") and game[len(current.rsplit("_v", 1)[0]) + 2 :].isdigit():
+            raise ValueError(
+                f"{game} is an earlier version of this interface (actions, observations or rewards meant something else); "
+                f"this release has {current}"
+            )
     return get_game(game)
-
-
-def action_mask(game: Game[Any], state: Any, seat: int) -> npt.NDArray[np.int8]:
-    """1 at every legal action code of ``seat`` now, 0 elsewhere (all 0 when the seat does not owe an action)."""
-    mask = np.zeros(game.num_distinct_actions, dtype=np.int8)
-    codes = game.legal_action_codes(state, seat)
-    if codes:
-        mask[codes] = 1
-    return mask
-
-
-def agent_observation_space(encoding: ObservationEncoding, game: Game[Any], num_players: int, options: Mapping[str, Any]) -> spaces.Dict:
-    """``Dict(observation=Box(float32, [0, 1]), action_mask=Box(int8, {0, 1}))``, the space every agent observes."""
-
-    size = encoding.size(num_players, options)
-    return spaces.Dict(
-        {
-            "observation": spaces.Box(0.0, 1.0, shape=(size,), dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, shape=(game.num_distinct_actions,), dtype=np.int8),
-        }
-    )
 
 
 def shaping_weights(encoding: ObservationEncoding, shaping: Shaping) -> dict[str, float]:

@@ -26,6 +26,16 @@ it do (its action mask). :class:`SeatObserver` answers both without allocating:
 The vector lives in an ``array.array`` that a NumPy array views: the encoders
 write plain Python floats into it (no NumPy in the game packages), NumPy
 readers see them at once.
+
+Masks and codes are **agent codes** (:mod:`greenlight.rl.actions`): the game's
+codes, except that a game may have some actions chosen one card at a time.
+The cards a seat picked so far are kept here (a new game clears them) and
+shown in a block after the game's encoding; :meth:`SeatObserver.action`
+returns None for a pick that leaves the choice open.
+
+An observer pickles and copies as its game, player count, options and picks:
+the buffers and caches are made again (so a copy shares no array with the
+original) and every seat is written afresh when next asked.
 """
 
 from __future__ import annotations
@@ -38,8 +48,10 @@ import numpy as np
 import numpy.typing as npt
 
 from greenlight.core.actions import Action
+from greenlight.core.errors import IllegalActionError
 from greenlight.core.game import Game
 from greenlight.core.spec import OptionValue
+from greenlight.rl.actions import AgentPicks, Target, agent_codes_for
 from greenlight.rl.encoding import StateWriter, encoding_for, legal_runs_for, state_writer_for
 
 #: Distinct actions whose codes are remembered before the cache starts again (games that share their action
@@ -59,9 +71,19 @@ class SeatObserver:
     def __init__(self, game: Game[Any], num_players: int, options: Mapping[str, OptionValue], *, fast: bool = True) -> None:
         self.game = game
         self.num_players = num_players
+        self.options = dict(options)
+        self.fast_requested = fast
         self._legal = game.legal_actions
         self.encoding = encoding_for(game)
-        self.size = self.encoding.size(num_players, options)
+        #: The agent layout (``greenlight.rl.actions``): the codes of the masks and of ``action``.
+        self.agent_codes = agent_codes_for(game)
+        #: Agent codes (the length of every mask).
+        self.num_codes = self.agent_codes.num_codes
+        #: Length of the game's encoding; the block of picked cards (if any) follows it.
+        self.encoded_size = self.encoding.size(num_players, options)
+        self.size = self.encoded_size + self.agent_codes.block_size
+        #: The cards each seat has picked so far (games with actions chosen card by card).
+        self.picks = AgentPicks(self.agent_codes, num_players)
         writer = state_writer_for(game, num_players, options) if fast else None
         #: Whether the vectors come from the encoding's fast path (else from ``encode(observe(...))``).
         self.fast = writer is not None
@@ -70,15 +92,17 @@ class SeatObserver:
         self._vectors = [array("f", self._zeros) for _ in range(num_players)]
         #: Each seat's observation vector: a float32 view of the buffer the encoder writes.
         self.vectors = [np.frombuffer(vector, dtype=np.float32) for vector in self._vectors]
-        self._no_codes = bytes(game.num_distinct_actions)
+        self._no_codes = bytes(self.num_codes)
         self._mask_bytes = [bytearray(self._no_codes) for _ in range(num_players)]
         #: Each seat's action mask (int8, 1 at the legal codes): a view of the bytes the codes are set in.
         self.masks = [np.frombuffer(mask, dtype=np.int8) for mask in self._mask_bytes]
         self._masked: list[list[int]] = [[] for _ in range(num_players)]
+        # What each masked code does when it is not simply the action at its position (games with picks).
+        self._targets: list[list[Target] | None] = [None] * num_players
         #: The encoding's legal code runs, if it has them (see ``greenlight.rl.encoding.LegalRuns``).
-        self._legal_runs = legal_runs_for(game, num_players, options) if fast else None
+        self._legal_runs = legal_runs_for(game, num_players, options) if fast and self.agent_codes.identity else None
         self._runs: list[list[tuple[int, int]] | None] = [None] * num_players  # the runs each mask was set from
-        self._ones = memoryview(b"\x01" * game.num_distinct_actions)
+        self._ones = memoryview(b"\x01" * self.num_codes)
         self._no_codes_view = memoryview(self._no_codes)
         self._code_of_id: dict[int, int] = {}
         self._kept: list[Action] = []  # holds every cached action, so no other object can reuse its id
@@ -86,6 +110,24 @@ class SeatObserver:
         self._written = [-1] * num_players  # the version each seat's vector was written at
         self._masked_at = [-1] * num_players  # the version each seat's mask and legal actions were set at
         self._legal_actions: list[list[Action]] = [[] for _ in range(num_players)]
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "num_players": self.num_players,
+            "options": self.options,
+            "fast": self.fast_requested,
+            "prefixes": list(self.picks.prefixes),
+        }
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self.__init__(data["game"], data["num_players"], data["options"], fast=data["fast"])  # type: ignore[misc]
+        self.picks.prefixes = list(data["prefixes"])
+
+    def new_game(self) -> None:
+        """A new game: nothing picked, every vector and mask out of date."""
+        self.picks.clear()
+        self.changed()
 
     def changed(self) -> None:
         """The state changed (an action, a new game): every vector, mask and remembered legal action is out of date."""
@@ -99,16 +141,21 @@ class SeatObserver:
             vector = self._vectors[seat]
             vector[:] = self._zeros
             self._write(state, seat, vector)
+            prefix = self.picks.prefixes[seat]
+            if prefix is not None:
+                base, scale = self.encoded_size, 1.0 / self.agent_codes.max_picks
+                for card, count in self.agent_codes.picked_counts(prefix).items():
+                    vector[base + card] = min(count * scale, 1.0)
             self._written[seat] = self._version
         return self.vectors[seat]
 
     def _write_reference(self, state: Any, seat: int, out: Any) -> None:
-        out[:] = array("f", self.encoding.encode(self.game.observe(state, seat)))
+        out[: self.encoded_size] = array("f", self.encoding.encode(self.game.observe(state, seat)))
 
     # -- masks and actions --------------------------------------------------------------
 
     def mask(self, state: Any, seat: int) -> npt.NDArray[np.int8]:
-        """``seat``'s mask set to its legal action codes now (unless already current); its legal actions are kept."""
+        """``seat``'s mask set to its legal agent codes now (unless already current); its legal actions are kept."""
         if self._masked_at[seat] == self._version:
             return self.masks[seat]
         self._clear(seat)
@@ -126,6 +173,11 @@ class SeatObserver:
             codes: list[int] = list(map(self._code_of_id.get, map(id, actions)))  # type: ignore[arg-type]  # None: not cached
             if None in codes:
                 codes = self.codes(state, actions)
+            prefix = self.picks.prefixes[seat]
+            if prefix is None and (self.agent_codes.identity or not codes or max(codes) < self.agent_codes.plain_below):
+                self._targets[seat] = None  # agent codes are the game codes, each the action at its position
+            else:
+                codes, self._targets[seat] = self.agent_codes.options(codes, prefix)
             # One byte at a time is cheaper than NumPy's fancy indexing for the few codes a seat usually has.
             if len(codes) > MASK_CLEAR_ONE_BY_ONE:
                 self.masks[seat][codes] = 1
@@ -174,22 +226,51 @@ class SeatObserver:
                     self._kept.append(action)
         return codes  # type: ignore[return-value]  # every None was just replaced
 
-    def action(self, state: Any, seat: int, code: int) -> Action:
-        """The legal action of ``seat`` with ``code``: from its current mask if it has one, else as the rules decide.
+    def action(self, state: Any, seat: int, code: int) -> Action | None:
+        """The legal action of ``seat`` that agent code ``code`` plays, or None for a pick that leaves the choice open.
 
-        Raises IllegalActionError when ``code`` is not legal for ``seat`` now.
+        Uses the seat's current mask if it has one, else asks the rules. A pick
+        is remembered (call :meth:`changed` before observing again, as after
+        any action). Raises IllegalActionError when ``code`` is not legal for
+        ``seat`` now.
         """
-        if self._masked_at[seat] == self._version:
-            runs = self._runs[seat]
-            if runs is not None:
-                offset = 0
-                for start, stop in runs:
-                    if start <= code < stop:
-                        return self._legal(state, seat)[offset + code - start]
-                    offset += stop - start
-            else:
-                try:
-                    return self._legal_actions[seat][self._masked[seat].index(code)]
-                except ValueError:
-                    pass  # not among the legal codes: the rules word the refusal
-        return self.game.action_from_code(state, seat, code)
+        if self._masked_at[seat] != self._version:
+            self.mask(state, seat)  # the seat's options now (its mask is set as a side effect)
+        runs = self._runs[seat]
+        if runs is not None:
+            offset = 0
+            for start, stop in runs:
+                if start <= code < stop:
+                    return self._legal(state, seat)[offset + code - start]
+                offset += stop - start
+            return self.game.action_from_code(state, seat, code)  # not legal: the rules word the refusal
+        try:
+            position = self._masked[seat].index(code)
+        except ValueError:
+            raise IllegalActionError(self._refusal(state, seat, code)) from None
+        targets = self._targets[seat]
+        if targets is None:
+            return self._legal_actions[seat][position]
+        target = targets[position]
+        if isinstance(target, tuple):
+            self.picks.prefixes[seat] = target
+            return None
+        self.picks.prefixes[seat] = None
+        return self._legal_actions[seat][target]
+
+    def _refusal(self, state: Any, seat: int, code: int) -> str:
+        """Why ``code`` is refused, in the rules' words where it is one of the game's own codes."""
+        if not 0 <= code < self.num_codes:
+            return f"action code {code} is not in 0..{self.num_codes - 1}"
+        picked = self.agent_codes.describe(code)
+        if picked is not None:
+            kind, card = picked
+            what = f"finishing a '{kind.verb}'" if card is None else f"picking card {card} for a '{kind.verb}'"
+            return f"action code {code} ({what}) is not legal for seat {seat} now"
+        if self.picks.prefixes[seat] is not None:
+            return f"action code {code} is not legal for seat {seat} now: it must go on picking the cards it started to pick"
+        try:
+            self.game.action_from_code(state, seat, code)
+        except IllegalActionError as error:
+            return str(error)
+        return f"action code {code} is not legal for seat {seat} now"

@@ -56,6 +56,7 @@ from greenlight.core.actions import Action
 from greenlight.core.bot import Bot, SeatView
 from greenlight.core.errors import OptionError
 from greenlight.core.game import Game
+from greenlight.rl.actions import agent_options
 from greenlight.rl.openspiel import GreenlightSpielState, World, make_resampler, openspiel_game
 
 #: The name prefix of this bot in ``make_bot`` and the arena.
@@ -159,7 +160,7 @@ class OpenSpielISMCTS(Bot):
         options = dict(getattr(world, "options", None) or {})
         spiel_game = self._spiel_game(game, view.num_players, options)
         state = GreenlightSpielState(spiel_game)
-        state.world = World.determinized(World(game, view.num_players, spiel_game.options), world)
+        state.world = World.determinized(World(game, view.num_players, spiel_game.options), world, seat)
         return state
 
     def choose(self, view: SeatView) -> Action:
@@ -171,27 +172,37 @@ class OpenSpielISMCTS(Bot):
         seed = self.rng.getrandbits(31)
         rng = random.Random(seed)
         state = self.spiel_state(view, rng)
-        random_state = np.random.RandomState(seed)
-        bot = TimedISMCTSBot(
-            game=state.get_game(),
-            evaluator=mcts.RandomRolloutEvaluator(n_rollouts=self.rollouts, random_state=random_state),
-            uct_c=self.uct_c,
-            max_simulations=self.simulations if self.simulations is not None else 2**62,
-            random_state=random_state,
-            final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
-            seconds=self.seconds,
-            clock=self.clock,
-        )
-        bot.set_resampler(make_resampler(seed + 1))
-        code = int(bot.step(state))
-        children = bot._root_node.child_info.items()
-        self.last_root = {int(key): (int(child.visits), child.value() if child.visits else 0.0) for key, child in children}
-        world = state.world.state
-        assert world is not None
-        action = view.game.action_from_code(world, view.seat, code)
+        simulations = 0
+        while True:
+            # One search per agent code: a Keep or Give of several cards (Movie Empire) is searched card by card.
+            random_state = np.random.RandomState(seed)
+            bot = TimedISMCTSBot(
+                game=state.get_game(),
+                evaluator=mcts.RandomRolloutEvaluator(n_rollouts=self.rollouts, random_state=random_state),
+                uct_c=self.uct_c,
+                max_simulations=self.simulations if self.simulations is not None else 2**62,
+                random_state=random_state,
+                final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+                seconds=self.seconds,
+                clock=self.clock,
+            )
+            bot.set_resampler(make_resampler(seed + 1))
+            code = int(bot.step(state))
+            simulations += bot.simulations
+            children = bot._root_node.child_info.items()
+            self.last_root = {int(key): (int(child.visits), child.value() if child.visits else 0.0) for key, child in children}
+            world = state.world
+            assert world.state is not None
+            codes, targets, actions = agent_options(view.game, world.state, view.seat, world.prefixes[view.seat])
+            target = targets[codes.index(code)]
+            if isinstance(target, int):
+                action = actions[target]
+                break
+            state.apply_action(code)  # a card picked: search the next one from there
+            seed += 1
         if action not in legal:  # pragma: no cover - the drawn world gives the seat the same legal actions
             raise AssertionError(f"OpenSpiel's ISMCTS chose {action}, not legal for seat {view.seat}")
-        self.last_stats = SearchStats(1, bot.simulations, time.perf_counter() - started, 0)
+        self.last_stats = SearchStats(1, simulations, time.perf_counter() - started, 0)
         self.stats.add(self.last_stats)
         return action
 

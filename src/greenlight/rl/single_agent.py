@@ -17,11 +17,24 @@ The encoder writes the observation and the mask into arrays allocated once
 them, as Gymnasium's API asks (users keep what they are given, and
 ``check_env`` verifies that nothing is shared between calls).
 
+Actions are agent codes (:mod:`greenlight.rl.actions`): the game's codes,
+except Movie Empire's kept and given cards, picked one card per step (the
+bots do not play between the picks of one choice).
+
 Rewards: the learner's win share at the end, 0 before (optional potential
 shaping as in :mod:`greenlight.rl.multi_agent`). An illegal action code
-either raises ``IllegalActionError`` (``illegal_action="raise"``) or ends the
+either raises ``IllegalActionError`` (``illegal_action="raise"``), ends the
 episode with ``illegal_reward`` and ``info["illegal_action"] = True``
-(``"lose"``, the default, so that unmasked agents and ``check_env`` can run).
+(``"lose"``, the default, so that unmasked agents and ``check_env`` can run),
+or pays ``illegal_reward`` and leaves the state as it was (``"ignore"``).
+
+Importing :mod:`greenlight.rl` registers ``greenlight/<game>-v1`` with
+Gymnasium for every installed game (seat 0 against random bots at the
+smallest player count; ``gymnasium.make(id, opponents=[...])`` picks others,
+``max_episode_steps=N`` truncates).
+
+An env pickles and copies (its arrays are made again, its bots and game
+state copied), so it can go to a subprocess vector env or a checkpoint.
 """
 
 from __future__ import annotations
@@ -42,11 +55,11 @@ from greenlight.core.record import Record
 from greenlight.core.spec import Options
 from greenlight.core.state import GameState
 from greenlight.rl.common import ENV_VERSION, Shaping, plain_text, potential, resolve_game, shaping_weights
-from greenlight.rl.encoding import encoding_for, has_encoding
+from greenlight.rl.encoding import encoding_for
 from greenlight.rl.observer import SeatObserver
 
 Opponent = str | Bot
-ILLEGAL_ACTIONS = ("lose", "raise")
+ILLEGAL_ACTIONS = ("lose", "raise", "ignore")
 
 
 class GreenlightGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
@@ -58,7 +71,7 @@ class GreenlightGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self,
         game: Game[Any] | str,
         seat: int = 0,
-        opponents: Sequence[Opponent] = ("random", "random"),
+        opponents: Sequence[Opponent] | None = ("random", "random"),
         options: Options | None = None,
         render_mode: str | None = None,
         shaping: Shaping = False,
@@ -66,7 +79,11 @@ class GreenlightGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         illegal_reward: float = -1.0,
     ) -> None:
         self.game = resolve_game(game)
+        if opponents is None:  # the registered ids: random bots at the smallest player count
+            opponents = ["random"] * (self.game.spec.min_players - 1)
         self.num_players = len(opponents) + 1
+        if self.num_players not in self.game.spec.player_counts:
+            raise ValueError(f"{self.game.spec.title} is played by {self.game.spec.player_counts} players, not {self.num_players}")
         if not 0 <= seat < self.num_players:
             raise ValueError(f"seat must be between 0 and {self.num_players - 1} with {len(opponents)} opponents, not {seat}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -81,12 +98,12 @@ class GreenlightGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self.illegal_reward = float(illegal_reward)
         self.encoding = encoding_for(self.game)
         self.weights = shaping_weights(self.encoding, shaping)
-        size = self.encoding.size(self.num_players, self.options)
-        self.observation_space = spaces.Box(0.0, 1.0, shape=(size,), dtype=np.float32)
-        self.action_space = spaces.Discrete(self.game.num_distinct_actions)
         self.observer = SeatObserver(self.game, self.num_players, self.options)
-        self._no_mask = np.zeros(self.game.num_distinct_actions, dtype=np.int8)
-        self.state: GameState | None = None
+        self.observation_space = spaces.Box(0.0, 1.0, shape=(self.observer.size,), dtype=np.float32)
+        self.action_space = spaces.Discrete(self.observer.num_codes)
+        self._no_mask = np.zeros(self.observer.num_codes, dtype=np.int8)
+        #: The Greenlight state of the current game (None before the first reset).
+        self.game_state: GameState | None = None
         self.game_seed = -1
         self._bots: dict[int, Bot] = {}
         self._actions: list[tuple[int, Action]] = []
@@ -99,8 +116,8 @@ class GreenlightGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         """Deal a new game and let the bots play until the learner must act."""
         super().reset(seed=seed)
         self.game_seed = int(self.np_random.integers(0, 2**31 - 1))
-        self.state = self.game.new_state(self.num_players, self.game_seed, self.options)
-        self.observer.changed()
+        self.game_state = self.game.new_state(self.num_players, self.game_seed, self.options)
+        self.observer.new_game()
         self._actions = []
         self._bots = self._make_bots()
         self._over = False
@@ -120,39 +137,45 @@ class GreenlightGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
 
     def _play_opponents(self) -> None:
         """Bots act until the learner owes an action or the game ends (the learner goes first in shared steps)."""
-        assert self.state is not None
+        state = self.game_state
+        assert state is not None
         while True:
-            players = self.game.decision(self.state).players
+            players = self.game.decision(state).players
             if not players or self.seat in players:
                 return
             seat = min(players)
-            chosen = self._bots[seat].choose(SeatView(self.game, self.state, seat))
-            self.game.apply(self.state, seat, chosen)
+            chosen = self._bots[seat].choose(SeatView(self.game, state, seat))
+            self.game.apply(state, seat, chosen)
             self.observer.changed()
             self._actions.append((seat, chosen))
 
     def step(self, action: int | np.integer[Any]) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
-        """Play the learner's action code, then the bots until the learner must act again."""
-        assert self.state is not None, "call reset() first"
+        """Play the learner's agent code, then the bots until the learner must act again (not after a pick)."""
+        state = self.game_state
+        assert state is not None, "call reset() first"
         if self._over:
             raise gymnasium.error.ResetNeeded("the episode is over; call reset()")
         try:
-            chosen = self.observer.action(self.state, self.seat, int(action))
+            chosen = self.observer.action(state, self.seat, int(action))
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise
-            self._over = True
+            if self.illegal_action == "lose":
+                self._over = True
             info = self._info()
             info["illegal_action"] = True
-            return self._observation(), self.illegal_reward, True, False, info
-        self.game.apply_unchecked(self.state, self.seat, chosen)
-        self.observer.changed()
-        self._actions.append((self.seat, chosen))
-        self._play_opponents()
+            return self._observation(), self.illegal_reward, self._over, False, info
+        if chosen is not None:
+            self.game.apply_unchecked(state, self.seat, chosen)
+            self._actions.append((self.seat, chosen))
+            self.observer.changed()
+            self._play_opponents()
+        else:
+            self.observer.changed()  # a pick: the learner goes on choosing the same action
         info = self._info()
-        if self.game.is_terminal(self.state):
+        if self.game.is_terminal(state):
             self._over = True
-            outcome = self.game.outcome(self.state)
+            outcome = self.game.outcome(state)
             reward = outcome.returns()[self.seat] - self._potential
             info.update(score=outcome.scores[self.seat], rank=outcome.ranks[self.seat], win_share=outcome.returns()[self.seat])
         else:
@@ -165,23 +188,23 @@ class GreenlightGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     # -- what the learner sees ------------------------------------------------------------------
 
     def _observation(self) -> npt.NDArray[np.float32]:
-        assert self.state is not None
-        return self.observer.observation(self.state, self.seat).copy()
+        assert self.game_state is not None
+        return self.observer.observation(self.game_state, self.seat).copy()
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self._mask().copy()}
 
     def _mask(self) -> npt.NDArray[np.int8]:
-        assert self.state is not None
+        assert self.game_state is not None
         if self._over:
             return self._no_mask
-        return self.observer.mask(self.state, self.seat)
+        return self.observer.mask(self.game_state, self.seat)
 
     def _seat_potential(self) -> float:
         if not self.weights:
             return 0.0
-        assert self.state is not None
-        return potential(self.encoding, self.weights, self.game.observe(self.state, self.seat))
+        assert self.game_state is not None
+        return potential(self.encoding, self.weights, self.game.observe(self.game_state, self.seat))
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """Legal action codes as booleans (the hook masked-policy libraries call)."""
@@ -194,9 +217,9 @@ class GreenlightGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
 
     def render(self) -> str | None:
         """The learner's own view as plain text (``ansi`` returns it, ``human`` prints it)."""
-        if self.render_mode is None or self.state is None:
+        if self.render_mode is None or self.game_state is None:
             return None
-        text = plain_text(self.game, self.game.observe(self.state, self.seat))
+        text = plain_text(self.game, self.game.observe(self.game_state, self.seat))
         if self.render_mode == "human":
             print(text)
             return None
@@ -206,12 +229,13 @@ class GreenlightGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
 def gym_env(
     game: Game[Any] | str,
     seat: int = 0,
-    opponents: Sequence[Opponent] = ("random", "random"),
+    opponents: Sequence[Opponent] | None = ("random", "random"),
     options: Options | None = None,
     *,
     render_mode: str | None = None,
     shaping: Shaping = False,
     illegal_action: str = "lose",
+    illegal_reward: float = -1.0,
 ) -> GreenlightGymEnv:
     """A single-agent Gymnasium env: ``seat`` learns, ``opponents`` (bot names or Bots) fill the other seats.
 
@@ -220,27 +244,39 @@ def gym_env(
     >>> observation.shape == env.observation_space.shape, int(info["action_mask"].sum()) > 0
     (True, True)
     """
-    return GreenlightGymEnv(game, seat, opponents, options, render_mode=render_mode, shaping=shaping, illegal_action=illegal_action)
+    return GreenlightGymEnv(
+        game,
+        seat,
+        opponents,
+        options,
+        render_mode=render_mode,
+        shaping=shaping,
+        illegal_action=illegal_action,
+        illegal_reward=illegal_reward,
+    )
 
 
-def gym_id(game: Game[Any]) -> str:
-    """The Gymnasium registry id of ``game`` (``greenlight/cinecitta-v0``)."""
-    return f"greenlight/{game.spec.id}-v{ENV_VERSION}"
+def gym_id(game: Game[Any] | str) -> str:
+    """The Gymnasium registry id of ``game`` (``greenlight/cinecitta-v1``)."""
+    name = game.spec.id if isinstance(game, Game) else game
+    return f"greenlight/{name}-v{ENV_VERSION}"
 
 
 def register_gym_envs() -> list[str]:
-    """Register every game that has an encoder with Gymnasium (default: seat 0 against random bots)."""
-    from greenlight.core.registry import all_games
+    """Register every installed game with Gymnasium (default: seat 0 against random bots); return the ids.
+
+    Importing :mod:`greenlight.rl` calls it. The games are named from their
+    entry points, so nothing is imported until an env is made.
+    """
+    from importlib.metadata import entry_points
 
     ids: list[str] = []
-    for game in all_games().values():
-        if not has_encoding(game):
-            continue
-        name = gym_id(game)
-        if name not in gymnasium.registry:
-            opponents = ["random"] * (game.spec.min_players - 1)
+    names = sorted({entry.name for entry in entry_points(group="greenlight.games")})
+    for name in names:
+        env_name = gym_id(name)
+        if env_name not in gymnasium.registry:
             gymnasium.register(
-                id=name, entry_point="greenlight.rl.single_agent:GreenlightGymEnv", kwargs={"game": game.spec.id, "opponents": opponents}
+                id=env_name, entry_point="greenlight.rl.single_agent:GreenlightGymEnv", kwargs={"game": name, "opponents": None}
             )
-        ids.append(name)
+        ids.append(env_name)
     return ids

@@ -45,3 +45,7 @@ LAYOUT = ActionLayout(
         (Place, 1 + 2 * OCCUPATION_SLOTS * OCCUPATION_SLOTS, place_code),
     ]
 )
+
+#: The most actions one seat takes in a game: 8 rounds at most (3 players), each an offer, a response and a
+#: placement (the slots of the OpenSpiel adapter's perfect-recall history tensor).
+MAX_OWN_ACTIONS = 24

@@ -52,3 +52,8 @@ LAYOUT = ActionLayout(
         (Pick, MOVIE_CARDS, _movie),
     ]
 )
+
+#: A bound on the actions one seat takes in a game, for the OpenSpiel adapter's perfect-recall history tensor
+#: (the adapter refuses to go past it, saying so). Not proved from the rules: random and heuristic games take
+#: at most 24 (3 players); 256 leaves room for Breaking Changes and long edits.
+MAX_OWN_ACTIONS = 256

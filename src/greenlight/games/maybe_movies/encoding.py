@@ -31,6 +31,7 @@ from typing import Any, TypeVar, cast
 
 from greenlight.core.block_cache import BlockCache
 from greenlight.core.game import Observation
+from greenlight.core.rng import Stream
 from greenlight.core.spec import OptionValue
 from greenlight.core.views import clip01, relative_seat
 from greenlight.games.maybe_movies import rules
@@ -716,3 +717,20 @@ def _starts(fields: Iterable[tuple[str, int]]) -> Iterable[tuple[str, int]]:
 
 
 ENCODING = MaybeMoviesEncoding()
+
+
+# -- chance, for the OpenSpiel adapter (greenlight.rl.openspiel) ---------------------------------------------------
+# Every chance event of play (§4.9: collect, share, replacement draws, deck exhaustion) draws from the play
+# stream. The adapter puts a chance node before a move whose rules draw from it, and in its sampled mode gives
+# that move a fresh stream: §4.9 allows explicit chance outcomes with the same distribution, and determinize
+# redraws a world's future the same way.
+
+
+def chance_mark(state: MaybeMoviesState) -> object:
+    """What changes exactly when the rules draw randomness: the play stream's internal state."""
+    return state.rng.getstate()
+
+
+def reseed(state: MaybeMoviesState, seed: int) -> None:
+    """Draw every chance event from now on from a stream seeded by ``seed``."""
+    state.rng = Stream("maybe-movies", "chance", seed)

@@ -10,7 +10,8 @@ from greenlight.games.movie_empire import actions as act
 from greenlight.games.movie_empire.cards import BOARD_MARKETS, MAX_CARD_INDEX, MAX_PRODUCTION, MAX_SCRIPTS, MAX_SPACES, MAX_STARS, STAGES
 from greenlight.games.movie_empire.state import MovieEmpireState
 
-_PAIRS = MAX_CARD_INDEX * (MAX_CARD_INDEX + 1) // 2 + MAX_CARD_INDEX  # unordered pairs (with repeats) and singles
+_PAIRS_BELOW = MAX_CARD_INDEX * (MAX_CARD_INDEX + 1) // 2  # codes of unordered pairs (with repeats)
+_PAIRS = _PAIRS_BELOW + MAX_CARD_INDEX  # then singles (the last single slot also stands for no card)
 
 
 def _pair(state: MovieEmpireState, action: act.Keep | act.Give) -> int:
@@ -19,8 +20,7 @@ def _pair(state: MovieEmpireState, action: act.Keep | act.Give) -> int:
     if len(indexes) == 2:
         i, j = indexes
         return j * (j + 1) // 2 + i
-    base = MAX_CARD_INDEX * (MAX_CARD_INDEX + 1) // 2
-    return base + (indexes[0] if indexes else MAX_CARD_INDEX - 1)
+    return _PAIRS_BELOW + (indexes[0] if indexes else MAX_CARD_INDEX - 1)
 
 
 def _place(state: MovieEmpireState, action: act.Place) -> int:
@@ -83,3 +83,29 @@ LAYOUT = ActionLayout(
         (act.Give, _PAIRS, _pair),
     ]
 )
+
+
+def _cards_of_pair_code(local: int) -> tuple[int, ...]:
+    """The sorted card indexes of a Keep or Give from its code inside the block (the inverse of ``_pair``)."""
+    if local >= _PAIRS_BELOW:
+        single = local - _PAIRS_BELOW
+        return () if single == MAX_CARD_INDEX - 1 else (single,)
+    j = int(((8 * local + 1) ** 0.5 - 1) / 2)
+    while j * (j + 1) // 2 > local:
+        j -= 1
+    while (j + 1) * (j + 2) // 2 <= local:
+        j += 1
+    return (local - j * (j + 1) // 2, j)
+
+
+#: For agents (``greenlight.rl.actions``): Keep and Give are chosen one card at a time, a code per card index, so the
+#: agent layout has 1,784 codes instead of the 52,182 pairs above. The game's own codes and actions do not change.
+PICKED = {act.Keep: _cards_of_pair_code, act.Give: _cards_of_pair_code}
+#: Card indexes a pick chooses among, and the most cards one Keep or Give holds (2: §3 step 6 with Shoot a Short,
+#: the Sabotage keep, AP12).
+PICK_ITEMS = MAX_CARD_INDEX
+MAX_PICKS = 2
+#: A bound on the agent actions (picks included) one seat takes in a game, for the OpenSpiel adapter's
+#: perfect-recall history tensor (the adapter refuses to go past it, saying so). Not proved from the rules:
+#: random and heuristic games take at most 103 (2 players).
+MAX_OWN_ACTIONS = 512

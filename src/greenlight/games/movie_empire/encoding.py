@@ -974,3 +974,20 @@ class _StateWriter(BlockCache):
 
 
 ENCODING = MovieEmpireEncoding()
+
+
+# -- chance, for the OpenSpiel adapter (greenlight.rl.openspiel) ---------------------------------------------------
+# Every random event after the deal is a shuffle (§2, §4.10: a pile made again from its discards, the setup
+# decks), each drawn from its own stream seeded by (rng_seed, shuffles so far). The adapter puts a chance node
+# before a move whose rules shuffle, and in its sampled mode gives the shuffles of that move a fresh seed:
+# the same uniform shuffles (determinize redraws them the same way), so the rules and records are untouched.
+
+
+def chance_mark(state: MovieEmpireState) -> int:
+    """What changes exactly when the rules draw randomness: the number of shuffles so far."""
+    return state.rng_uses
+
+
+def reseed(state: MovieEmpireState, seed: int) -> None:
+    """Draw the shuffles from now on from ``seed`` (as ``determinize`` redraws a world's future)."""
+    state.rng_seed, state.rng_uses = seed, 0
