@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
-from tests.web.conftest import Server, bearer, create_table, new_database, wait_until
+from tests.web.conftest import NO_RATE_LIMITS, Server, bearer, create_table, new_database, wait_until
 
 BACKENDS = ("sqlite", "postgresql")
 PASSWORD = "correct horse battery"
@@ -304,3 +305,40 @@ def test_quick_play_across_two_processes_seats_three_people_once(postgres: Any, 
     finally:
         for running in servers:
             running.stop()
+
+
+def test_a_forgotten_password_is_reset_through_a_link_e_mailed_once(tmp_path: Path) -> None:
+    """A real SMTP server (aiosmtpd) gets the link; a missing name gets the same answer and no mail; the link works once,
+    signs every other browser out, and the old password stops working."""
+    pytest.importorskip("aiosmtpd")
+    from tests.web.test_notify import Mailbox, text_of
+
+    mailbox = Mailbox()
+    mailbox.controller.start()
+    server = Server(
+        tmp_path / "tables.db",
+        extra=[*NO_RATE_LIMITS, "--smtp", f"smtp://127.0.0.1:{mailbox.port}?tls=none", "--smtp-from", "Greenlight <games@example.org>"],
+    )
+    server.start()
+    try:
+        with person(server, "127.0.9.1") as laptop, person(server, "127.0.9.2") as phone, person(server, "127.0.9.3") as stranger:
+            sign_up(laptop, "Olga Ruiz", email="olga@example.org")
+            assert sign_in(phone, "Olga Ruiz").status_code == 200
+            asked = stranger.post("/api/accounts/password-reset", json={"name": "olga ruiz"})
+            missing = stranger.post("/api/accounts/password-reset", json={"name": "Nobody At All"})
+            assert asked.status_code == missing.status_code == 202 and asked.json() == missing.json()
+            mail = wait_until(lambda: mailbox.to("olga@example.org"), what="the password mail")[0]
+            assert len(mailbox.messages) == 1 and "List-Unsubscribe" not in mail
+            link = next(word for word in text_of(mail).split() if "#reset=" in word)
+            token = link.split("#reset=", 1)[1]
+            assert link.startswith(f"{server.url}/account#reset=")
+            reset = stranger.post("/api/accounts/password-reset/confirm", json={"token": token, "new_password": "a brand new one"})
+            assert reset.status_code == 200 and reset.json()["name"] == "Olga Ruiz"
+            again = stranger.post("/api/accounts/password-reset/confirm", json={"token": token, "new_password": "yet another one"})
+            assert again.status_code == 400 and "works once" in again.json()["detail"]
+            assert phone.get("/api/accounts/me").json() == {"signed_in": False}  # every other browser is signed out
+            assert sign_in(laptop, "Olga Ruiz", PASSWORD).status_code == 401
+            assert sign_in(laptop, "Olga Ruiz", "a brand new one").status_code == 200
+    finally:
+        server.stop()
+        mailbox.controller.stop()

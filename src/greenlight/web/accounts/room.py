@@ -35,6 +35,7 @@ from greenlight.web.accounts.store import Account
 from greenlight.web.accounts.vault import Vault, key_from_environment
 from greenlight.web.inputs import InputError, clean_name, name_key
 from greenlight.web.limits import client_pseudonym
+from greenlight.web.notify.mail import SmtpServer, password_message
 from greenlight.web.pages import page
 from greenlight.web.rooms import RoomDatabase
 from greenlight.web.tables import FINISHED, LiveTable, SeatRequest, TableError, TableEvent, TableHub
@@ -49,6 +50,9 @@ SIGN_INS_PER_MINUTE, SIGN_INS_BURST = 6.0, 10
 #: Sign-ins at one account (whoever tries them), so a name cannot be guessed at from many addresses.
 NAME_SIGN_INS_PER_HOUR, NAME_SIGN_INS_BURST = 30.0, 10
 SEEKS_PER_MINUTE, SEEKS_BURST = 20.0, 10
+#: Links to choose a new password: per address and per account name; e-mails sent at once per process.
+RESETS_PER_HOUR, RESETS_BURST = 3.0, 3
+MAILS_AT_ONCE = 2
 #: Most seats an account's page lists; most names a leaderboard shows.
 SEATS_SHOWN = 200
 LEADERBOARD_SIZE = 100
@@ -70,6 +74,19 @@ class SignInIn(BaseModel):
 
     name: str = Field(min_length=1, max_length=200)
     password: str = Field(min_length=1, max_length=400)
+
+
+class ForgottenIn(BaseModel):
+    """The name of an account whose password is forgotten."""
+
+    name: str = Field(min_length=1, max_length=200)
+
+
+class ResetIn(BaseModel):
+    """A password link's token and the new password."""
+
+    token: str = Field(min_length=10, max_length=100)
+    new_password: str = Field(min_length=1, max_length=400)
 
 
 class PasswordIn(BaseModel):
@@ -111,6 +128,8 @@ class AccountsRoom:
         self.vault: Vault | None = None
         self._hashing: asyncio.Semaphore | None = None
         self._forming: set[str] = set()
+        self._mailing = asyncio.Semaphore(MAILS_AT_ONCE)
+        self._sending: set[asyncio.Task[None]] = set()
         self.router = self._routes()
 
     # -- life -----------------------------------------------------------------------------------
@@ -130,7 +149,9 @@ class AccountsRoom:
         hub.watch(self._table_changed)
 
     async def stop(self) -> None:
-        """Nothing runs between requests."""
+        """Let password e-mails being sent finish (each is bounded by the SMTP timeout)."""
+        if self._sending:
+            await asyncio.gather(*self._sending, return_exceptions=True)
 
     @property
     def rooms(self) -> RoomDatabase:
@@ -494,6 +515,48 @@ class AccountsRoom:
             response.delete_cookie(COOKIE, path="/")
             return {"deleted": True, "seats_made_anonymous": len(seats)}
 
+        @router.post("/api/accounts/password-reset", status_code=202)
+        async def forgotten(body: ForgottenIn, request: Request) -> dict[str, Any]:
+            """Send a link to choose a new password to the account's e-mail address, if it has one. The answer is the same
+            (and as quick) whether or not the name exists or has an address: the mail goes out afterwards."""
+            room._same_origin(request)
+            mail = room._mail_server()
+            if mail is None:
+                raise TableError(503, "this server sends no e-mail, so a forgotten password cannot be reset here; ask its operator")
+            key = name_key(" ".join(body.name.split()))
+            await room._budget(
+                "password-reset",
+                client_address(request),
+                RESETS_PER_HOUR / 3600,
+                RESETS_BURST,
+                "password links asked for from your address",
+            )
+            await room._budget("password-reset-name", key, RESETS_PER_HOUR / 3600, RESETS_BURST, "password links for this name")
+            token = secrets.token_urlsafe(32)
+            found = await room._write(store.start_reset, key, token)
+            if found is not None:
+                name, email = found
+                link = f"{room._hub().settings.public_url.rstrip('/')}/account#reset={token}"
+                message = password_message(mail.sender, email, name, link, int(store.RESET_SECONDS // 60))
+                room._send_later(mail, message)
+            return {"sent": "if an account of that name has an e-mail address, a link to choose a new password is on its way"}
+
+        @router.post("/api/accounts/password-reset/confirm")
+        async def reset(body: ResetIn, request: Request, response: Response) -> dict[str, Any]:
+            """Choose a new password with a link's token: every browser of the account is signed out, this one signed in."""
+            room._same_origin(request)
+            address = client_address(request)
+            await room._budget("sign-in", address, SIGN_INS_PER_MINUTE / 60, SIGN_INS_BURST, "password checks from your address")
+            if (problem := password_problem(body.new_password)) is not None:
+                raise TableError(400, problem)
+            account_id = await room._write(store.finish_reset, body.token, await hash_async(body.new_password, room._slots()))
+            if account_id is None:
+                raise TableError(400, "this link is not valid any more (it works once, for an hour): ask for a new one")
+            cookie, csrf = await room._write(store.open_session, account_id, client_pseudonym(address))
+            room._set_cookie(response, cookie)
+            account = await room._read(store.session_account, cookie)
+            return {"name": account[0].name, "csrf": csrf}
+
         @router.get("/api/accounts/me/seats")
         async def my_seats(request: Request) -> dict[str, Any]:
             """The account's seats, newest first, each with its link (on any device the account is signed in on)."""
@@ -629,6 +692,27 @@ class AccountsRoom:
             return page(request, "leaderboard.html", {"title": "Leaderboard", "games": games, "chosen": chosen, "board": board, "boot": {}})
 
         return router
+
+    def _mail_server(self) -> SmtpServer | None:
+        """The SMTP server the server was given (``--smtp``), or None."""
+        settings = self._hub().settings
+        if not settings.smtp_url:
+            return None
+        return SmtpServer.from_url(settings.smtp_url, settings.smtp_password, settings.smtp_sender, settings.smtp_timeout_seconds)
+
+    def _send_later(self, mail: SmtpServer, message: Any) -> None:
+        """Send ``message`` in a worker thread after the answer (a failure is logged: the person may ask again)."""
+
+        async def send() -> None:
+            async with self._mailing:
+                try:
+                    await asyncio.to_thread(mail.send, message)
+                except Exception as error:
+                    log.warning("a password link could not be e-mailed: %s", error)
+
+        task = asyncio.get_running_loop().create_task(send(), name="accounts-password-mail")
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
 
     def _slots(self) -> asyncio.Semaphore:
         if self._hashing is None:

@@ -8,6 +8,7 @@
 - ``rated_tables``: tables created rated, rated once when they finish.
 - ``gatherings`` and ``gathering_members``: people waiting for a table to form (open rated tables and quick play).
 - ``account_keys``: the server's key for sealing seat tokens, when ``GREENLIGHT_SECRET_KEY`` does not give one.
+- ``password_resets`` (version 2): links sent to choose a new password, by their digest, each good for one use.
 """
 
 from __future__ import annotations
@@ -105,4 +106,15 @@ ACCOUNTS_V1 = (
     "CREATE TABLE account_keys (id INTEGER PRIMARY KEY, secret TEXT NOT NULL)",
 )
 
-SCHEMA = RoomSchema("accounts", (ACCOUNTS_V1,))
+#: Version 2: links to choose a new password, sent to an account's e-mail address (only a digest of each is kept).
+ACCOUNTS_V2 = (
+    """CREATE TABLE password_resets (
+        token_hash TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        created_at {real} NOT NULL,
+        expires_at {real} NOT NULL
+    )""",
+    "CREATE INDEX password_resets_by_account ON password_resets (account_id)",
+)
+
+SCHEMA = RoomSchema("accounts", (ACCOUNTS_V1, ACCOUNTS_V2))

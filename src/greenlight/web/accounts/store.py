@@ -147,6 +147,43 @@ def delete_account(tx: RoomTx, account_id: str) -> list[tuple[str, int]]:
     return seats
 
 
+# -- a forgotten password --------------------------------------------------------------------------
+
+#: How long a link to choose a new password works.
+RESET_SECONDS = 3600.0
+
+
+def start_reset(tx: RoomTx, key: str, token: str) -> tuple[str, str] | None:
+    """Keep a new password link for the account named alike ``key``: its (name, e-mail), or None when there is no
+    such account or it has no e-mail address (then nothing is kept)."""
+    rows = tx.fetch("SELECT id, name, email FROM accounts WHERE name_key = ?", (key,))
+    if not rows or not rows[0][2]:
+        return None
+    account_id, name, email = rows[0]
+    now = tx.now()
+    tx.execute("DELETE FROM password_resets WHERE account_id = ? OR expires_at < ?", (account_id, now))
+    tx.execute(
+        "INSERT INTO password_resets (token_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+        (digest(token), account_id, now, now + RESET_SECONDS),
+    )
+    return str(name), str(email)
+
+
+def finish_reset(tx: RoomTx, token: str, password_hash: str) -> str | None:
+    """Use a password link: the new hash is stored, every session of the account ends; the account's id, or None for a
+    link that is unknown, used or too old."""
+    rows = tx.fetch("SELECT account_id, expires_at FROM password_resets WHERE token_hash = ?", (digest(token),))
+    if not rows:
+        return None
+    account_id, expires_at = str(rows[0][0]), float(rows[0][1])
+    tx.execute("DELETE FROM password_resets WHERE token_hash = ?", (digest(token),))
+    if expires_at < tx.now():
+        return None
+    tx.execute("UPDATE accounts SET password_hash = ? WHERE id = ?", (password_hash, account_id))
+    tx.execute("DELETE FROM account_sessions WHERE account_id = ?", (account_id,))
+    return account_id
+
+
 # -- seats -----------------------------------------------------------------------------------------
 
 

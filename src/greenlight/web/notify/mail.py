@@ -125,7 +125,22 @@ def confirm_message(sender: str, to: str, confirm: str, unsubscribe_all: str, wh
     return _message(sender, to, "Confirm your turn notifications", text, body_html, unsubscribe_all)
 
 
-def _message(sender: str, to: str, subject: str, text: str, body_html: str, unsubscribe: str) -> EmailMessage:
+def password_message(sender: str, to: str, name: str, link: str, minutes: int) -> EmailMessage:
+    """The message with a link to choose a new password (asked for on the account page; nothing to unsubscribe from)."""
+    text = (
+        f"Someone asked to choose a new password for the Greenlight account {name}.\n\n"
+        f"If it was you, choose it here within {minutes} minutes (the link works once): {link}\n\n"
+        "If it was not, ignore this message: the password stays as it is.\n"
+    )
+    body_html = (
+        f"<p>Someone asked to choose a new password for the Greenlight account <strong>{html.escape(name)}</strong>.</p>"
+        f'<p>If it was you, <a href="{html.escape(link)}">choose it here</a> within {minutes} minutes (the link works once).</p>'
+        "<p>If it was not, ignore this message: the password stays as it is.</p>"
+    )
+    return _message(sender, to, "Choose a new Greenlight password", text, body_html, None)
+
+
+def _message(sender: str, to: str, subject: str, text: str, body_html: str, unsubscribe: str | None) -> EmailMessage:
     # Lines up to SMTP's own limit: a long unsubscribe URL stays one plain header a mail program can read.
     message = EmailMessage(policy=email.policy.SMTP.clone(max_line_length=998))
     message["From"] = sender
@@ -133,8 +148,9 @@ def _message(sender: str, to: str, subject: str, text: str, body_html: str, unsu
     message["Subject"] = subject
     message["Date"] = formatdate(localtime=False)
     message["Message-ID"] = make_msgid(domain=sender.rpartition("@")[2].strip("> ") or None)
-    message["List-Unsubscribe"] = f"<{unsubscribe}>"
-    message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"  # RFC 8058: the mail program unsubscribes with a POST
+    if unsubscribe is not None:
+        message["List-Unsubscribe"] = f"<{unsubscribe}>"
+        message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"  # RFC 8058: the mail program unsubscribes with a POST
     message["Auto-Submitted"] = "auto-generated"
     message.set_content(text)
     message.add_alternative(f"<!doctype html><html><body>{body_html}</body></html>", subtype="html")

@@ -69,12 +69,19 @@
     });
   }
 
+  function resetToken() {
+    const params = new URLSearchParams(window.location.hash.replace(/^#/, ""));
+    return params.get("reset");
+  }
+
   async function drawAccountPage() {
     const signedOut = document.getElementById("signed-out");
     const signedIn = document.getElementById("signed-in");
     if (!signedOut || !signedIn) return;
-    signedOut.hidden = Boolean(me);
-    signedIn.hidden = !me;
+    const resetting = Boolean(resetToken());
+    document.getElementById("reset-password").hidden = !resetting;
+    signedOut.hidden = Boolean(me) || resetting;
+    signedIn.hidden = !me || resetting;
     if (!me) return;
     document.getElementById("account-name").textContent = me.name;
     document.getElementById("profile-link").href = `/players/${encodeURIComponent(me.name)}`;
@@ -131,6 +138,24 @@
     if (!signIn) return;
     wireForm(signIn, async (fields) => {
       me = await call("POST", "/api/accounts/session", { name: fields.name, password: fields.password });
+      await whoAmI();
+      drawNav();
+      await drawAccountPage();
+    });
+    document.getElementById("forgotten-button").addEventListener("click", async () => {
+      const result = document.getElementById("forgotten-result");
+      const name = signIn.querySelector("input[name=forgotten_name]").value || signIn.querySelector("input[name=name]").value;
+      try {
+        const answer = await call("POST", "/api/accounts/password-reset", { name });
+        result.textContent = answer.sent.charAt(0).toUpperCase() + answer.sent.slice(1) + ".";
+      } catch (error) {
+        result.textContent = error.message;
+      }
+      result.hidden = false;
+    });
+    wireForm(document.getElementById("reset-form"), async (fields) => {
+      await call("POST", "/api/accounts/password-reset/confirm", { token: resetToken(), new_password: fields.new_password });
+      window.history.replaceState(null, "", "/account");
       await whoAmI();
       drawNav();
       await drawAccountPage();
