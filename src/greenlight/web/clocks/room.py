@@ -166,10 +166,9 @@ class ClocksRoom:
     async def set_pace(self, table: LiveTable, pace: Pace) -> None:
         """Give a new table its pace and start its clocks."""
         scale = self._hub().settings.pace_time_scale
-        await self._write(store.create, table.id, pace, pace.scaled(scale))
+        await self._write(store.create_and_start, table.id, pace, pace.scaled(scale), self.moment(table))
         self._forget(table.id)
         self._paces[table.id] = pace.scaled(scale)
-        await self.bring_to(table)
 
     async def pace_of(self, table_id: str) -> Pace | None:
         """A table's pace in force (None: untimed), remembered once read."""
@@ -218,9 +217,8 @@ class ClocksRoom:
         old = table.stored.rematch_of
         clocks = await self._read(store.load, old) if old else None
         if clocks is not None:
-            await self._write(store.create, table.id, clocks.chosen, clocks.pace)
+            await self._write(store.create_and_start, table.id, clocks.chosen, clocks.pace, self.moment(table))
             self._forget(table.id)
-            await self.bring_to(table)
 
     @staticmethod
     def moment(table: LiveTable) -> Moment:

@@ -188,6 +188,13 @@ def create(tx: RoomTx, table_id: str, chosen: Pace, pace: Pace) -> bool:
     return True
 
 
+def create_and_start(tx: RoomTx, table_id: str, chosen: Pace, pace: Pace, moment: Moment) -> Advanced | None:
+    """Store a new table's pace and start its clocks, in one transaction (one disk sync on SQLite)."""
+    if not create(tx, table_id, chosen, pace):
+        return None
+    return bring_to(tx, table_id, moment)
+
+
 def save_seats(tx: RoomTx, table_id: str, seats: dict[int, SeatClock]) -> None:
     """Write every seat's clock (inserted or replaced)."""
     for clock in seats.values():
