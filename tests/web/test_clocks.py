@@ -87,7 +87,7 @@ def test_live_simultaneous_step_times_each_seat_and_a_bot_decides_for_the_seat_o
         # Cy's bank runs out: a bot decides for seat 3 once; the seat stays Cy's.
         timeouts = wait_until(lambda: clock(api, table_id)["timeouts"], timeout=15, what="Cy's time-out")
         assert (timeouts[0]["seat"], timeouts[0]["outcome"], timeouts[0]["since"]) == (2, "bot_decides", 0)
-        assert timeouts[0]["at"] - start["now"] == pytest.approx(bank, abs=1.0)
+        assert bank - 0.2 <= timeouts[0]["at"] - start["now"] < bank + 20  # never early; late only by the machine's load
         actions = api.get(f"/api/tables/{table_id}").json()
         assert actions["seats"][2]["kind"] == "human"
         chat = api.get(f"/api/tables/{table_id}/chat").json()
@@ -136,7 +136,7 @@ def test_turn_based_deadline_fires_once_across_two_processes_and_survives_a_rest
             play(other, table_id, tokens[0])  # stored by the second process; Ann owes her next decision from move 1
             moved = clock(other, table_id)
             ann = moved["seats"][0]
-            assert ann["running"] and ann["due_at"] - moved["now"] == pytest.approx(10, abs=1)
+            assert ann["running"] and 4 < ann["due_at"] - moved["now"] <= 10.05  # ten seconds from her move, read a moment later
             # Both processes die between the move and the deadline, and come back: the deadline is in the database.
             first.kill()
             second.kill()

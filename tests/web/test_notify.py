@@ -214,18 +214,18 @@ def test_a_turn_is_e_mailed_once_with_the_seat_link_and_not_to_a_seat_that_opted
         ann_sub = subscribe(api, table_id, tokens[0], {"channel": "email", "address": ann})[0]
         assert api.get(f"/api/tables/{table_id}/notify", headers=bearer(tokens[1])).json()["subscriptions"][0]["to"] == "b…b@example.org"
         assert api.get(f"/api/tables/{table_id}/notify").status_code == 401  # nobody else sees an address
+        # Movie Empire begins with both keeping a script at once (before the addresses are confirmed: no message).
+        for seat in (0, 1):
+            legal = api.get(f"/api/tables/{table_id}/view", headers=bearer(tokens[seat])).json()["legal_actions"]
+            assert api.post(f"/api/tables/{table_id}/actions", json={"action": legal[0]}, headers=bearer(tokens[seat])).status_code == 200
         for address in (bob, ann):
             confirmation = wait_until(lambda address=address: mailbox.to(address), what=f"the confirmation to {address}")[0]
             assert confirmation["Subject"] == "Confirm your turn notifications"
             assert confirmation["List-Unsubscribe"].startswith(f"<{notify_server.url}/notify/unsubscribe/")
             assert "confirm" in html_of(confirmation)
             assert httpx.get(confirm_link(confirmation)).status_code == 200
-        # Ann opts out at her seat; Bob stays.
+        # Ann opts out at her seat; Bob stays. Play on until Bob's turn comes after a move of Ann's.
         assert api.delete(f"/api/tables/{table_id}/notify/{ann_sub['id']}", headers=bearer(tokens[0])).json()["subscriptions"] == []
-        # Movie Empire begins with both keeping a script at once, then Ann plays first: play until Bob's turn comes back.
-        for seat in (0, 1):
-            legal = api.get(f"/api/tables/{table_id}/view", headers=bearer(tokens[seat])).json()["legal_actions"]
-            assert api.post(f"/api/tables/{table_id}/actions", json={"action": legal[0]}, headers=bearer(tokens[seat])).status_code == 200
         play_until(api, table_id, tokens, 1)
         turn = wait_until(lambda: [m for m in mailbox.to(bob) if m["Subject"].startswith("Your turn")], what="Bob's turn e-mail")
         time.sleep(1.5)  # a second message would have come by now
