@@ -295,3 +295,32 @@ def test_push_arrives_encrypted_for_the_subscription_and_a_failing_mail_server_d
         )
         attempts, outcome, retry_at = rows[0]
         assert attempts == 1 and "451" in outcome and retry_at > time.time() + 10
+
+
+def test_an_account_hears_of_its_kept_seats_and_sees_them_on_every_device(notify_server: Server, mailbox: Mailbox) -> None:
+    with notify_server.client() as api, notify_server.client() as laptop, notify_server.client() as phone:
+        created = create_table(api, "movie-empire", [{"kind": "human", "name": "Dee"}, {"kind": "human", "name": "Eve"}])
+        table_id = created["table"]["id"]
+        tokens = [seat["token"] for seat in created["seats"]]
+        address = "eve@example.org"
+        signed = laptop.post("/api/accounts", json={"name": "Eve", "password": "correct horse", "email": address})
+        assert signed.status_code == 201, signed.text
+        csrf = {"X-CSRF-Token": signed.json()["csrf"]}
+        kept = laptop.post("/api/accounts/me/seats", json={"links": [created["seats"][1]["link"]]}, headers=csrf)
+        assert kept.json()["claimed"][0]["claimed"], kept.text
+        answer = laptop.post("/api/notify/account", json={"channel": "email"}, headers=csrf)
+        assert answer.status_code == 201, answer.text
+        assert answer.json()["subscriptions"][0]["to"] == "e…e@example.org"
+        confirmation = wait_until(lambda: mailbox.to(address), what="the account's confirmation")[0]
+        assert "any table where you keep a seat with your account" in text_of(confirmation)
+        assert httpx.get(confirm_link(confirmation)).status_code == 200
+        # Another device, signed in as Eve, sees the seat without holding its link.
+        other = phone.post("/api/accounts/session", json={"name": "Eve", "password": "correct horse"})
+        assert other.status_code == 200, other.text
+        listed = phone.post("/api/my-tables", json={"links": []}).json()["tables"]
+        assert [(entry["table"], entry["seat"], entry["your_turn"]) for entry in listed] == [(table_id, 1, True)]
+        assert api.post("/api/my-tables", json={"links": []}).json()["tables"] == []  # signed out: nothing
+        legal = api.get(f"/api/tables/{table_id}/view", headers=bearer(tokens[0])).json()["legal_actions"]
+        assert api.post(f"/api/tables/{table_id}/actions", json={"action": legal[0]}, headers=bearer(tokens[0])).status_code == 200
+        message = wait_until(lambda: [m for m in mailbox.to(address) if m["Subject"].startswith("Your turn")], what="Eve's turn e-mail")[0]
+        assert f"Play: {notify_server.url}/tables/{table_id}#token={tokens[1]}" in text_of(message)

@@ -256,6 +256,8 @@ class NotifyRoom:
         table_id = data.get("table")
         if isinstance(table_id, str):
             self._listening.pop(table_id, None)
+        if data.get("account"):
+            self._listening.clear()  # an account listens at every table where it keeps a seat
         due = data.get("due")
         if isinstance(due, int | float) and (self._next_due is None or due < self._next_due):
             self._next_due = float(due)

@@ -131,7 +131,7 @@ def subscribe(tx: RoomTx, sub: Subscription, created_from: str, confirmations_pe
             "INSERT INTO notify_outbox (subscription_id, destination, table_id, seat, turn, kind, due_at) VALUES (?, ?, ?, ?, 0, ?, ?)",
             (sub.id, sub.destination, sub.table_id or "", sub.seat if sub.seat is not None else -1, CONFIRM, now),
         )
-    tx.notify(CHANNEL, {"table": sub.table_id, "due": now})
+    tx.notify(CHANNEL, {"table": sub.table_id, "account": sub.account_id is not None, "due": now})
     return None
 
 
