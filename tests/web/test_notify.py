@@ -29,6 +29,8 @@ pytest.importorskip("http_ece")
 
 from tests.web.conftest import NO_RATE_LIMITS, Server, bearer, create_table, free_port, wait_until
 
+#: A one-hour deadline lasts 7.2 s (its reminder comes 1.8 s before); a one-day deadline, 173 s (beyond every test here).
+REMINDER_SCALE = 0.002
 #: Messages to this domain meet a mail server that answers slowly, then refuses for now (451).
 FAILING_DOMAIN = "failing.example"
 
@@ -163,6 +165,7 @@ def notify_server(tmp_path_factory: pytest.TempPathFactory, mailbox: Mailbox) ->
         *("--smtp", f"smtp://127.0.0.1:{mailbox.port}?tls=none", "--smtp-from", "Greenlight <games@example.org>"),
         *("--push-hosts", "127.0.0.1", "--push-contact", "mailto:operator@example.org"),
         *("--limit", "notify_delay_seconds=0.3", "--limit", "smtp_timeout_seconds=5", "--limit", "notify_retry_seconds=30"),
+        *("--limit", f"pace_time_scale={REMINDER_SCALE}"),
     ]
     running = Server(tmp_path_factory.mktemp("notify") / "tables.db", extra=extra)
     running.start()
@@ -324,3 +327,26 @@ def test_an_account_hears_of_its_kept_seats_and_sees_them_on_every_device(notify
         assert api.post(f"/api/tables/{table_id}/actions", json={"action": legal[0]}, headers=bearer(tokens[0])).status_code == 200
         message = wait_until(lambda: [m for m in mailbox.to(address) if m["Subject"].startswith("Your turn")], what="Eve's turn e-mail")[0]
         assert f"Play: {notify_server.url}/tables/{table_id}#token={tokens[1]}" in text_of(message)
+
+
+def test_a_reminder_comes_once_before_a_turn_based_deadline(notify_server: Server, push_service: PushService) -> None:
+    with notify_server.client() as api:
+        pace = {"kind": "turn", "deadline_hours": 1, "on_timeout": "bot_decides", "bot": "random"}
+        created = create_table(api, "maybe-movies", [{"kind": "human", "name": name} for name in ("Fay", "Gus", "Hal")], pace=pace)
+        table_id = created["table"]["id"]
+        fay = created["seats"][0]["token"]
+        browser = Browser(f"http://127.0.0.1:{push_service.port}/push/{table_id}-fay")
+        subscribe(api, table_id, fay, {"channel": "push", "subscription": browser.subscription})
+        due = api.get(f"/api/tables/{table_id}/clock").json()["seats"][0]["due_at"]
+
+        def pushes() -> list[dict[str, Any]]:
+            return [browser.decrypt(body) for path, _, body in push_service.received if path.endswith(f"{table_id}-fay")]
+
+        reminders = wait_until(
+            lambda: [p for p in pushes() if p["title"].startswith("Your time runs out soon")], timeout=15, what="the reminder"
+        )
+        assert time.time() < due  # before the deadline
+        assert reminders[0]["title"] == "Your time runs out soon at Maybe Movies" and "Decide within" in reminders[0]["body"]
+        assert reminders[0]["url"] == f"{notify_server.url}/tables/{table_id}#token={fay}"
+        wait_until(lambda: api.get(f"/api/tables/{table_id}/clock").json()["timeouts"], timeout=15, what="the deadline")
+        assert len([p for p in pushes() if p["title"].startswith("Your time runs out soon")]) == 1
