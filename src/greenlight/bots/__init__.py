@@ -13,8 +13,8 @@ with a seed, so a game with bots is reproducible.
 >>> game = get_game("cinecitta")
 >>> make_bot("random", game, seed=3).name
 'random'
->>> bot_names(game)[:5]
-['random', 'easy', 'medium', 'hard', 'expert']
+>>> bot_names(game)[:6]
+['random', 'easy', 'medium', 'strong', 'hard', 'expert']
 >>> make_bot("search:50", game, seed=3).config.iterations
 50
 >>> make_bot("hard:0.05", game, seed=3).config.seconds
