@@ -223,11 +223,11 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
 def fill(folder: Path, name: str = "filler") -> Path:
     """Fill the disk with one file; return it (delete it to free the space)."""
     filler = folder / name
-    with filler.open("wb") as handle:
+    # Unbuffered: a write the full disk refuses leaves nothing behind to be flushed (and refused again) at close.
+    with filler.open("wb", buffering=0) as handle:
         try:
             while True:
                 handle.write(b"\0" * 65536)
-                handle.flush()
         except OSError:
             pass
     return filler
