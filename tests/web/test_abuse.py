@@ -13,6 +13,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -157,11 +158,17 @@ def test_a_client_that_opens_sockets_too_often_is_refused(public: Server) -> Non
 
 def test_a_flood_of_requests_from_one_address_is_refused_with_429_before_any_work(public: Server) -> None:
     with client_from(public, "127.0.0.7") as attacker:
-        answers = [attacker.get("/api/games").status_code for _ in range(200)]
-        assert answers[:100] == [200] * 100  # the burst
-        assert answers.count(429) >= 60
-        refused = attacker.get("/api/games")
-        assert refused.status_code == 429 and int(refused.headers["retry-after"]) >= 1
+        start = time.monotonic()
+        first = [attacker.get("/api/games").status_code for _ in range(100)]
+        assert first == [200] * 100  # within the burst of 120
+        with ThreadPoolExecutor(8) as pool:  # eight connections at once: faster than the budget refills on any machine
+            answers = [response.status_code for response in pool.map(lambda _: attacker.get("/api/games"), range(300))]
+        elapsed = time.monotonic() - start
+        # Never more than the burst and what refills meanwhile (30 a second), however fast the machine sends.
+        assert 100 + answers.count(200) <= 120 + 30 * elapsed + 1, (answers.count(200), elapsed)
+        assert set(answers) == {200, 429}
+        refused = next(response for response in (attacker.get("/api/games") for _ in range(100)) if response.status_code == 429)
+        assert int(refused.headers["retry-after"]) >= 1 and "too many requests" in refused.json()["detail"]
     with client_from(public, "127.0.0.8") as other:
         assert promptly(lambda: other.get("/api/games")).status_code == 200
 
@@ -232,8 +239,11 @@ def test_a_never_ending_header_is_cut_off_at_the_limit_without_being_kept(public
 def test_uploads_are_budgeted_before_they_are_read(public: Server) -> None:
     record = {"game": "cinecitta", "version": "1", "num_players": 3, "seed": 1, "options": {}, "actions": []}
     with client_from(public, "127.0.0.11") as uploader:
+        start = time.monotonic()
         answers = [uploader.post("/api/replay", json=record).status_code for _ in range(8)]
-        assert answers[:5] == [200] * 5 and answers[5:] == [429] * 3
+        elapsed = time.monotonic() - start
+        # A burst of 5, then one every 6 s (10 a minute): a loaded machine may take long enough for one to come back.
+        assert answers[:5] == [200] * 5 and answers.count(200) <= 5 + elapsed / 6 + 1 and 429 in answers, (answers, elapsed)
         # The position upload shares the budget, and is refused before its (too large) body is read.
         refused = uploader.post("/api/positions/tables", content=b"{" + b" " * 100_000 + b"}", headers={"content-type": "application/json"})
         assert refused.status_code == 429
