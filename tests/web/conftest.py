@@ -418,6 +418,10 @@ def choose_by_menu(page: Any, target: str) -> str | None:
     return None
 
 
+#: Every impact axe-core reports: a newcomer's pages have none of any (lobby and tables, playing and finished).
+EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
+
+
 def axe_violations(page: Any, impacts: tuple[str, ...] = ("serious", "critical")) -> list[str]:
     """axe-core's violations of the given impacts on the page now, as "rule: target" lines."""
     if not AXE.is_file():
@@ -438,3 +442,58 @@ def axe_violations(page: Any, impacts: tuple[str, ...] = ("serious", "critical")
 def horizontal_overflow(page: Any) -> int:
     """How many pixels the page is wider than the window (0: nothing to scroll sideways)."""
     return int(page.evaluate("document.documentElement.scrollWidth - window.innerWidth"))
+
+
+# -- what a newcomer reads: nothing cut off, nothing tiny, the decision's subject in view ------------------------------
+
+#: The smallest text a table shows, in CSS pixels (legible on a phone without zooming).
+SMALLEST_TEXT_PX = 11.5
+
+_TEXT_PROBLEMS = """(smallest) => {
+  const clipped = [], tiny = [];
+  for (const area of document.querySelectorAll('#board, #dock, #seats, #outcome')) {
+    for (const node of area.querySelectorAll('*')) {
+      const own = [...node.childNodes].some((child) => child.nodeType === 3 && child.textContent.trim());
+      if (!own || node.closest('.visually-hidden, [hidden], details:not([open]) > :not(summary)')) continue;
+      const style = getComputedStyle(node);
+      if (style.display === 'none' || style.visibility === 'hidden' || node.getClientRects().length === 0) continue;
+      const text = node.textContent.trim().slice(0, 60);
+      // Text cut off: more to show than the box shows, and the box does not scroll to it.
+      const scrolls = (value) => value === 'auto' || value === 'scroll';
+      const cut = (axis) => style[`overflow${axis}`] !== 'visible' && !scrolls(style[`overflow${axis}`]);
+      if (node.scrollWidth > node.clientWidth + 1 && cut('X')) clipped.push(`${node.className}: ${text} (wider than its box)`);
+      if (node.scrollHeight > node.clientHeight + 1 && cut('Y')) clipped.push(`${node.className}: ${text} (taller than its box)`);
+      if (style.textOverflow === 'ellipsis' && node.scrollWidth > node.clientWidth) clipped.push(`${node.className}: ${text} (ellipsis)`);
+      if (parseFloat(style.fontSize) < smallest) tiny.push(`${node.className}: ${text} (${style.fontSize})`);
+    }
+  }
+  return {clipped, tiny};
+}"""
+
+#: On a phone, the decision's subject (what the prompt talks about) stands above the decision bar.
+_SUBJECT_IN_VIEW = """() => {
+  const decision = document.querySelector('#decision');
+  if (getComputedStyle(decision).position !== 'fixed') return true;
+  const node = Greenlight.tablePage.subject();
+  if (!node) return true;
+  const bottom = decision.classList.contains('folded') ? innerHeight : decision.getBoundingClientRect().top;
+  const box = node.getBoundingClientRect();
+  return box.top >= 0 && box.top + Math.min(box.height, bottom - 8) <= bottom + 1;
+}"""
+
+
+def check_what_a_newcomer_reads(page: Any, where: str) -> None:
+    """No text of the table cut off (each element's scroll size against its box), none smaller than
+    ``SMALLEST_TEXT_PX``, and on a phone the subject of the decision above the decision bar."""
+    found = page.evaluate(_TEXT_PROBLEMS, SMALLEST_TEXT_PX)
+    assert not found["clipped"], f"{where}: text cut off: {found['clipped'][:8]}"
+    assert not found["tiny"], f"{where}: text smaller than {SMALLEST_TEXT_PX} px: {found['tiny'][:8]}"
+    try:
+        page.wait_for_function(_SUBJECT_IN_VIEW, timeout=3_000)
+    except Exception:
+        subject = page.evaluate(
+            """(() => { const n = Greenlight.tablePage.subject(), bar = document.querySelector('#decision');
+                return n ? [n.className, n.getBoundingClientRect().top, bar.getBoundingClientRect().top] : null; })()"""
+        )
+        screenshot(page, "subject-out-of-view", full_page=False)
+        raise AssertionError(f"{where}: the decision's subject is not above the decision bar: {subject}") from None

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from greenlight.core.registry import all_games
-from tests.web.conftest import BROWSER_TESTS, SCREENSHOTS, Server, choose_by_menu, wait_for_turn
+from tests.web.conftest import BROWSER_TESTS, EVERY_IMPACT, SCREENSHOTS, Server, axe_violations, choose_by_menu, wait_for_turn
 
 pytest.importorskip("playwright.sync_api")
 
@@ -70,6 +70,11 @@ def legal_actions(page: Any) -> list[str]:
 def test_a_person_plays_a_whole_game_of_cinecitta_against_bots(page: Any, server: Server) -> None:
     create_in_lobby(page, server, "cinecitta", 3, NAME, options=("movie_awards",))
     assert page.locator("#connection").inner_text() in ("connected", "connecting…")
+    # The creator's own seat page carries the host's controls (under Table): no separate host page is needed.
+    page.click("#tab-table")
+    page.wait_for_selector("#host-controls .host-seat")
+    assert page.locator("#host-controls h2").inner_text() == "Host"
+    page.click("#tab-log")
     # The name is shown as text, never run as markup.
     assert page.locator('#seats .seat[data-seat="0"] .seat-name').inner_text() == f"{NAME} (you)"
     assert page.evaluate("window.__xss") is None
@@ -128,9 +133,11 @@ def test_a_person_plays_a_whole_game_of_cinecitta_against_bots(page: Any, server
     assert re.match(r".+: Offer [A-Z][a-z]+ \d+ with (\d+|no money) to your partner", page.locator("#step-action").inner_text())
     assert page.locator(".cc-seat").count() == 3
     assert page.locator(".cc-private").count() == 0  # a replay is the spectator's view
+    assert not axe_violations(page, EVERY_IMPACT), axe_violations(page, EVERY_IMPACT)
     page.click("#last")
     page.wait_for_selector("#final-scores")
     screenshot(page, "cinecitta-replay")
+    assert not axe_violations(page, EVERY_IMPACT), axe_violations(page, EVERY_IMPACT)
 
 
 def test_a_refused_action_is_explained_and_a_spectator_sees_no_hand(page: Any, server: Server) -> None:

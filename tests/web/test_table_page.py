@@ -14,7 +14,17 @@ import httpx
 import pytest
 
 from greenlight.core.registry import all_games
-from tests.web.conftest import Server, axe_violations, create_table, horizontal_overflow, new_page, screenshot, wait_until
+from tests.web.conftest import (
+    EVERY_IMPACT,
+    Server,
+    axe_violations,
+    check_what_a_newcomer_reads,
+    create_table,
+    horizontal_overflow,
+    new_page,
+    screenshot,
+    wait_until,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -80,11 +90,30 @@ def test_the_table_fits_the_screen_and_the_decision_is_in_view(
     wait_until(
         lambda: visible_in_window(page, "#decision .playable, #controls .choices button.choice"), timeout=5, what="a way to act in view"
     )
-    assert not axe_violations(page), axe_violations(page)
+    assert not axe_violations(page, EVERY_IMPACT), axe_violations(page, EVERY_IMPACT)
+    check_what_a_newcomer_reads(page, f"{game_id}, {size}, the first move")
+    seat_names = page.locator("#seats .seat-name")
+    cut = seat_names.evaluate_all("nodes => nodes.filter((n) => n.scrollWidth > n.clientWidth + 1).map((n) => n.textContent)")
+    assert not cut, f"seat names cut off: {cut}"
+    if not SIZES[size]:
+        # A desktop shows the side panels (Log, Chat, Help, Table) without scrolling, and the page stays where it is.
+        assert visible_in_window(page, "#tab-log") and visible_in_window(page, "#panel-log"), "the side panels are below the fold"
+        page.wait_for_timeout(400)
+        assert page.evaluate("window.scrollY") == 0, "the page scrolled by itself"
+    # From the keyboard: the first Tab reaches a skip link that leads to the move, whose first choice is a Tab or two on.
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.className") == "skip-link"
+    page.keyboard.press("Enter")
+    for _ in range(4):
+        page.keyboard.press("Tab")
+        if page.evaluate("Boolean(document.activeElement.closest('#decision .playable, #decision button.choice'))"):
+            break
+    else:
+        raise AssertionError(f"no choice within 4 Tabs of the skip link: {page.evaluate('document.activeElement.outerHTML.slice(0, 120)')}")
     watcher = open_page(browser, pages, created["spectator_link"], phone=SIZES[size])
     watcher.wait_for_selector("#board > *")
     assert horizontal_overflow(watcher) <= 0
-    assert not axe_violations(watcher), axe_violations(watcher)
+    assert not axe_violations(watcher, EVERY_IMPACT), axe_violations(watcher, EVERY_IMPACT)
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))
@@ -93,7 +122,12 @@ def test_the_lobby_fits_the_screen(browser: Any, pages: list[Any], server: Serve
     page.wait_for_selector(".game-choice")
     assert horizontal_overflow(page) <= 0, "the lobby is wider than the screen"
     screenshot(page, f"lobby-{size}", full_page=False)
-    assert not axe_violations(page), axe_violations(page)
+    assert not axe_violations(page, EVERY_IMPACT), axe_violations(page, EVERY_IMPACT)
+    # Each bot is offered once (the game's heuristic is its medium level), for every game.
+    for game_id in sorted(all_games()):
+        page.click(f'.game-choice[data-game="{game_id}"]')
+        offered = page.locator('#seat-list li[data-seat="1"] select.seat-kind option').all_inner_texts()
+        assert len(offered) == len(set(offered)) and "Bot: heuristic" not in offered and "Bot: medium" in offered, offered
 
 
 def test_the_host_gives_a_seat_to_a_bot_and_makes_a_new_link(browser: Any, pages: list[Any], api: httpx.Client) -> None:
@@ -103,8 +137,17 @@ def test_the_host_gives_a_seat_to_a_bot_and_makes_a_new_link(browser: Any, pages
     wait_for_choices(bob)
     host = open_page(browser, pages, created["host_link"])
     host.wait_for_selector('.host-seat[data-seat="1"] button.host-bot')
+    host.wait_for_function("Greenlight.tablePage.view.table.seats[1].connected")
     host.select_option('.host-seat[data-seat="1"] select', "random")
+    # Bob is at the table: the host is asked first, and may think again (nothing changes then).
     host.click('.host-seat[data-seat="1"] button.host-bot')
+    confirm = host.locator('.host-seat[data-seat="1"] .host-confirm')
+    assert "Bob is at the table now" in confirm.inner_text() and "(random)" in confirm.inner_text()
+    host.click('.host-seat[data-seat="1"] button.host-no')
+    assert not host.locator(".host-confirm").count()
+    assert api.get(f"/api/tables/{created['table']['id']}").json()["seats"][1]["kind"] == "human"
+    host.click('.host-seat[data-seat="1"] button.host-bot')
+    host.click('.host-seat[data-seat="1"] button.host-yes')
     # Bob's page now only watches, and says why; the bot plays Bob's seat.
     bob.wait_for_selector("#refusal:not([hidden])")
     assert "Bob is away" in bob.locator("#refusal").inner_text()
@@ -119,6 +162,19 @@ def test_the_host_gives_a_seat_to_a_bot_and_makes_a_new_link(browser: Any, pages
     again = open_page(browser, pages, new_link)
     again.wait_for_selector("#seats .seat.mine")
     assert again.locator("#seats .seat.mine .seat-name").inner_text() == "Bob (you)"
+    # The old link, opened again, says what happened and what to do next (watch, or ask the host), at both sizes.
+    for phone in (False, True):
+        old = open_page(browser, pages, bob_link, phone=phone)
+        old.wait_for_selector("#gone:not([hidden])")
+        assert "This seat link no longer works" in old.locator("#gone h2").inner_text()
+        assert "Ask the host" in old.locator("#gone").inner_text()
+        watch = old.locator("#gone a.primary")
+        assert watch.get_attribute("href").endswith(f"/tables/{created['table']['id']}") and visible_in_window(old, "#gone a.primary")
+        assert not old.locator("#refusal:not([hidden])").count(), "no bare refusal: the page explains itself"
+        assert not axe_violations(old, EVERY_IMPACT), axe_violations(old, EVERY_IMPACT)
+    # The seat changes stand in the log panel too (not only in the chat).
+    notes = again.locator("#table-notes li").all_inner_texts()
+    assert any("Bob is away" in note for note in notes) and any("takes seat 2 over" in note for note in notes), notes
 
 
 def three(first: dict[str, Any]) -> list[dict[str, Any]]:
@@ -136,6 +192,14 @@ def test_a_player_resigns_and_a_bot_plays_on(browser: Any, pages: list[Any], api
     ann.wait_for_selector("#final-scores", timeout=60_000)
     assert ann.evaluate("Greenlight.tablePage.view.seat") is None
     assert ann.evaluate("Greenlight.tablePage.view.table.seats[0].kind") == "bot"
+    # The resignation stands in the log panel and in the final scores (the bot played for Ann)...
+    assert any("Ann resigned" in note for note in ann.locator("#table-notes li").all_inner_texts())
+    assert "Bot 1 (random) for Ann" in ann.locator("#final-scores .score-bars").inner_text()
+    # ... and the lobby's list of finished tables still names Ann.
+    lobby = open_page(browser, pages, ann.url.split("/tables/")[0] + "/")
+    entry = lobby.locator(f'#table-lists li[data-table="{created["table"]["id"]}"]')
+    entry.wait_for()
+    assert "Bot 1 (random) for Ann" in entry.inner_text()
 
 
 def test_a_rematch_from_the_final_scores(browser: Any, pages: list[Any], api: httpx.Client) -> None:
@@ -183,7 +247,11 @@ def test_two_browsers_chat_and_a_spectator_reads_along(browser: Any, pages: list
     ann.fill("#chat-text", text)
     ann.click("#chat-form button")
     bob.wait_for_selector("#chat-unread:not([hidden])")
+    # Not just a number on the Chat tab: the line itself shows above the panels for a while.
+    toast = bob.locator("#chat-toast")
+    assert toast.is_visible() and toast.inner_text() == f"Ann: {text}"
     bob.click("#tab-chat")
+    assert toast.is_hidden()
     bob.wait_for_selector("#chat li")
     assert bob.locator("#chat li").last.inner_text() == f"Ann: {text}"
     assert bob.evaluate("window.__xss") is None and bob.locator("#chat img").count() == 0
@@ -262,3 +330,37 @@ def test_on_a_phone_other_players_fold_to_a_summary_that_opens_on_tap(
     desk = open_page(browser, pages, created["spectator_link"])
     desk.wait_for_selector("#board details.gl-collapse")
     assert all(desk.locator("#board details.gl-collapse").evaluate_all("nodes => nodes.map((node) => node.open)"))
+
+
+def test_a_lost_connection_is_said_and_nobody_shows_online(browser: Any, pages: list[Any], fresh_server: Server) -> None:
+    """The server goes down mid-game: both pages say so (a phone and a desktop), no seat claims to be online, a move
+    is not sent (and not called refused); once the server is back everything is as before."""
+    with fresh_server.client() as api:
+        created = create_table(api, "maybe-movies", PEOPLE, seed=3)
+    ann = open_page(browser, pages, created["seats"][0]["link"])
+    bob = open_page(browser, pages, created["seats"][1]["link"], phone=True)
+    wait_for_choices(ann)
+    for page in (ann, bob):
+        page.wait_for_function("document.querySelectorAll('#seats .seat .dot.on').length === 3")
+    fresh_server.kill()
+    for page in (ann, bob):
+        page.wait_for_selector("#offline:not([hidden])")
+        assert "connection lost" in page.locator("#connection").inner_text()
+        assert "Reconnecting" in page.locator("#offline").inner_text()
+        # Only the bot is sure to be there: people's presence is not known while this page is cut off.
+        assert page.locator("#seats .seat .dot.on").count() == 1
+        assert "online" not in page.locator("#seats").inner_text()
+    assert ann.locator("#controls .choices button.choice:not([disabled])").count() == 0, "no choice is offered to send"
+    # A move made on the board anyway is not sent, and says so in those words.
+    ann.locator("#board .mm-market [data-play].playable").first.click()
+    ann.wait_for_selector("#refusal:not([hidden])")
+    assert ann.locator("#refusal").inner_text().startswith("Not sent: the server cannot be reached")
+    screenshot(ann, "connection-lost-desktop", full_page=False)
+    screenshot(bob, "connection-lost-phone", full_page=False)
+    fresh_server.start()
+    for page in (ann, bob):
+        page.wait_for_function("document.querySelector('#connection').dataset.state === 'live'", timeout=20_000)
+        page.wait_for_selector("#offline", state="hidden")
+        page.wait_for_function("document.querySelectorAll('#seats .seat .dot.on').length === 3", timeout=10_000)
+    assert ann.locator("#refusal").is_hidden(), "the connection's message goes once it is back"
+    wait_for_choices(ann)

@@ -63,6 +63,11 @@
     hostControls: document.getElementById("host-controls"),
     sound: document.getElementById("sound-on"),
     notify: document.getElementById("notify-on"),
+    offline: document.getElementById("offline"),
+    gone: document.getElementById("gone"),
+    tableNotes: document.getElementById("table-notes"),
+    chatToast: document.getElementById("chat-toast"),
+    fold: document.getElementById("decision-fold"),
   };
 
   let view = null;
@@ -84,10 +89,20 @@
   let announcedLog = 0;
   let wasMyTurn = false;
   let hostNewLink = null;
+  // Whether the socket is open now; while it is not, nobody's presence is known and no move can be sent.
+  let live = false;
+  let reconnectTimer = null;
+  // The refusal on show came from a lost connection (cleared once it is back), not from the game.
+  let refusalFromNetwork = false;
+  // A host action waiting for its confirmation: {seat, what, body, row, text}.
+  let hostConfirm = null;
+  let toastTimer = null;
 
   // -- connection -------------------------------------------------------------------------------
 
   function connect() {
+    window.clearTimeout(reconnectTimer);
+    reconnectTimer = null;
     const scheme = window.location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${scheme}://${window.location.host}/ws/tables/${encodeURIComponent(tableId)}`);
     socket.addEventListener("open", () => {
@@ -100,16 +115,57 @@
       if (event.code >= 4400 && event.code < 4500) {
         refused = true;
         setConnection("refused", "not connected");
+        if (event.code === 4403) showGone();
         return;
       }
-      setConnection("down", "reconnecting…");
-      window.setTimeout(connect, Math.min(5000, 250 * 2 ** retries++));
+      setConnection("down", retries ? `connection lost: retry ${retries}…` : "connection lost: reconnecting…");
+      reconnectTimer = window.setTimeout(connect, Math.min(5000, 250 * 2 ** retries++));
     });
   }
 
   function setConnection(state, text) {
     dom.connection.dataset.state = state;
     dom.connection.textContent = text;
+    document.body.dataset.connection = state;
+    const wasLive = live;
+    live = state === "live";
+    if (live && refusalFromNetwork) hideRefusal();
+    drawOffline();
+    if (view && wasLive !== live) {
+      drawSeats();
+      drawControls();
+    }
+  }
+
+  /** While the connection is down: say so where moves are made, and offer to try at once. */
+  function drawOffline() {
+    const down = !live && !refused && view !== null;
+    dom.offline.hidden = !down;
+    if (!down) return G.clear(dom.offline);
+    G.clear(dom.offline).append(
+      el("strong", { text: "Connection lost. " }),
+      "Reconnecting… Moves can be made again as soon as it is back; nothing you did is lost. ",
+      el("button", { type: "button", class: "retry", onclick: () => (socket && socket.readyState === WebSocket.CONNECTING ? null : connect()) }, "Try now")
+    );
+  }
+
+  /** A link that no longer opens a seat (a fresh link was made, or the seat went to a bot or to someone else): say so and what to do. */
+  function showGone() {
+    if (token) G.forgetSeat(window.location.href);
+    const watch = `${window.location.origin}/tables/${encodeURIComponent(tableId)}`;
+    const what = token ? "This seat link no longer works" : "This host link no longer works";
+    G.clear(dom.gone).append(
+      el("h2", { id: "gone-title", text: what }),
+      el("p", {
+        text: token
+          ? "The host made a new link for this seat, or gave it to a bot or to someone else. Your moves so far are kept. Ask the host for the seat's new link, or watch the game."
+          : "This table has another host link now. Ask whoever created the table, or watch the game.",
+      }),
+      el("p", { class: "gone-next" }, el("a", { href: watch, class: "button-link primary", text: "Watch this table" }), " ", el("a", { href: "/", class: "button-link", text: "Back to the lobby" }))
+    );
+    dom.gone.hidden = false;
+    hideRefusal();
+    document.title = `${what} · ${game.title} · Greenlight`;
   }
 
   function handle(message) {
@@ -128,6 +184,7 @@
       if (view) drawControls();
     } else if (message.type === "error") {
       sending = null;
+      if (message.status === 403 && !view) return; // a hello refused: the close that follows says what to do
       showRefusal(message.message);
       if (view) drawControls();
     } else if (message.type === "chat_history") {
@@ -135,7 +192,11 @@
       drawChat();
     } else if (message.type === "chat") {
       chatLines.push(message.line);
-      if (document.getElementById("panel-chat").hidden) unread++;
+      const mine = view && message.line.seat !== null && message.line.seat === view.seat;
+      if (document.getElementById("panel-chat").hidden && !mine) {
+        unread++;
+        showToast(message.line);
+      }
       drawChat();
     } else if (message.type === "revoked") {
       showRefusal(message.message);
@@ -201,7 +262,7 @@
       socket.send(JSON.stringify({ type: "act", action, id: nextId++ }));
       return;
     }
-    // No live connection: the HTTP API does the same job.
+    // No live connection: the HTTP API does the same job (it may reach the server when the socket cannot).
     G.api("POST", `/api/tables/${encodeURIComponent(tableId)}/actions`, { action }, token)
       .then((answer) => {
         sending = null;
@@ -210,17 +271,27 @@
       })
       .catch((error) => {
         sending = null;
-        showRefusal(error.message);
+        if (error.status === undefined) showNotSent();
+        else showRefusal(error.message);
         drawControls();
       });
   }
 
   function showRefusal(text) {
+    refusalFromNetwork = false;
     dom.refusal.hidden = false;
     G.clear(dom.refusal).append(el("strong", { text: "Refused: " }), text);
   }
 
+  /** The server could not be reached: the move was not played (no refusal by the game), and may be made again once it is back. */
+  function showNotSent() {
+    refusalFromNetwork = true;
+    dom.refusal.hidden = false;
+    G.clear(dom.refusal).append(el("strong", { text: "Not sent: " }), "the server cannot be reached, so your move was not played. Make it again once the connection is back.");
+  }
+
   function hideRefusal() {
+    refusalFromNetwork = false;
     dom.refusal.hidden = true;
     G.clear(dom.refusal);
   }
@@ -333,7 +404,9 @@
       ...view.table.seats.map((row) => {
         const toAct = decision.players.includes(row.seat);
         const committed = decision.simultaneous && decision.committed.includes(row.seat);
-        const kind = row.kind === "bot" ? (row.stands_in_for ? `bot, ${row.bot}, playing for ${row.stands_in_for}` : `bot, ${row.bot}`) : row.open ? "open seat" : row.connected ? "online" : row.joined ? "away" : "not joined yet";
+        // While this page is not connected, nobody's presence is known: no seat is shown online.
+        const presence = !live ? "not known (reconnecting)" : row.connected ? "online" : row.joined ? "away" : "not joined yet";
+        const kind = row.kind === "bot" ? (row.stands_in_for ? `bot, ${row.bot}, playing for ${row.stands_in_for}` : `bot, ${row.bot}`) : row.open ? "open seat" : presence;
         const state = seatState(row);
         return el(
           "li",
@@ -343,7 +416,7 @@
             "aria-label": `${row.name}, ${kind}${state ? `, ${state}` : ""}`,
           },
           el("span", { class: "seat-name", text: row.seat === view.seat ? `${row.name} (you)` : row.name }),
-          el("span", { class: "seat-kind" }, el("span", { class: `dot ${row.kind === "bot" || row.connected ? "on" : "off"}`, "aria-hidden": "true" }), kind),
+          el("span", { class: "seat-kind" }, el("span", { class: `dot ${!live && row.kind !== "bot" ? "unknown" : row.kind === "bot" || row.connected ? "on" : "off"}`, "aria-hidden": "true" }), kind),
           el("span", { class: "seat-state", text: state })
         );
       })
@@ -351,11 +424,15 @@
   }
 
   function drawBoard() {
+    // Redrawing the hand must not scroll the decision back to its top (a bar that scrolls on its own).
+    const kept = dom.decision.scrollTop;
     G.clear(dom.board);
     G.clear(dom.dock);
     try {
       renderer.render(dom.board, view, ctx);
       if (renderer.hand && view.seat !== null) renderer.hand(dom.dock, view, ctx);
+      // The board's own headings (its areas) come under this one: the page's headings go in order, 1, 2, 3.
+      dom.board.prepend(el("h2", { class: "visually-hidden", text: `The table of ${game.title}` }));
     } catch (error) {
       // A broken game renderer must not lock a person out of the game: fall back to the generic one.
       console.error(error);
@@ -364,6 +441,119 @@
       renderer = G.genericRenderer;
       renderer.render(dom.board, view, ctx);
     }
+    // Cards this move does not use fold away on a phone (a tap shows them), so the bar leaves the table in view.
+    const quiet = dom.dock.childNodes.length > 0 && !dom.dock.querySelector(".playable, [data-pick]");
+    dom.decision.classList.toggle("dock-quiet", quiet);
+    dom.decision.scrollTop = kept;
+    window.requestAnimationFrame(() => keepSubjectInView());
+  }
+
+  // -- a card read whole: a tap on a card that is not a move (a long press or a right click on any card) -----------
+
+  const sheet = document.getElementById("card-sheet");
+
+  /** Show the printed words of the component ``id`` in a sheet over the page (Escape or Close shuts it). */
+  function showCard(id) {
+    const component = ctx.component(id);
+    if (!component || typeof sheet.showModal !== "function") return false;
+    document.getElementById("card-sheet-kind").textContent = component.kind;
+    document.getElementById("card-sheet-name").textContent = component.name;
+    document.getElementById("card-sheet-text").textContent = component.text || "";
+    if (!sheet.open) sheet.showModal();
+    return true;
+  }
+  ctx.showCard = showCard;
+
+  function cardUnder(event) {
+    const node = event.target.closest ? event.target.closest("[data-card]") : null;
+    return node && (dom.board.contains(node) || dom.dock.contains(node)) ? node : null;
+  }
+  for (const area of [dom.board, dom.dock]) {
+    area.addEventListener("click", (event) => {
+      const node = cardUnder(event);
+      // A card that plays a move plays it; one inside a button or a target is left to it.
+      // (One that cannot be played now says why instead, as its renderer shows it: a long press reads it whole.)
+      if (!node || event.defaultPrevented || node.closest(".playable, .unplayable, button, a, summary, [data-pick]")) return;
+      if (showCard(node.dataset.card)) event.preventDefault();
+    });
+    area.addEventListener("contextmenu", (event) => {
+      const node = cardUnder(event);
+      if (node && showCard(node.dataset.card)) event.preventDefault();
+    });
+  }
+  sheet.addEventListener("click", (event) => {
+    if (event.target === sheet) sheet.close(); // a tap beside the sheet closes it
+  });
+  // Keyboard: "i" on a focused card (a move on the board) reads it whole.
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "i" || event.ctrlKey || event.metaKey || event.altKey || !document.activeElement) return;
+    const node = document.activeElement.closest ? document.activeElement.closest("[data-card]") : null;
+    if (node && showCard(node.dataset.card)) event.preventDefault();
+  });
+
+  // -- the decision on a phone: a bar at the bottom that folds away, and never hides what the prompt is about -------
+
+  let folded = false;
+  let subjectKey = "";
+
+  /** Whether the decision is the bar fixed at the bottom of the screen (the phone layout). */
+  function docked() {
+    return window.getComputedStyle(dom.decision).position === "fixed";
+  }
+
+  function drawFold() {
+    dom.decision.classList.toggle("folded", folded);
+    dom.fold.setAttribute("aria-expanded", folded ? "false" : "true");
+    dom.fold.textContent = folded ? "▴ Show your move" : "▾ Hide to see the table";
+  }
+  const peek = document.getElementById("dock-peek");
+  peek.addEventListener("click", () => {
+    const open = !dom.decision.classList.contains("dock-open");
+    dom.decision.classList.toggle("dock-open", open);
+    peek.setAttribute("aria-expanded", open ? "true" : "false");
+    peek.textContent = open ? "Hide your cards" : "Show your cards";
+  });
+  dom.fold.addEventListener("click", () => {
+    folded = !folded;
+    drawFold();
+    if (!folded) keepSubjectInView(true);
+  });
+  drawFold();
+
+  /**
+   * What the decision is about, on the board: the renderer's ``subject`` (the pitch being voted on, say), else the
+   * first thing on the board the seat may click now (a space, a line end, a market card).
+   */
+  function subjectNode() {
+    let node = null;
+    if (renderer.subject) {
+      try {
+        node = renderer.subject(dom.board, view, ctx);
+      } catch (error) {
+        console.error(error);
+      }
+    }
+    return node || dom.board.querySelector(".playable");
+  }
+
+  /**
+   * On a phone, when the seat has a new decision (or walks further into one), scroll the page so that its subject
+   * stands above the decision bar, unless it already does; the reader's own scrolling is left alone otherwise.
+   */
+  function keepSubjectInView(force) {
+    if (!view || view.outcome || !view.legal_actions.length || !docked()) return;
+    const key = `${view.legal_actions.join("|")}#${path.join(" ")}`;
+    if (!force && key === subjectKey) return;
+    subjectKey = key;
+    const node = subjectNode();
+    if (!node) return;
+    const box = node.getBoundingClientRect();
+    const bottom = folded ? window.innerHeight : dom.decision.getBoundingClientRect().top;
+    const room = bottom - 8;
+    if (box.top >= 0 && box.top + Math.min(box.height, room) <= bottom) return;
+    // Its top just below the top of the screen, or (when it is short) centred in the room above the bar.
+    const lead = box.height < room ? Math.max(8, (room - box.height) / 2) : 8;
+    window.scrollBy({ top: box.top - lead, behavior: "instant" });
   }
 
   /** A choice's label: the renderer's, else the whole action's words for a final choice, else a component's name for a code. */
@@ -382,6 +572,8 @@
   }
 
   function drawControls() {
+    const kept = dom.decision.scrollTop;
+    window.requestAnimationFrame(() => (dom.decision.scrollTop = Math.min(kept, dom.decision.scrollHeight)));
     const root = G.clear(dom.controls);
     dom.decision.dataset.state = "idle";
     if (view.outcome) {
@@ -444,6 +636,7 @@
       );
     }
     const choices = el("div", { class: "choices", role: "group", "aria-label": "choices" });
+    const blocked = sending !== null || !live;
     let number = 0;
     // Moves in the very same words (two alike cards in a hand, say) are one choice to a person: the first
     // stands for all, and lists the others' actions in data-alike (so a tool can still find each one).
@@ -471,7 +664,7 @@
             class: ["choice", complete ? "final" : "", warned ? "warned" : ""].join(" "),
             dataset: { token: step, action: complete ? child.action : "", key: number <= 9 ? String(number) : "" },
             title: complete ? text : "more choices follow",
-            disabled: sending !== null,
+            disabled: blocked,
             onclick: () => {
               if (complete) choose(child.action);
               else {
@@ -490,7 +683,7 @@
     }
     if (node.action && node.children.size) {
       choices.append(
-        el("button", { type: "button", class: "choice final", dataset: { action: node.action }, disabled: sending !== null, onclick: () => choose(node.action) }, wordsFor(node.action))
+        el("button", { type: "button", class: "choice final", dataset: { action: node.action }, disabled: blocked, onclick: () => choose(node.action) }, wordsFor(node.action))
       );
     }
     root.append(choices);
@@ -696,7 +889,35 @@
     G.clear(dom.help).append(...(view.help || "No help for this step.").split("\n\n").map((part) => el("p", { text: part })));
   }
 
+  /** A new chat line while the chat is not open: shown for a while above the panels (a tap opens the chat). */
+  function showToast(line) {
+    G.clear(dom.chatToast).append(
+      el("button", { type: "button", class: "toast-open", onclick: () => showPanel("chat") }, el("strong", { text: line.seat === null ? "Table: " : `${line.name}: ` }), line.text)
+    );
+    dom.chatToast.hidden = false;
+    window.clearTimeout(toastTimer);
+    toastTimer = window.setTimeout(() => (dom.chatToast.hidden = true), 9000);
+  }
+
+  /** The table's own notices (seats given to a bot, taken back, resignations, closing) also stand in the log panel. */
+  function drawTableNotes() {
+    const notes = chatLines.filter((line) => line.seat === null);
+    dom.tableNotes.hidden = notes.length === 0;
+    G.clear(dom.tableNotes).append(
+      ...notes
+        .slice(-8)
+        .reverse()
+        .map((line) => el("li", {}, el("time", { datetime: new Date(line.at * 1000).toISOString(), text: clock(line.at) }), " ", line.text))
+    );
+  }
+
+  function clock(seconds) {
+    const when = new Date(seconds * 1000);
+    return `${String(when.getHours()).padStart(2, "0")}:${String(when.getMinutes()).padStart(2, "0")}`;
+  }
+
   function drawChat() {
+    drawTableNotes();
     G.clear(dom.chat).append(
       ...chatLines.map((line) =>
         el("li", { class: line.seat === null ? "table-line" : "" }, el("strong", { text: `${line.name}: ` }), el("span", { text: line.text }))
@@ -787,17 +1008,29 @@
     if (!hostToken || !view) return;
     root.append(el("h2", { text: "Host" }));
     const over = view.outcome || view.table.closed;
+    if (hostConfirm && (over || !view.table.seats[hostConfirm.seat] || view.table.seats[hostConfirm.seat].kind !== "human")) hostConfirm = null;
     for (const row of view.table.seats) {
-      const line = el("div", { class: "host-seat", dataset: { seat: String(row.seat) } }, el("strong", { text: row.name }));
-      if (!over) {
+      const line = el("div", { class: "host-seat", dataset: { seat: String(row.seat) } }, el("strong", { text: row.seat === view.seat ? `${row.name} (you)` : row.name }));
+      if (!over && hostConfirm && hostConfirm.seat === row.seat) {
+        line.append(
+          el(
+            "div",
+            { class: "confirm host-confirm", role: "alertdialog", "aria-label": `confirm: ${hostConfirm.label}` },
+            el("p", { class: "warning", text: hostConfirm.text }),
+            el("button", { type: "button", class: "danger host-yes", onclick: () => confirmHost() }, hostConfirm.label),
+            " ",
+            el("button", { type: "button", class: "host-no", onclick: () => { hostConfirm = null; drawHostControls(); } }, `Keep ${row.name}`)
+          )
+        );
+      } else if (!over) {
         if (row.kind === "human") {
           const level = el("select", { "aria-label": `bot level for seat ${row.seat + 1}` }, game.bots.map((name) => el("option", { value: name, text: name, selected: name === "medium" })));
           line.append(
             " ",
             level,
-            el("button", { type: "button", class: "host-bot", onclick: () => host(`seats/${row.seat}/bot`, { bot: level.value }) }, "Give to a bot"),
-            el("button", { type: "button", class: "host-link", onclick: () => host(`seats/${row.seat}/person`, {}, row) }, "New link"),
-            row.open ? null : el("button", { type: "button", class: "host-open", onclick: () => host(`seats/${row.seat}/person`, { open: true }) }, "Open to anyone")
+            el("button", { type: "button", class: "host-bot", onclick: () => askHost(row, "bot", `seats/${row.seat}/bot`, { bot: level.value }) }, "Give to a bot"),
+            el("button", { type: "button", class: "host-link", onclick: () => askHost(row, "link", `seats/${row.seat}/person`, {}) }, "New link"),
+            row.open ? null : el("button", { type: "button", class: "host-open", onclick: () => askHost(row, "open", `seats/${row.seat}/person`, { open: true }) }, "Open to anyone")
           );
         } else {
           line.append(" ", el("button", { type: "button", class: "host-person", onclick: () => host(`seats/${row.seat}/person`, {}, row) }, "Give to a person"));
@@ -811,6 +1044,36 @@
       root.append(el("p", {}, el("label", {}, allow, " Allow hints for everyone (a hint shows a seat the search's best moves; without this, only a seat playing against bots alone may ask)")));
     }
     if (!over) root.append(el("p", {}, el("button", { type: "button", class: "danger host-close", onclick: closeTable }, "Close the table")));
+  }
+
+  /**
+   * A host action that takes a seat from its person (to a bot, a new link, open to anyone). A person who has the table
+   * open now, or the host's own seat, is asked about first: it takes effect at once and their link stops playing.
+   */
+  function askHost(row, what, pathPart, body) {
+    const present = row.connected && !row.open;
+    const yours = row.seat === view.seat;
+    if (!present && !yours) {
+      host(pathPart, body, what === "open" ? null : row);
+      return;
+    }
+    const who = yours ? "You are" : `${row.name} is`;
+    const after = yours ? "your link will only watch" : `${row.name}'s link will only watch`;
+    const texts = {
+      bot: [`${who} at the table now. Give the seat to a bot (${body.bot})? ${after} from then on.`, "Give it to a bot"],
+      link: [`${who} at the table now. Make a new link for this seat? The old link stops working at once: ${after}.`, "Make a new link"],
+      open: [`${who} at the table now. Open this seat to anyone? ${after}, and whoever takes it from the lobby plays on.`, "Open it to anyone"],
+    };
+    const [text, label] = texts[what];
+    hostConfirm = { seat: row.seat, pathPart, body, row: what === "open" ? null : row, text, label };
+    drawHostControls();
+  }
+
+  function confirmHost() {
+    const asked = hostConfirm;
+    hostConfirm = null;
+    drawHostControls();
+    if (asked) host(asked.pathPart, asked.body, asked.row);
   }
 
   async function host(pathPart, body, row) {
@@ -844,11 +1107,12 @@
     }
     if (name === "chat") {
       unread = 0;
+      dom.chatToast.hidden = true;
       drawChat();
     }
   }
   for (const tab of document.querySelectorAll(".side-tabs [role=tab]")) tab.addEventListener("click", () => showPanel(tab.id.slice(4)));
-  if (hostToken) showPanel("table");
+  if (hostToken && !token) showPanel("table");
 
   dom.sound.checked = window.localStorage.getItem("greenlight.sound") === "on";
   dom.sound.addEventListener("change", () => window.localStorage.setItem("greenlight.sound", dom.sound.checked ? "on" : "off"));
@@ -890,6 +1154,10 @@
     },
     get refused() {
       return refused;
+    },
+    /** What the seat's decision is about on the board (null when it has none). */
+    subject() {
+      return view && !view.outcome && view.legal_actions.length ? subjectNode() : null;
     },
   };
 })();

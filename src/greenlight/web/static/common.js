@@ -62,6 +62,13 @@
     return row ? row.name : `Player ${seat + 1}`;
   };
 
+  /** A seat's name with who it plays for: a bot that took over a person's seat reads "Bot 1 (random) for Ann". */
+  G.seatLabel = function (table, seat) {
+    const row = table && table.seats ? table.seats[seat] : null;
+    const name = G.seatName(table, seat);
+    return row && row.kind === "bot" && row.stands_in_for ? `${name} for ${row.stands_in_for}` : name;
+  };
+
   /** Call the JSON API; resolves to the body, rejects with an Error carrying .status and the server's message. */
   G.api = async function (method, url, body, token, extraHeaders) {
     const headers = { Accept: "application/json", ...(extraHeaders || {}) };
@@ -157,13 +164,13 @@
       return G.el(
         "tr",
         { class: winner ? "winner" : null, dataset: { seat: String(seat) } },
-        G.el("td", {}, G.seatName(table, seat), winner ? G.el("span", { class: "badge win", text: "winner" }) : null),
+        G.el("td", {}, G.seatLabel(table, seat), winner ? G.el("span", { class: "badge win", text: "winner" }) : null),
         G.el("td", { text: outcome.ranks[seat] }),
         G.el("td", { class: "score", text: formatNumber(outcome.scores[seat]) }),
         keys.map((k) => G.el("td", { text: formatValue(item[k]) }))
       );
     });
-    const winners = outcome.winners.length ? outcome.winners.map((s) => G.seatName(table, s)).join(" and ") : "nobody";
+    const winners = outcome.winners.length ? outcome.winners.map((s) => G.seatLabel(table, s)).join(" and ") : "nobody";
     return G.el(
       "div",
       { class: "outcome", id: "final-scores" },
@@ -188,13 +195,13 @@
       const width = best > 0 ? (100 * Math.max(0, score)) / best : 0;
       return G.el(
         "li",
-        { class: winner ? "winner" : "", dataset: { seat: String(seat) }, "aria-label": `${G.seatName(table, seat)}: place ${outcome.ranks[seat]}, score ${formatNumber(score)}${winner ? ", winner" : ""}` },
-        G.el("span", { class: "bar-name" }, `${ordinal(outcome.ranks[seat])} ${G.seatName(table, seat)}`, winner ? G.el("span", { class: "badge win", text: "winner" }) : null),
+        { class: winner ? "winner" : "", dataset: { seat: String(seat) }, "aria-label": `${G.seatLabel(table, seat)}: place ${outcome.ranks[seat]}, score ${formatNumber(score)}${winner ? ", winner" : ""}` },
+        G.el("span", { class: "bar-name" }, `${ordinal(outcome.ranks[seat])} ${G.seatLabel(table, seat)}`, winner ? G.el("span", { class: "badge win", text: "winner" }) : null),
         G.el("span", { class: "bar", "aria-hidden": "true" }, G.el("span", { class: `segment ${winner ? "c1" : "c0"}`, style: { width: `${width}%` } })),
         G.el("span", { class: "bar-score", text: formatNumber(score) })
       );
     });
-    const winners = outcome.winners.length ? outcome.winners.map((s) => G.seatName(table, s)).join(" and ") : "nobody";
+    const winners = outcome.winners.length ? outcome.winners.map((s) => G.seatLabel(table, s)).join(" and ") : "nobody";
     const details = G.el("details", { class: "score-details" }, G.el("summary", { text: "Every scoring figure" }), G.outcomeTable(outcome, table).querySelector(".scroll"));
     return G.el(
       "div",
@@ -228,6 +235,17 @@
   }
   G.formatValue = formatValue;
 })();
+
+// Skip links: straight to the page's content (at a table, to your move) without touching the address, whose
+// fragment holds a seat's key (#token=...): the target is focused instead.
+document.addEventListener("click", (event) => {
+  const link = event.target.closest ? event.target.closest("a.skip-link") : null;
+  if (!link) return;
+  const target = document.querySelector(link.getAttribute("href"));
+  if (!target) return;
+  event.preventDefault();
+  target.focus();
+});
 
 // Rules panels: a <details class="rules-panel" data-game="ID"> loads that game's rules for players when first opened.
 (function () {

@@ -196,7 +196,14 @@
   function showCreated(answer) {
     const table = answer.table;
     const humans = answer.seats.filter((seat) => seat.kind === "human");
-    for (const seat of humans) G.rememberSeat({ link: seat.link, table: table.id, title: table.title, seat: seat.seat, name: seat.name });
+    // The creator plays the first person's seat (Player 1 of the form): its link here also carries the host's key, so
+    // the creator's own seat page has the host's controls. The copied links never do.
+    const hostKey = new URLSearchParams((answer.host_link || "").split("#")[1] || "").get("host");
+    const own = humans.find((seat) => seat.link) || null;
+    const ownLink = own && hostKey ? `${own.link}&host=${encodeURIComponent(hostKey)}` : null;
+    for (const seat of humans) {
+      if (seat.link) G.rememberSeat({ link: seat === own && ownLink ? ownLink : seat.link, table: table.id, title: table.title, seat: seat.seat, name: seat.name });
+    }
     created.hidden = false;
     G.clear(created).append(
       el("h2", { text: `${table.title}: table ${table.id} is ready` }),
@@ -207,7 +214,13 @@
         humans
           .filter((seat) => seat.link)
           .map((seat) =>
-            el("li", { dataset: { seat: String(seat.seat) } }, el("span", { class: "seat-label", text: seat.name }), el("a", { href: seat.link, class: "seat-link", text: "play this seat" }), copyButton(seat.link))
+            el(
+              "li",
+              { dataset: { seat: String(seat.seat) } },
+              el("span", { class: "seat-label", text: seat.name }),
+              el("a", { href: seat === own && ownLink ? ownLink : seat.link, class: "seat-link", text: seat === own && ownLink ? "play this seat (as the host)" : "play this seat" }),
+              copyButton(seat.link)
+            )
           ),
         el("li", {}, el("span", { class: "seat-label", text: "Spectators" }), el("a", { href: answer.spectator_link, class: "spectator-link", text: "watch" }), copyButton(answer.spectator_link)),
         el(
@@ -216,7 +229,7 @@
           el("span", { class: "seat-label", text: "Host" }),
           el("a", { href: answer.host_link, class: "host-link", text: "manage the table" }),
           copyButton(answer.host_link),
-          el("span", { class: "muted", text: "Keep this one: it can give an absent person's seat to a bot, make a new link for a seat, or close the table." })
+          el("span", { class: "muted", text: "Keep this one: it can give an absent person's seat to a bot, make a new link for a seat, or close the table (your own seat's page has these controls too, under Table)." })
         )
       ),
       el("p", { class: "muted", text: table.from_position ? "This table starts from your position: you know every hidden card in it, and the table says so." : "No seed was chosen, so nobody, you included, can know the deal before the end." })
@@ -305,7 +318,10 @@
           "ul",
           { class: "link-list", dataset: { status } },
           items.map((t) => {
-            const seats = t.seats.map((s) => (s.kind === "bot" ? s.name : s.open ? "open seat" : `${s.name}${s.joined ? "" : " (not joined yet)"}`)).join(", ");
+            // A bot that took over a person's seat (a resignation, the host) is named with that person: nobody disappears.
+            const seats = t.seats
+              .map((s) => (s.kind === "bot" ? (s.stands_in_for ? `${s.name} for ${s.stands_in_for}` : s.name) : s.open ? "open seat" : `${s.name}${s.joined ? "" : " (not joined yet)"}`))
+              .join(", ");
             return el(
               "li",
               { dataset: { table: t.id } },

@@ -79,6 +79,8 @@
       G.clear(board);
       G.genericRenderer.render(board, view, {});
     }
+    // The board's own headings come under this one: the page's headings go in order.
+    board.prepend(G.el("h2", { class: "visually-hidden", text: "The table at this step" }));
     const outcome = G.clear(document.getElementById("outcome"));
     if (view.outcome) outcome.append(G.outcomeTable(view.outcome, table));
     G.clear(document.getElementById("log")).append(...view.log.map((line, i) => el("li", { value: String(i + 1), text: line })).reverse());
