@@ -24,7 +24,17 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web.conftest import Server, axe_violations, bearer, create_table, horizontal_overflow, new_page, screenshot
+from tests.web.conftest import (
+    EVERY_IMPACT,
+    Server,
+    axe_violations,
+    bearer,
+    check_what_a_newcomer_reads,
+    create_table,
+    horizontal_overflow,
+    new_page,
+    screenshot,
+)
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -194,8 +204,9 @@ def play_a_whole_game(browser: Any, server: Server, phone: bool) -> dict[str, in
             legal: list[str] = view["legal_actions"]
             observation = view["observation"]
             if first:
-                assert not axe_violations(page), axe_violations(page)
+                assert not axe_violations(page, EVERY_IMPACT), axe_violations(page, EVERY_IMPACT)
                 first = False
+            check_what_a_newcomer_reads(page, f"{size}, round {observation['round']}, {observation['step']}")
             assert horizontal_overflow(page) <= 0, f"{size}: the page is wider than the screen"
             assert not page.errors, page.errors
             decision = page.locator("#decision")
@@ -244,7 +255,8 @@ def play_a_whole_game(browser: Any, server: Server, phone: bool) -> dict[str, in
         assert shot and hovered
         assert page.locator("#final-scores").is_visible()
         assert horizontal_overflow(page) <= 0
-        assert not axe_violations(page), axe_violations(page)
+        check_what_a_newcomer_reads(page, f"{size}, the end")
+        assert not axe_violations(page, EVERY_IMPACT), axe_violations(page, EVERY_IMPACT)
         assert not page.errors, page.errors
         page.context.close()
     return kinds

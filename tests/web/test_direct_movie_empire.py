@@ -28,7 +28,17 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web.conftest import Server, axe_violations, bearer, create_table, horizontal_overflow, new_page, screenshot
+from tests.web.conftest import (
+    EVERY_IMPACT,
+    Server,
+    axe_violations,
+    bearer,
+    check_what_a_newcomer_reads,
+    create_table,
+    horizontal_overflow,
+    new_page,
+    screenshot,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -221,7 +231,7 @@ def test_a_whole_game_played_on_the_board(browser: Any, server: Server, size: st
         page.wait_for_selector(".me-board")
         view = wait_for_decision(page, -1)
         assert view is not None
-        assert not axe_violations(page), axe_violations(page)
+        assert not axe_violations(page, EVERY_IMPACT), axe_violations(page, EVERY_IMPACT)
 
         rng = random.Random(20 if phone else 10)
         played: Counter[str] = Counter()
@@ -231,6 +241,7 @@ def test_a_whole_game_played_on_the_board(browser: Any, server: Server, size: st
         while view is not None:
             assert horizontal_overflow(page) <= 0, "the table is wider than the screen"
             assert decision_in_view(page), "the decision is not in view"
+            check_what_a_newcomer_reads(page, f"{size}, move {moves} ({view['decision']['kind']})")
             targets = board_targets(page)
             missing = [action for action in view["legal_actions"] if not reachable(action, targets)]
             assert not missing, f"legal moves with no target on the board: {missing}"
@@ -251,7 +262,8 @@ def test_a_whole_game_played_on_the_board(browser: Any, server: Server, size: st
 
         page.wait_for_selector("#final-scores")
         assert page.locator(".me-final").count() == 1
-        assert not axe_violations(page), axe_violations(page)
+        check_what_a_newcomer_reads(page, f"{size}, the end")
+        assert not axe_violations(page, EVERY_IMPACT), axe_violations(page, EVERY_IMPACT)
         assert not page.errors, page.errors
         page.context.close()
     assert refusal_checked and shot

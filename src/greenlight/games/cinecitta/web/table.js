@@ -307,7 +307,7 @@
   function target(node, tokens, ctx) {
     G.playable(node, tokens, ctx);
     if (!node.classList.contains("unplayable")) return node;
-    const explain = async () => {
+    const explain = async (event) => {
       // G.playable keeps the engine's answer on the node once it has it: ask only the first time.
       const known = node.dataset.why && node.dataset.why !== "…" ? node.dataset.why : null;
       const reason = known || (await ctx.why(tokens.join(" ")));
@@ -315,6 +315,9 @@
       if (note) {
         note.hidden = false;
         note.textContent = `${cardOrThing(ctx, tokens)}: ${reason}`;
+        // After a tap the note is brought into view (a scrolled dock may hold it out of sight); never under a
+        // mouse, where scrolling would move the cards from under the pointer.
+        if (event && event.type === "touchstart") note.scrollIntoView({ block: "nearest" });
       }
     };
     node.addEventListener("mouseenter", explain);

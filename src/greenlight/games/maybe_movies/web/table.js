@@ -556,6 +556,14 @@
       G.markArrivals(root, "maybe-movies");
     },
 
+    /** What the decision is about: the pitch while it is voted on or changed, the market while it is pitched. */
+    subject(root, view) {
+      const phase = view.observation.phase;
+      if (["vote", "change_edit", "cost_choice", "profit_choice", "movie_pick"].includes(phase)) return root.querySelector(".mm-pitch");
+      if (phase === "pitch") return root.querySelector(".mm-market");
+      return null;
+    },
+
     /** Your vote cards and personal movie cards, docked above the decision: click one to vote it or add it. */
     hand(root, view, ctx) {
       const obs = view.observation;

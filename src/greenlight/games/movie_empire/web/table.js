@@ -581,7 +581,8 @@
     const planCard = plan.active ? component(ctx, plan.active) : null;
     const activeTrend = active ? component(ctx, active) : null;
     const exemptions = myTurn(view) ? view.legal_actions.filter((a) => a.startsWith("exempt ")) : [];
-    const ways = { decline: "Follow the plan", free: "Ignore it (free)", dossier: "Ignore it: spend my dossier", pay: "Ignore it: pay" };
+    // Paying to ignore the plan says what it costs (the action's own words: "Pay 4 money to ignore the annual plan ...").
+    const ways = { decline: "Follow the plan", free: "Ignore it (free)", dossier: "Ignore it: spend my dossier" };
     return el(
       "section",
       { class: "me-top" },
@@ -689,7 +690,7 @@
       el(
         "table",
         { class: "me-final-table" },
-        el("thead", {}, el("tr", {}, el("th", { text: "" }), seats.map((seat) => el("th", { class: winners.includes(seat) ? "winner" : null, text: seatLabel(view, seat) })))),
+        el("thead", {}, el("tr", {}, el("th", { scope: "col" }, el("span", { class: "visually-hidden", text: "Scoring" })), seats.map((seat) => el("th", { class: winners.includes(seat) ? "winner" : null, text: seatLabel(view, seat) })))),
         el("tbody", {}, rows.map((row) => el("tr", { class: row.label === "Total" ? "total" : null }, el("th", { text: row.label }), row.values.map((value) => el("td", { text: value })))))
       )
     );
