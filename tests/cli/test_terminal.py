@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pexpect
 import pytest
@@ -191,3 +193,124 @@ def test_help_during_play_shows_the_legend_and_the_rules_of_the_step(tmp_path: P
     child.expect(PROMPT)
     child.sendline("quit")
     child.expect(pexpect.EOF)
+
+
+# -- one screen at a time: a 120x40 window ------------------------------------------------------------------------
+
+
+class Window:
+    """A 120x40 tmux window running one command (a real terminal: line wrapping, paging, the screen as shown)."""
+
+    def __init__(self, home: Path, command: str) -> None:
+        self.session = f"greenlight-window-{os.getpid()}-{time.monotonic_ns()}"
+        env = f"GREENLIGHT_HOME={home} LINES=40 COLUMNS=120 PAGER=less"
+        subprocess.run(["tmux", "new-session", "-d", "-s", self.session, "-x", "120", "-y", "40", f"{env} {command}"], check=True)
+
+    def screen(self, joined: bool = False) -> list[str]:
+        """The rows on the screen; ``joined``: rows the terminal wrapped are joined again (the lines as written)."""
+        args = ["tmux", "capture-pane", "-p", "-t", self.session] + (["-J"] if joined else [])
+        text = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+        return text.rstrip("\n").split("\n")
+
+    def last_row(self, accept: Any, timeout: float = 30) -> str:
+        """Wait until the screen's last row is one ``accept`` takes; return it."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            row = self.screen()[-1]
+            if accept(row):
+                return row
+            time.sleep(0.1)
+        raise AssertionError("the screen did not settle:\n" + "\n".join(self.screen()))
+
+    def wait_for(self, *texts: str, timeout: float = 60) -> tuple[str, list[str]]:
+        """The first of ``texts`` to appear on the screen, and the screen then."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            rows = self.screen()
+            for text in texts:
+                if any(text in row for row in rows):
+                    return text, rows
+            time.sleep(0.1)
+        raise AssertionError(f"none of {texts} appeared:\n" + "\n".join(self.screen()))
+
+    def keys(self, *typed: str) -> None:
+        subprocess.run(["tmux", "send-keys", "-t", self.session, *typed], check=True)
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "kill-session", "-t", self.session], check=False)
+
+
+#: The last row of a screen that waits for the person: the prompt, or a confirmation.
+ASKED = (PROMPT.strip(), r"Play it anyway? [y/N]")
+ALL_MAYBE_MOVIES_OPTIONS = ["-o", "trendsetter_tricks", "-o", "breaking_changes", "-o", "blockbuster_budgets"]
+#: Each game at a busy moment: its title line starts every screen of the table.
+BUSY_GAMES = {
+    "cinecitta": ("Cinecitta 1937 · round", ["--position", "docs/positions/cinecitta.json", "--seat", "human"]),
+    "maybe-movies": (
+        "Maybe Movies · turn",
+        ["maybe-movies", "-n", "6", "--seed", "4", "--seat", "human", *ALL_MAYBE_MOVIES_OPTIONS],
+    ),
+    "movie-empire": ("Movie Empire · round", ["movie-empire", "-n", "4", "--seed", "4", "--seat", "human", "-o", "shoot_a_short"]),
+}
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/test")
+@pytest.mark.parametrize("game_id", sorted(BUSY_GAMES))
+def test_every_turn_fits_a_120_by_40_window(tmp_path: Path, game_id: str) -> None:
+    """At each prompt the whole turn is on the screen: the table from its title line (its middle left out with a note
+    when it is too long), the question, the choices and the prompt, with no word cut at the window's edge; the whole
+    table is a 'board' away, through a pager."""
+    title, args = BUSY_GAMES[game_id]
+    root = Path(__file__).resolve().parents[2]
+    window = Window(tmp_path, f"cd {root} && {sys.executable} -m greenlight.cli.main play {' '.join(args)} --seat bot:random")
+    try:
+        before: list[str] = []
+        for turn in range(3):
+            # A fresh prompt on the last row of a screen that changed since the last answer.
+            last = window.last_row(lambda row, old=before: row.rstrip() in ASKED and window.screen() != old)
+            rows = window.screen()
+            if last.startswith("Play it anyway"):
+                before = rows
+                window.keys("y", "Enter")
+                continue
+            assert any(row.startswith(title) for row in rows), f"turn {turn}: the table's first line is off the screen:\n" + "\n".join(rows)
+            # Every line is written to fit the window (wrapped at spaces by the program): the terminal wraps none
+            # (it would cut a word anywhere).
+            long = [row for row in window.screen(joined=True) if len(row) > 120]
+            assert not long, long[:3]
+            if turn == 0:
+                window.keys("board", "Enter")  # the whole table, through a pager when it is taller than the window
+                shown = window.last_row(lambda row: row in (":", "(END)") or row.rstrip() == PROMPT.strip())
+                if shown in (":", "(END)"):
+                    window.keys("q")
+                    window.last_row(lambda row: row.rstrip() == PROMPT.strip())
+            before = window.screen()
+            window.keys("1", "Enter")
+    finally:
+        window.close()
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/test")
+def test_replay_shows_each_action_in_words_with_the_table(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    bots = ["--seat", "bot:medium", "--seat", "bot:random", "--seat", "bot:random"]
+    played = greenlight("play", "cinecitta", "-n", "3", "--seed", "9", *bots, "--json", "--record", str(record), home=tmp_path)
+    assert played.returncode == 0, played.stderr
+    # Without a terminal: every action in its player's words (the game is over, nothing is secret), then the table.
+    out = greenlight("replay", str(record), "--no-step", home=tmp_path).stdout
+    steps = [line for line in out.splitlines() if re.match(r"\d+\. ", line)]
+    assert len(steps) == len(Record.load(record).actions)
+    assert all(": " in line and not line.endswith(" acts") for line in steps), steps[:5]
+    assert steps[0].startswith("1. Bot 1 (medium): Offer "), steps[0]
+    assert "Final scores" in out or "Winner" in out or "Rank" in out
+    # At a terminal, one action at a time with the table after it, on one 120x40 screen.
+    window = Window(tmp_path, f"{sys.executable} -m greenlight.cli.main replay {record}")
+    try:
+        _, rows = window.wait_for("Enter: next")
+        assert any(row.startswith("Cinecitta 1937 · round 1") for row in rows) and any(row.startswith("1. Bot 1") for row in rows)
+        window.keys("Enter")
+        _, rows = window.wait_for("Action 2 of")
+        assert any(row.startswith("2. Bot 2") for row in rows) and rows[-1].startswith(">")
+        window.keys("q", "Enter")
+    finally:
+        window.close()

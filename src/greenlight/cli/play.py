@@ -17,10 +17,13 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.console import Group, RenderableType
 from rich.markup import escape
+from rich.text import Text
 
 from greenlight.bots import analyse, bot_names, make_bot
 from greenlight.cli.common import SeatSpec, console, fail, load_game, outcome_table, parse_options, result_json
+from greenlight.cli.screen import choice_list, fit_table, height, markup_lines, show, window_rows
 from greenlight.cli.terminal import (
     Prompt,
     age_in_words,
@@ -45,6 +48,8 @@ from greenlight.core.rng import derive_seed
 SEED_BITS = 128
 #: Legal actions listed one per line up to this many; longer lists are folded into groups.
 LIST_LIMIT = 40
+#: Rows of the table that stay in view beside a long list of choices (a longer list is folded into groups).
+MIN_TABLE_ROWS = 12
 #: Words a person may type instead of an action.
 COMMANDS = ("help", "hint", "list", "board", "log", "seed", "quit")
 #: Seconds the search thinks for a hint, and how many moves it shows.
@@ -153,28 +158,53 @@ def human_turn(table: Table, seat: int) -> None:
 
 
 def show_view(table: Table, seat: int, actions: list[Action]) -> None:
-    """The seat's board, the question and its choices in words."""
+    """The seat's board, the question and its choices in words, on one screen: the table gives way (its middle left
+    out, ``board`` shows it all) when the three are taller than the window."""
     match, game = table.match, table.game
-    console.print(game.render_text(match.observe(seat), table.names))
-    console.print(f"[bold]{escape(match.decision().prompt)}[/bold]")
-    show_actions(table, seat, actions)
+    rows = window_rows()
+    question = Text.from_markup(f"[bold]{escape(match.decision().prompt)}[/bold]")
+    # The choices take what they need, as long as at least a few rows of the table stay in view; else one line a group.
+    choices = choice_lines(table, seat, actions, detailed=True)
+    if height(console, choices) > rows - MIN_TABLE_ROWS - 4:
+        choices = choice_lines(table, seat, actions, detailed=False)
+    hint = " 'hint' asks the search," if table.hints else ""
+    closing = Text.from_markup(
+        f"[dim]Type a number or an action (Tab completes); 'help' explains this step,{hint} 'board' shows the whole table, "
+        "'list' every choice in words, 'log', 'quit'.[/dim]"
+    )
+    decision = [question, choices, closing]
+    room = rows - sum(height(console, part) for part in decision) - 1  # and the row of the prompt
+    fitted = fit_table(console, game.render_text(match.observe(seat), table.names), room)
+    for line in fitted.lines:
+        console.print(line)
+    for part in decision:
+        console.print(part)
+
+
+def show_board(table: Table, seat: int) -> None:
+    """The whole table (through a pager when it is taller than the window)."""
+    show(console, Group(*markup_lines(table.game.render_text(table.match.observe(seat), table.names))))
 
 
 def show_actions(table: Table, seat: int, actions: list[Action]) -> None:
-    """List the actions with their words; long lists are folded into groups that differ only in their last word."""
+    """Every choice with its words (through a pager when the list is taller than the window)."""
+    show(console, choice_lines(table, seat, actions, detailed=True))
+
+
+def choice_lines(table: Table, seat: int, actions: list[Action], *, detailed: bool) -> RenderableType:
+    """The choices: numbered with their text and words (wrapped at spaces), or (not ``detailed``, or too many to list)
+    one line per group of actions that differ only in their last word. Tab completes them all."""
     game, state = table.game, table.match.state
     texts = [str(action) for action in actions]
     table.prompt.offer([*texts, *COMMANDS])
-    if len(actions) <= LIST_LIMIT:
-        width = max(len(text) for text in texts)
-        for index, (action, text) in enumerate(zip(actions, texts, strict=True), 1):
-            words = game.describe_action(state, seat, action)
-            warning = " [yellow](asks first)[/yellow]" if game.action_warning(state, seat, action) else ""
-            console.print(f"{index:>3}. {escape(text):<{width}}  [cyan]{escape(words)}[/cyan]{warning}", soft_wrap=True)
-    else:
-        console.print("\n".join(escape(line) for line in grouped(texts)))
-    hint = " 'hint' asks the search," if table.hints else ""
-    console.print(f"[dim]Type a number or an action (Tab completes); 'help' explains this step,{hint} 'log', 'quit'.[/dim]")
+    if not detailed or len(actions) > LIST_LIMIT:
+        return Text("\n".join(grouped(texts)))
+    rows = []
+    for index, (action, text) in enumerate(zip(actions, texts, strict=True), 1):
+        words = escape(game.describe_action(state, seat, action))
+        warning = " [yellow](asks first)[/yellow]" if game.action_warning(state, seat, action) else ""
+        rows.append((f"{index}.", text, f"[cyan]{words}[/cyan]{warning}"))
+    return choice_list(rows)
 
 
 def grouped(texts: list[str]) -> list[str]:
@@ -216,8 +246,11 @@ def read_choice(table: Table, seat: int, actions: list[Action]) -> Action | None
         console.print(escape(help_text) if help_text else "No help for this step.")
         console.print(f"[dim]The whole rules: greenlight rules {game.spec.id}[/dim]")
         return None
-    if command in ("list", "board"):
-        show_view(table, seat, actions)
+    if command == "board":
+        show_board(table, seat)
+        return None
+    if command == "list":
+        show_actions(table, seat, actions)
         return None
     if command == "log":
         console.print(escape("\n".join(match.log(seat, table.names)[-30:]) or "(nothing yet)"))
@@ -259,11 +292,11 @@ def show_hint(table: Table, seat: int) -> None:
         return
     console.print(f"[dim]Thinking for {HINT_SECONDS:g} seconds about what you can see...[/dim]")
     moves = analyse(table.game, table.match.state, seat, seconds=HINT_SECONDS, seed=len(table.match.record.actions))
-    for rank, move in enumerate(moves[:HINT_MOVES], 1):
-        console.print(
-            f"{rank}. [cyan]{escape(move.words)}[/cyan] ({escape(move.text)}): wins about {move.win_share:.0%} in {move.visits} tries",
-            soft_wrap=True,
-        )
+    rows = [
+        (f"{rank}.", move.text, f"[cyan]{escape(move.words)}[/cyan]: wins about {move.win_share:.0%} in {move.visits} tries")
+        for rank, move in enumerate(moves[:HINT_MOVES], 1)
+    ]
+    console.print(choice_list(rows))
 
 
 def reveal_seed(table: Table) -> None:

@@ -24,7 +24,6 @@ from greenlight.games.movie_empire.words import (
     points,
     signed,
     space_name,
-    space_text,
     trend_text,
 )
 
@@ -162,7 +161,8 @@ def _board(table: Tables, obs: MovieEmpireObservation, who: _Who) -> str:
             price = f", price {space['price']} money" if space.get("price") is not None else ", free"
             groups[task].append(f"  {name}: {_card(table, card)}{price}{tail}")
         else:
-            groups["other"].append(f"  {name}: {escape(space_text(table, info))}{tail}")  # the effect, as printed
+            # Named only: what a space does is in the words of the move that takes it (the list of choices).
+            groups["other"].append(f"{name}{tail}")
     parts = [
         "[bold]Production board[/bold]",
         *groups["production"],
@@ -170,8 +170,7 @@ def _board(table: Tables, obs: MovieEmpireObservation, who: _Who) -> str:
         *groups["script"],
         "[bold]Stars[/bold]",
         *groups["star"],
-        "[bold]Action spaces[/bold]",
-        *groups["other"],
+        "[bold]Action and release spaces[/bold]: " + "; ".join(groups["other"]) + ".",
     ]
     return "\n".join(parts)
 
