@@ -17,14 +17,17 @@ from greenlight.core.registry import get_game
 HOME = Path(tempfile.mkdtemp(prefix="greenlight-cli-home-"))
 
 
-def greenlight(*args: str, stdin: str = "", timeout: float = 120, home: Path = HOME) -> subprocess.CompletedProcess[str]:
-    """Run the command as a person would, with its own save folder (``GREENLIGHT_HOME``)."""
+def greenlight(
+    *args: str, stdin: str = "", timeout: float = 120, home: Path = HOME, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run the command as a person would, with its own save folder (``GREENLIGHT_HOME``), in ``cwd`` if given."""
     return subprocess.run(
         [sys.executable, "-m", "greenlight.cli.main", *args],
         input=stdin,
         capture_output=True,
         text=True,
         timeout=timeout,
+        cwd=cwd,
         env={"COLUMNS": "160", "PATH": "/usr/bin:/bin", "TERM": "dumb", "GREENLIGHT_HOME": str(home)},
     )
 
@@ -125,10 +128,19 @@ def test_replay_steps_through_a_record_hiding_secret_choices(tmp_path: Path) -> 
     )
     result = greenlight("replay", str(record_file), "--no-step")
     assert result.returncode == 0, result.stderr
-    assert "72 actions" in result.stdout and "Bot 1 (heuristic) acts" in result.stdout
-    assert not re.search(r"offer [A-Z]\d+ \d+", result.stdout), "a secret offer's text is hidden without --reveal"
+    # The game is over: its record is public (as the web's replay shows it), so every action reads in words.
+    assert "72 actions" in result.stdout and "1. Bot 1 (heuristic): Offer " in result.stdout
+    assert "final result" in result.stdout
+    # In an unfinished game another seat's simultaneous choice stays secret without --reveal: only what it caused
+    # once revealed is shown.
+    unfinished = json.loads(record_file.read_text())
+    unfinished["actions"] = unfinished["actions"][:2]
+    record_file.write_text(json.dumps(unfinished))
+    early = greenlight("replay", str(record_file), "--no-step")
+    assert "1. Bot 1 (heuristic): makes a secret choice" in early.stdout and "Offer" not in early.stdout
+    assert not re.search(r"offer [A-Z]\d+ \d+", early.stdout), "a secret offer's text is hidden without --reveal"
     revealed = greenlight("replay", str(record_file), "--no-step", "--reveal")
-    assert "Bot 1 (heuristic) offer" in revealed.stdout and "final result" in revealed.stdout
+    assert "1. Bot 1 (heuristic): Offer " in revealed.stdout
 
 
 def test_bench_prints_one_json_line() -> None:

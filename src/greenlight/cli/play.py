@@ -23,7 +23,7 @@ from rich.text import Text
 
 from greenlight.bots import analyse, bot_names, make_bot
 from greenlight.cli.common import SeatSpec, console, fail, load_game, outcome_table, parse_options, result_json
-from greenlight.cli.screen import choice_list, fit_table, height, markup_lines, show, window_rows
+from greenlight.cli.screen import choice_list, fit_table, height, markup_lines, numbered, show, window_rows
 from greenlight.cli.terminal import (
     Prompt,
     age_in_words,
@@ -170,7 +170,7 @@ def show_view(table: Table, seat: int, actions: list[Action]) -> None:
     hint = " 'hint' asks the search," if table.hints else ""
     closing = Text.from_markup(
         f"[dim]Type a number or an action (Tab completes); 'help' explains this step,{hint} 'board' shows the whole table, "
-        "'list' every choice in words, 'log', 'quit'.[/dim]"
+        "'list' every choice with its words, 'log', 'quit'.[/dim]"
     )
     decision = [question, choices, closing]
     room = rows - sum(height(console, part) for part in decision) - 1  # and the row of the prompt
@@ -293,10 +293,10 @@ def show_hint(table: Table, seat: int) -> None:
     console.print(f"[dim]Thinking for {HINT_SECONDS:g} seconds about what you can see...[/dim]")
     moves = analyse(table.game, table.match.state, seat, seconds=HINT_SECONDS, seed=len(table.match.record.actions))
     rows = [
-        (f"{rank}.", move.text, f"[cyan]{escape(move.words)}[/cyan]: wins about {move.win_share:.0%} in {move.visits} tries")
+        (f"{rank}.", f"[cyan]{escape(move.words)}[/cyan] ({escape(move.text)}): wins about {move.win_share:.0%} in {move.visits} tries")
         for rank, move in enumerate(moves[:HINT_MOVES], 1)
     ]
-    console.print(choice_list(rows))
+    console.print(numbered(rows))
 
 
 def reveal_seed(table: Table) -> None:

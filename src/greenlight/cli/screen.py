@@ -101,6 +101,16 @@ def choice_list(rows: Sequence[tuple[str, str, str]]) -> Table:
     return grid
 
 
+def numbered(rows: Sequence[tuple[str, str]]) -> Table:
+    """Numbered lines (number, markup) whose words wrap at spaces under themselves."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(justify="right", no_wrap=True)
+    grid.add_column(ratio=1)
+    for number, words in rows:
+        grid.add_row(number, Text.from_markup(words))
+    return grid
+
+
 def show(console: Console, renderable: RenderableType, rows: int | None = None) -> None:
     """Print ``renderable``; when it is taller than the window, through a pager (the reader leaves it with q)."""
     if console.is_terminal and height(console, renderable) > (rows if rows is not None else window_rows()) - 1:
