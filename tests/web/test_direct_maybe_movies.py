@@ -138,6 +138,17 @@ def check_refusal(page: Any, api: httpx.Client, table_id: str, token: str, names
     return True
 
 
+#: Titles that two different movie cards show on the page (each title stands for one card: §2.6).
+SHARED_TITLES = """() => {
+  const cards = new Map();
+  for (const node of document.querySelectorAll('#board .mm-card.movie[data-card], #dock .mm-card.movie[data-card]')) {
+    const title = node.querySelector('.mm-title').textContent.trim();
+    cards.set(title, (cards.get(title) || new Set()).add(node.dataset.card));
+  }
+  return [...cards].filter(([, ids]) => ids.size > 1).map(([title, ids]) => `${title}: ${[...ids].join(', ')}`);
+}"""
+
+
 def accessibility_problems(page: Any) -> list[str]:
     """axe-core's problems of any impact on the page."""
     return axe_violations(page, EVERY_IMPACT)
@@ -151,6 +162,8 @@ def test_a_whole_game_played_on_the_board(browser: Any, server: Server, size: st
         created = create_table(api, "maybe-movies", seats, seed=SEEDS[size], options=OPTIONS[size])
         table_id, token = created["table"]["id"], created["seats"][0]["token"]
         names = {item["id"]: item["name"] for item in api.get(f"/api/tables/{table_id}/components").json()}
+        movies = [name for code, name in names.items() if code[0] in "MB"]
+        assert len(movies) == 60 and len(set(movies)) == 60, "every movie card of the catalogue has its own title"
         page = new_page(browser, phone=SIZES[size])
         page.goto(created["seats"][0]["link"])
         page.wait_for_selector(".mm-board")
@@ -168,6 +181,8 @@ def test_a_whole_game_played_on_the_board(browser: Any, server: Server, size: st
             assert not missing, f"legal moves with no target on the board: {missing}"
             assert horizontal_overflow(page) <= 0, "the table page is wider than the screen"
             check_what_a_newcomer_reads(page, f"{size}, move {moves} ({state['phase']})")
+            shared = page.evaluate(SHARED_TITLES)
+            assert not shared, f"two different cards show the same title: {shared}"
             check_moves_read_apart(page)
             if not explained:
                 explained = check_refusal(page, api, table_id, token, names, SIZES[size])

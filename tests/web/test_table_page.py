@@ -110,6 +110,22 @@ def test_the_table_fits_the_screen_and_the_decision_is_in_view(
             break
     else:
         raise AssertionError(f"no choice within 4 Tabs of the skip link: {page.evaluate('document.activeElement.outerHTML.slice(0, 120)')}")
+    # Any card on the table is read whole, with no hover: a long press (a right click) opens its printed words in a
+    # sheet, Escape closes it.
+    card = page.locator("#board [data-card]:visible, #dock [data-card]:visible").first
+    code = card.get_attribute("data-card")
+    component = next(item for item in api.get(f"/api/tables/{created['table']['id']}/components").json() if item["id"] == code)
+    card.evaluate("(node) => node.scrollIntoView({block: 'center'})")
+    if SIZES[size]:
+        card.dispatch_event("contextmenu")  # what a long press on a phone fires
+    else:
+        card.click(button="right")
+    sheet = page.locator("#card-sheet[open]")
+    sheet.wait_for()
+    assert sheet.locator("h2").inner_text() == component["name"] and sheet.locator(".card-sheet-text").inner_text() == component["text"]
+    assert not axe_violations(page, EVERY_IMPACT), axe_violations(page, EVERY_IMPACT)
+    page.keyboard.press("Escape")
+    assert not page.locator("#card-sheet[open]").count()
     watcher = open_page(browser, pages, created["spectator_link"], phone=SIZES[size])
     watcher.wait_for_selector("#board > *")
     assert horizontal_overflow(watcher) <= 0

@@ -94,8 +94,9 @@
   let reconnectTimer = null;
   // The refusal on show came from a lost connection (cleared once it is back), not from the game.
   let refusalFromNetwork = false;
-  // A host action waiting for its confirmation: {seat, what, body, row, text}.
+  // A host action waiting for its confirmation: {seat, what, body, row, text}; the bot level chosen per seat.
   let hostConfirm = null;
+  const hostLevels = {};
   let toastTimer = null;
 
   // -- connection -------------------------------------------------------------------------------
@@ -1024,7 +1025,13 @@
         );
       } else if (!over) {
         if (row.kind === "human") {
-          const level = el("select", { "aria-label": `bot level for seat ${row.seat + 1}` }, game.bots.map((name) => el("option", { value: name, text: name, selected: name === "medium" })));
+          // The level chosen stays chosen when the panel is drawn again (a view or a presence change arriving).
+          const chosen = hostLevels[row.seat] || "medium";
+          const level = el(
+            "select",
+            { "aria-label": `bot level for seat ${row.seat + 1}`, onchange: () => (hostLevels[row.seat] = level.value) },
+            game.bots.map((name) => el("option", { value: name, text: name, selected: name === chosen }))
+          );
           line.append(
             " ",
             level,
