@@ -279,7 +279,11 @@ def test_every_turn_fits_a_120_by_40_window(tmp_path: Path, game_id: str) -> Non
             long = [row for row in window.screen(joined=True) if len(row) > 120]
             assert not long, long[:3]
             if turn == 0:
-                window.keys("board", "Enter")  # the whole table, through a pager when it is taller than the window
+                # The whole table, through a pager when it is taller than the window. (Enter only once the word is on
+                # the screen: until then the last row is still the old prompt, which is no answer yet.)
+                window.keys("board")
+                window.last_row(lambda row: row.rstrip().endswith("> board"))
+                window.keys("Enter")
                 shown = window.last_row(lambda row: row in (":", "(END)") or row.rstrip() == PROMPT.strip())
                 for attempt in range(5):  # a q typed while the pager starts may be lost: type it again
                     if shown not in (":", "(END)"):
