@@ -14,7 +14,7 @@ from greenlight.core.game import Game
 from greenlight.core.record import Record, replay
 from greenlight.core.registry import get_game
 from greenlight.testing.conformance import option_matrix
-from greenlight.testing.golden import check_golden
+from greenlight.testing.golden import changed_results, check_golden, golden_name, make_golden, unexplained_changes
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILT_IN = ("cinecitta", "maybe-movies", "movie-empire")
@@ -83,3 +83,51 @@ def test_a_record_of_other_rules_is_refused_on_replay_saying_both_versions(game_
     old = Record.from_json({**record.to_json(), "version": "0"})
     with pytest.raises(RecordError, match=rf"version 0, this engine has {re.escape(game.spec.version)}"):
         replay(old)
+
+
+@pytest.mark.parametrize("game_id", BUILT_IN)
+def test_every_golden_result_the_last_rules_bump_changed_is_named_in_its_changelog_entry(game_id: str) -> None:
+    game = get_game(game_id)
+    unexplained = unexplained_changes(game, golden(game_id), (ROOT / "CHANGELOG.md").read_text())
+    assert not unexplained, (
+        f"rules version {game.spec.version} of {game.spec.title} changed the result of these golden games, and its CHANGELOG "
+        "entry does not name them (in backquotes, with the rule change that explains it): " + "; ".join(unexplained)
+    )
+
+
+def bumped_cinecitta() -> tuple[Game[Any], dict[str, Any], str]:
+    """Cinecitta's golden games as if written again under a bump that changed the result of the third one."""
+    game = get_game("cinecitta")
+    pinned = golden("cinecitta")
+    scores = {golden_name(game, entry): list(entry["scores"]) for entry in pinned["games"]}
+    third = golden_name(game, pinned["games"][2])
+    scores[third] = [score + 1 for score in scores[third]]
+    return game, {**pinned, "previous": {"version": "0", "scores": scores}}, third
+
+
+def test_a_bump_whose_changelog_entry_does_not_name_a_changed_golden_result_fails() -> None:
+    game, pinned, third = bumped_cinecitta()
+    assert third == "3 players, seed 1, movie_awards"
+    assert changed_results(game, pinned) == [third]
+    entry = f"- `cinecitta` rules version {game.spec.version}: awards are counted differently.\n- `other` rules version 1\n"
+    assert unexplained_changes(game, pinned, entry) == [third]
+    # Named in another game's entry, or without its backquotes (a prefix of other names), it is still unexplained.
+    elsewhere = f"- `cinecitta` rules version {game.spec.version}: awards.\n- `maybe-movies` rules version 9: `{third}`\n"
+    assert unexplained_changes(game, pinned, elsewhere) == [third]
+    bare = f"- `cinecitta` rules version {game.spec.version}: awards change {third}.\n"
+    assert unexplained_changes(game, pinned, bare) == [third]
+    named = f"- `cinecitta` rules version {game.spec.version}: awards are counted differently\n  (`{third}`: the award).\n"
+    assert unexplained_changes(game, pinned, named) == []
+
+
+def test_writing_golden_games_again_keeps_the_replaced_versions_results_only_across_a_bump() -> None:
+    game = get_game("cinecitta")
+    pinned = golden("cinecitta")
+    before = {**pinned, "version": "0", "games": pinned["games"][:4]}
+    written = make_golden(game, seeds=(1,), before=before)
+    assert written["previous"] == {"version": "0", "scores": {golden_name(game, entry): entry["scores"] for entry in pinned["games"][:4]}}
+    # Same seeds, same rules: nothing the bump changed.
+    assert changed_results(game, written) == []
+    again = make_golden(game, seeds=(1,), before=written)
+    assert again["previous"] == written["previous"]
+    assert "previous" not in make_golden(game, seeds=(1,), before={**pinned, "games": []})

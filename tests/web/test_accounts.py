@@ -7,6 +7,7 @@ import threading
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs
 
 import httpx
 import pytest
@@ -40,7 +41,8 @@ def sign_in(client: httpx.Client, name: str, password: str = PASSWORD) -> httpx.
 
 
 def token_of(link: str) -> str:
-    return link.split("#token=", 1)[1]
+    """The seat token of a seat link (its fragment may also hold the creator's host key: ``#token=...&host=...``)."""
+    return parse_qs(link.split("#", 1)[1])["token"][0]
 
 
 def play_to_the_end(server: Server, table_id: str, tokens: dict[int, str], seed: int = 3) -> None:

@@ -60,7 +60,7 @@ def fit_table(console: Console, text: str, rows: int) -> Fitted:
     >>> console = Console(width=40, record=True)
     >>> fitted = fit_table(console, "\\n".join(f"line {n}" for n in range(10)), 5)
     >>> [line.plain for line in fitted.lines], fitted.left_out
-    (['line 0', 'line 1', '… 7 more lines of the table: type board to read it all …', 'line 8', 'line 9'], 6)
+    (['line 0', 'line 1', '… 6 more lines of the table: type board to read it all …', 'line 8', 'line 9'], 6)
     """
     lines = markup_lines(text)
     heights = [height(console, line) for line in lines]

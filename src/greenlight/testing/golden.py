@@ -8,6 +8,11 @@ If a rule changed, the games no longer match, and the message asks for what
 a rules change needs: a new ``spec.version`` (records of the old rules are
 then refused on replay), a CHANGELOG entry, and golden games written again.
 
+Writing them again cannot hide a bug shipped along with the intended change:
+the new file keeps each game's scores under the previous rules version
+(``previous``), and :func:`unexplained_changes` names every golden game whose
+result the bump changed and that the version's CHANGELOG entry does not name.
+
 >>> from greenlight.testing.golden import portable_digest
 >>> portable_digest({"b": [1, 2]}) == portable_digest({"b": [1, 2]}) != portable_digest({"b": [2, 1]})
 True
@@ -17,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 from typing import Any
 
 from greenlight.core.game import Game
@@ -72,10 +78,58 @@ def play_golden(game: Game[Any], num_players: int, options: dict[str, Any], seed
     }
 
 
-def make_golden(game: Game[Any], seeds: tuple[int, ...] = (1, 2)) -> dict[str, Any]:
-    """The golden games of ``game``: ``seeds`` for every player count and option combination."""
+def golden_name(game: Game[Any], pinned: dict[str, Any]) -> str:
+    """How a CHANGELOG entry names one golden game: its player count, its seed and the options it turns on.
+
+    >>> from greenlight.core.registry import get_game
+    >>> game = get_game("cinecitta")
+    >>> golden_name(game, {"num_players": 4, "seed": 2, "options": game.spec.resolve_options(4, {"movie_awards": True})})
+    '4 players, seed 2, movie_awards'
+    """
+    defaults = game.spec.resolve_options(pinned["num_players"], {})
+    changed = [key if value is True else f"{key}={value}" for key, value in pinned["options"].items() if value != defaults.get(key)]
+    return ", ".join([f"{pinned['num_players']} players", f"seed {pinned['seed']}", *changed])
+
+
+def make_golden(game: Game[Any], seeds: tuple[int, ...] = (1, 2), before: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The golden games of ``game``: ``seeds`` for every player count and option combination.
+
+    ``before`` is the golden file being replaced: under a new rules version its scores are kept as ``previous`` (the
+    results the bump changed must be named in the CHANGELOG); under the same version its ``previous`` carries over.
+    """
     games = [play_golden(game, n, options, seed) for n, options in option_matrix(game) for seed in seeds]
-    return {"format": FORMAT, "game": game.spec.id, "version": game.spec.version, "games": games}
+    golden: dict[str, Any] = {"format": FORMAT, "game": game.spec.id, "version": game.spec.version, "games": games}
+    if before is not None and before.get("version") != game.spec.version:
+        scores = {golden_name(game, pinned): pinned["scores"] for pinned in before["games"]}
+        golden["previous"] = {"version": before.get("version"), "scores": scores}
+    elif before is not None and "previous" in before:
+        golden["previous"] = before["previous"]
+    return golden
+
+
+def changed_results(game: Game[Any], golden: dict[str, Any]) -> list[str]:
+    """The names of the golden games whose scores differ from those pinned under the previous rules version."""
+    previous = golden.get("previous", {}).get("scores", {})
+    names = (golden_name(game, pinned) for pinned in golden["games"])
+    return [name for name, pinned in zip(names, golden["games"], strict=True) if name in previous and previous[name] != pinned["scores"]]
+
+
+def changelog_entry(changelog: str, game_id: str, version: str) -> str:
+    """The CHANGELOG bullet of ``game_id``'s rules ``version`` (up to the next bullet or heading), or ``""``."""
+    start = re.search(rf"^- `{re.escape(game_id)}` rules version {re.escape(version)}\b", changelog, re.MULTILINE)
+    if start is None:
+        return ""
+    end = re.search(r"^(- |#)", changelog[start.end() :], re.MULTILINE)
+    return changelog[start.start() : start.end() + end.start()] if end else changelog[start.start() :]
+
+
+def unexplained_changes(game: Game[Any], golden: dict[str, Any], changelog: str) -> list[str]:
+    """The golden games whose result the last rules-version bump changed without its CHANGELOG entry naming them.
+
+    An entry names a golden game by :func:`golden_name` in backquotes, next to the rule change that explains it.
+    """
+    entry = changelog_entry(changelog, game.spec.id, game.spec.version)
+    return [name for name in changed_results(game, golden) if f"`{name}`" not in entry]
 
 
 def check_golden(game: Game[Any], golden: dict[str, Any]) -> list[str]:
