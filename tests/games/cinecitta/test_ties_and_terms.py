@@ -19,7 +19,7 @@ from greenlight.core.spec import OptionValue
 from greenlight.games.cinecitta import GAME, parameters, rules
 from greenlight.games.cinecitta.actions import HEADHUNT, SECURE, Offer, Place, Respond
 from greenlight.games.cinecitta.cards import BUNDLED_CARDS
-from greenlight.games.cinecitta.state import OFFER, PLACE, RESPOND
+from greenlight.games.cinecitta.state import PLACE, RESPOND
 from tests.games.cinecitta.test_rules import TABLE, place_outcomes, respond_position, score
 
 FINISHED, INCOMPLETE, WAGES = rules.FINISHED, rules.DROPPED_INCOMPLETE, rules.DROPPED_WAGES
