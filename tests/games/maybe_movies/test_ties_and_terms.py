@@ -12,7 +12,7 @@ from typing import Any
 
 from greenlight.games.maybe_movies import GAME, rules
 from greenlight.games.maybe_movies.budget import CheckResult, Cost, Evaluation
-from greenlight.games.maybe_movies.cards import ICON_INDEX, MovieCard
+from greenlight.games.maybe_movies.cards import ICON_INDEX, MovieCard, balanced_picks
 from greenlight.games.maybe_movies.chance import play_stream, shuffle
 from greenlight.games.maybe_movies.state import (
     CHANGE_EDIT,
@@ -954,3 +954,88 @@ def test_with_breaking_changes_a_game_goes_past_ten_turns_and_without_it_ends_at
     state = rules.position(3, hands=[["y0", "c1"], ["y1"], ["y2"]], table=cards, row=["A"], market=["B", "C"], turn=10, options=BC)
     play(state, 0, "vote y0")
     assert state.phase == PITCH and state.turn == 11 and state.active == 1 and state.hands == [["c1"], [], []]
+
+
+def test_replacement_draws_go_in_change_order_and_stop_when_the_pool_is_empty() -> None:
+    """§6.2 step 4, §4.9 (R29): in ascending CHANGE order, each CHANGE-voter draws one pool card, a no-effect CHANGE
+    included; with one pool card CHANGE 1 (P2) draws it and CHANGE 3 (P0) draws nothing."""
+    cards = table(
+        {"c3": "CHANGE 3", "c1": "CHANGE 1", "y": "YES money 2", "p": "NO camera 2", **fillers(9)},
+        {"R1": (["money"], 1), "R2": (["money"], 1)},
+    )
+    state = vote_position(cards, ["R1", "R2"], ["c3", "y", "c1"], extra_in_hand=3, pool=["p"], options=BC)
+    cast_votes(state, ["c3", "y", "c1"])
+    assert GAME.decision(state).players == (2,)
+    play(state, 2, "remove R1")  # then P0 finds a 1-card row and no personal card: no effect
+    assert state.phase == VOTE and state.row == ["R2"] and state.pool == []
+    assert [(record.seat, record.had_effect, record.replacement) for record in state.change_records] == [(2, True, "p"), (0, False, None)]
+    assert state.hands[2][-1] == "p" and state.known[2] == ["p"] and len(state.hands[0]) == 3
+
+
+def test_the_pitch_is_ordered_only_with_blockbuster_budgets() -> None:
+    """§4.1 step 3 (R16): without Blockbuster Budgets the pitch is a set kept in market order; with it, the order of the adds."""
+    cards = table({"y0": "YES money 2", "y1": "YES money 2", "y2": "YES money 2", **fillers(6)}, ICONS3)
+    hands = [["y0", "F0", "F1"], ["y1", "F2", "F3"], ["y2", "F4", "F5"]]
+    state = rules.position(3, hands=hands, table=cards, market=["A", "B", "C"])
+    play(state, 0, "add B")
+    assert legal_list(state, 0) == ["add C", "finish"]
+    play(state, 0, "add C")  # only "finish" is left: applied by itself
+    assert state.phase == VOTE and state.row == ["B", "C"]
+    state = rules.position(3, hands=hands, table=cards, market=["A", "B", "C"], options=BB)
+    play(state, 0, "add C")
+    assert legal_list(state, 0) == ["add A", "add B", "finish"]
+    play(state, 0, "add A")
+    play(state, 0, "finish")
+    assert state.phase == VOTE and state.row == ["C", "A"]
+
+
+def test_blockbusters_join_the_movie_deck_only_with_blockbuster_budgets() -> None:
+    """§3 step 6, §6 (R41): all 16 blockbusters join the 44 movie cards with the option on; none with it off."""
+    on = GAME.new_state(4, 0, BB)
+    cards = on.draw_pile + on.market
+    assert len(cards) == 60 and sum(card.startswith("B") for card in cards) == 16
+    off = GAME.new_state(4, 0, {})
+    cards = off.draw_pile + off.market
+    assert len(cards) == 44 and not any(card.startswith("B") for card in cards)
+
+
+def test_the_next_seat_clockwise_wraps_from_the_last_seat_to_seat_0() -> None:
+    """§1 clockwise (next seat index mod N), §4.0 T10: after P2's turn at 3 players, P0 is active."""
+    state = resolved(["A"], RICH_YES, ICONS3, (), None, active=2, turn=3, market=["B", "C"])
+    assert state.phase == PITCH and (state.turn, state.active) == (4, 0) and GAME.decision(state).players == (0,)
+
+
+class Scripted:
+    """A ``random()`` that returns the given values, then 0.0."""
+
+    def __init__(self, *values: float) -> None:
+        self.values = list(values)
+
+    def __call__(self) -> float:
+        return self.values.pop(0) if self.values else 0.0
+
+
+def transcribed_picks(random: Any, margin: int, count: int) -> list[int]:
+    """§2.6 BP(margin) as written: eligible = icons, in icon order, whose count - smallest count <= margin."""
+    counts = [0] * 6
+    picks = []
+    for _ in range(count):
+        eligible = [icon for icon in range(6) if counts[icon] - min(counts) <= margin]
+        icon = eligible[int(random() * len(eligible))]
+        counts[icon] += 1
+        picks.append(icon)
+    return picks
+
+
+def test_the_balanced_picker_keeps_an_icon_exactly_margin_above_the_smallest_count_eligible() -> None:
+    """§2.6 BP(margin): count - m <= margin is eligible (equality included); one more is not."""
+    picks = balanced_picks(Scripted(), 1)
+    # U() = 0 always takes the first eligible icon: money until it is 2 above the smallest count, then the next icon.
+    assert [next(picks) for _ in range(14)] == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 0, 1, 2]
+    picks = balanced_picks(Scripted(), 3)
+    assert [next(picks) for _ in range(6)] == [0, 0, 0, 0, 1, 1]
+    for margin in (1, 3):
+        stream = play_stream(margin)
+        copy = play_stream(margin)
+        picks = balanced_picks(stream.random, margin)
+        assert [next(picks) for _ in range(300)] == transcribed_picks(copy.random, margin, 300)
