@@ -238,6 +238,15 @@ def test_rated_tables_take_signed_in_players_from_different_addresses_only(serve
         assert twin.status_code == 409 and "from your address" in twin.json()["detail"]
         bots = first.post(f"/api/gatherings/{gathering_id}/bots", headers={"X-Seeker": opened.json()["key"]})
         assert bots.status_code == 409 and "people only" in bots.json()["detail"]
+        # A rating compares players at the rules as printed: a changed rule parameter is for unrated tables only.
+        changed = {"game": "movie-empire", "players": 2, "options": {"rounds": 8, "starting_money": 12}}
+        refused = first.post("/api/gatherings", json={**changed, "rated": True})
+        assert refused.status_code == 400
+        printed = "a rated table plays the rules as printed; only an unrated table may change: rounds, starting money"
+        assert refused.json()["detail"] == printed
+        variant = first.post("/api/gatherings", json={**changed, "options": {"shoot_a_short": True}, "rated": True})
+        assert variant.status_code == 201 and variant.json()["options"]["shoot_a_short"] is True
+        assert first.post("/api/gatherings", json={**changed, "rated": False}).status_code == 201
 
 
 def test_quick_play_seats_three_people_who_asked_separately_and_offers_bots_after_a_wait(server: Server) -> None:

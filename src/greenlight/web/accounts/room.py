@@ -343,9 +343,14 @@ class AccountsRoom:
                 raise TableError(400, f"{game.spec.title} has no option {option!r} that can be set here")
         if body.options:
             try:
-                game.spec.resolve_options(players or game.spec.min_players, dict(body.options))
+                resolved = game.spec.resolve_options(players or game.spec.min_players, dict(body.options))
             except OptionError as error:
                 raise TableError(400, str(error)) from None
+            changed = game.spec.changed_parameters(resolved)
+            if body.rated and changed:
+                # A rating compares players at one game: the rules as printed, not a designer's variation of them.
+                named = ", ".join(spec.name.replace("_", " ") for spec in game.spec.parameters if spec.name in changed)
+                raise TableError(400, f"a rated table plays the rules as printed; only an unrated table may change: {named}")
         return Wish(game.spec.id, players, body.rated, dict(body.options)), game.spec.min_players
 
     async def look(self, gathering_id: str, key: str | None) -> dict[str, Any]:

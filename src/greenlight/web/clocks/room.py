@@ -380,16 +380,10 @@ class ClocksRoom:
     # -- transactions --------------------------------------------------------------------------------
 
     async def _write(self, function: Any, *args: Any) -> Any:
-        try:
-            return await self.rooms.write(function, *args)
-        except StorageError as error:
-            raise TableError(503, f"the server could not save the clocks ({error.message}); try again shortly", retry_after=2) from None
+        return await self.rooms.write_for_request(function, *args)
 
     async def _read(self, function: Any, *args: Any) -> Any:
-        try:
-            return await self.rooms.read(function, *args)
-        except StorageError as error:
-            raise TableError(503, f"the server could not read the clocks ({error.message}); try again shortly", retry_after=2) from None
+        return await self.rooms.read_for_request(function, *args)
 
     # -- routes --------------------------------------------------------------------------------------
 

@@ -38,7 +38,7 @@ from greenlight.core.errors import DataError, GreenlightError, OptionError
 from greenlight.core.registry import all_games, get_game
 from greenlight.web.lab import jobs
 from greenlight.web.lab.schema import SCHEMA
-from greenlight.web.limits import ServerSettings, client_pseudonym, retry_after
+from greenlight.web.limits import ServerSettings, client_pseudonym
 from greenlight.web.pages import PAGE_CSP
 from greenlight.web.rooms import RoomDatabase, RoomTx
 from greenlight.web.storage import StorageError
@@ -204,21 +204,13 @@ class LabRoom:
         return str(self._hub().backend.process_id)
 
     async def _write(self, function: Any, *args: Any) -> Any:
-        try:
-            return await self.rooms.write(function, *args)
-        except StorageError as error:
-            raise TableError(503, f"the server could not save this ({error.message}); try again shortly", retry_after=2) from None
+        return await self.rooms.write_for_request(function, *args)
 
     async def _read(self, function: Any, *args: Any) -> Any:
-        try:
-            return await self.rooms.read(function, *args)
-        except StorageError as error:
-            raise TableError(503, f"the server could not read its database ({error.message}); try again shortly", retry_after=2) from None
+        return await self.rooms.read_for_request(function, *args)
 
     async def _budget(self, name: str, who: str, per_second: float, burst: int, what: str) -> None:
-        wait = await self._hub().wait_needed(name, who, per_second, burst)
-        if wait > 0:
-            raise TableError(429, f"too many {what}; try again in {retry_after(wait)} s", retry_after=wait)
+        await self._hub().take_budget(name, who, per_second, burst, what)
 
     # -- the queue ------------------------------------------------------------------------------
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import hmac
 import logging
@@ -422,18 +423,10 @@ class NotifyRoom:
     # -- storage helpers ------------------------------------------------------------------------------
 
     async def _write(self, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        try:
-            if kwargs:
-                return await self.rooms.write(lambda tx, *a: function(tx, *a, **kwargs), *args)
-            return await self.rooms.write(function, *args)
-        except StorageError as error:
-            raise TableError(503, f"the server could not save this ({error.message}); try again shortly", retry_after=2) from None
+        return await self.rooms.write_for_request(functools.partial(function, **kwargs) if kwargs else function, *args)
 
     async def _read(self, function: Callable[..., Any], *args: Any) -> Any:
-        try:
-            return await self.rooms.read(function, *args)
-        except StorageError as error:
-            raise TableError(503, f"the server could not read its database ({error.message}); try again shortly", retry_after=2) from None
+        return await self.rooms.read_for_request(function, *args)
 
     # -- subscribing -------------------------------------------------------------------------------------
 
