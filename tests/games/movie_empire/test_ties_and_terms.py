@@ -9,6 +9,7 @@ of one level of a tie-break or of a defined term at its edge fails here and not 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,8 +17,9 @@ import pytest
 from greenlight.core.errors import OptionError
 from greenlight.core.outcome import Outcome
 from greenlight.core.positions import PositionError
-from greenlight.games.movie_empire import GAME
+from greenlight.games.movie_empire import GAME, cards
 from greenlight.games.movie_empire.actions import Place
+from greenlight.games.movie_empire.cards import load_tables
 from greenlight.games.movie_empire.lines import Line, metrics
 from greenlight.games.movie_empire.positions import position
 from greenlight.games.movie_empire.premiere import premiere_score
@@ -252,7 +254,7 @@ def test_first_hit_costs_every_other_player_one_including_later_hitters() -> Non
     assert state.sympathy == [3, 2, 1] and state.statues == [1, 0, 0]
 
 
-def test_trend_pays_with_in_its_market_and_without_elsewhere() -> None:
+def test_trend_pays_with_in_its_market_and_without_elsewhere(tmp_path: Path) -> None:
     """R41 (§2.8): a hit pays "with" in the trend's market or when it has none, "without" in another market."""
     lines = [[line("SA01", ["PB01"], locked=True)], [line("SC02", ["PB02"], locked=True)]]
     state = premiering(2, {"RL1": (0, 0), "RL2": (1, 0)}, lines)  # TR13: CHN, 3 with, 1 without
@@ -260,9 +262,16 @@ def test_trend_pays_with_in_its_market_and_without_elsewhere() -> None:
     abroad = premiere_events(play(state, 1, "market EUR"))[0]
     assert (at_home["hit"], at_home["parts"]["trend"]) == (True, 3)
     assert (abroad["hit"], abroad["parts"]["trend"]) == (True, 1)
-    # TR17 Crowd Pleaser has no market: "with" (2) in every market.
+    # The bundled trends without a market pay the same with and without; a data file where TR17 Crowd Pleaser
+    # (no market) pays 2 with and 1 without shows that "with" is paid in every market.
+    bundled = (Path(cards.__file__).parent / "data" / "trends.toml").read_text()
+    crowd_pleaser = 'requirement = "script_met & stars>=1"\nmarket = "none"\npp_with = 2\npp_without = 2'
+    assert bundled.count(crowd_pleaser) == 1
+    (tmp_path / "trends.toml").write_text(bundled.replace(crowd_pleaser, crowd_pleaser[:-1] + "1"))
+    table = load_tables(str(tmp_path))
+    assert (table.trends["TR17"].pp_with, table.trends["TR17"].pp_without) == (2, 1)
     movie = line("SA01", ["PB01", "PB02"], ["ST04"])
-    assert [premiere_score(TABLE, movie, market, "TR17").parts[1] for market in ("USA", "EUR", "CHN")] == [("trend", 2)] * 3
+    assert [dict(premiere_score(table, movie, market, "TR17").parts)["trend"] for market in ("USA", "EUR", "CHN")] == [2, 2, 2]
 
 
 def test_internet_premiere_never_hits_a_trend_and_never_waives_the_long_production() -> None:
@@ -387,6 +396,7 @@ def test_each_stage_at_least_once_counts_a_joker_and_fails_on_one_missing_stage(
     assert trend_pp(line("SA08", ["PG01", "PB01", "PY01", "PR01"]), "TR15") == (True, 3)
     assert trend_pp(line("SA08", ["PJ01:G", "PB01", "PY01", "PR01"]), "TR15") == (True, 3)
     assert trend_pp(line("SA08", ["PB01", "PY01", "PR01"]), "TR15") == (False, 0)
+    assert trend_pp(line("SA08", ["PB01", "PB02", "PY01", "PR01"]), "TR15") == (False, 0)  # four positions, no G
 
 
 def test_period_at_most_k_holds_at_k_and_fails_at_k_plus_one() -> None:
