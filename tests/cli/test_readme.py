@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 import subprocess
@@ -34,8 +35,6 @@ PLAYS = [args for args in examples("play") if "--resume" not in args]
 def played(args: list[str]) -> str:
     """The game an example plays: its first argument, or the game of the position file it starts from."""
     if "--position" in args:
-        import json
-
         return str(json.loads((README.parent / args[args.index("--position") + 1]).read_text())["game"])
     return args[1]
 
@@ -46,9 +45,19 @@ def test_the_readme_shows_examples_of_every_use() -> None:
     assert any("--resume" in args for args in examples("play")) and examples("rules")
 
 
-@pytest.mark.parametrize("args", PLAYS, ids=[f"{played(args)}{'-position' if '--position' in args else ''}" for args in PLAYS])
+def from_checkout(args: list[str]) -> list[str]:
+    """The example's arguments to run in another folder: the checkout's files it names (a position) by full path."""
+    return [str(README.parent / arg) if (README.parent / arg).is_file() and "/" in arg else arg for arg in args]
+
+
+@pytest.mark.parametrize(
+    "args",
+    PLAYS,
+    ids=[f"{played(args)}{'-position' if '--position' in args else ''}{'-record' if '--record' in args else ''}" for args in PLAYS],
+)
 def test_each_readme_play_example_plays_to_the_end(args: list[str], tmp_path: Path) -> None:
-    result = greenlight(*as_bots(args), "--json", home=tmp_path, timeout=600)
+    # In a folder of its own: an example that saves a record writes it there, not into the checkout.
+    result = greenlight(*as_bots(from_checkout(args)), "--json", home=tmp_path, timeout=600, cwd=tmp_path)
     assert result.returncode == 0, result.stderr + result.stdout[-2000:]
     assert '"winners"' in result.stdout
 
@@ -62,6 +71,21 @@ def test_the_readme_resume_example_carries_on_the_latest_game(tmp_path: Path) ->
     finished = greenlight(*resume, stdin="1\ny\n" * 400, home=tmp_path, timeout=600)
     assert finished.returncode == 0, finished.stderr + finished.stdout[-2000:]
     assert "Resuming the latest unfinished game" in finished.stdout and "Winner:" in finished.stdout
+
+
+def test_the_readme_position_and_review_examples_run_as_written_one_after_another(tmp_path: Path) -> None:
+    blocks = re.findall(r"```bash\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.S)
+    [block] = [block for block in blocks if "greenlight review" in block]
+    lines = [line.split("#", 1)[0].strip() for line in block.splitlines()]
+    commands = [from_checkout(shlex.split(line)[1:]) for line in lines if line.startswith("greenlight ") and "human" not in line]
+    assert [args[0] for args in commands] == ["play", "position", "review"]
+    for args in commands:
+        # The review's search is cut short: the example is about the commands and the files they write.
+        result = greenlight(*args, *(["--seconds", "0.02"] if args[0] == "review" else []), home=tmp_path, cwd=tmp_path, timeout=600)
+        assert result.returncode == 0, (args, result.stderr[-2000:], result.stdout[-2000:])
+    position = json.loads((tmp_path / "after-12.json").read_text())
+    assert position["game"] == "cinecitta"
+    assert (tmp_path / "review" / "review.json").is_file() and (tmp_path / "review" / "review.html").is_file()
 
 
 def test_the_readme_rules_example_prints_the_rules(tmp_path: Path) -> None:
