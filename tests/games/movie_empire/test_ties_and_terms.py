@@ -504,8 +504,12 @@ def test_simultaneous_shutdowns_resolve_in_turn_order_from_the_first_player() ->
 
 def test_usable_dossier_is_one_taken_in_an_earlier_round() -> None:
     """Conventions "Usable dossier", R51: a dossier taken this round cannot be spent; one taken in the round
-    before can (BN1 +2, BN2, the Sabotage option, Purge)."""
-    assert legal(position(2, round=3, dossier=[3, None]), 0) == {"pass", "place BN1", "place CC1", "place FP1"}
+    before can (BN1 +2, BN2, the Sabotage option, Purge), from that round's Grumpy phase on (exemption)."""
+    this_round = position(2, round=3, dossier=[3, None])
+    assert legal(this_round, 0) == {"pass", "place BN1", "place CC1", "place FP1"}
+    assert GAME.why_illegal(this_round, 0, Place("BN1", True)) == (
+        "you have no dossier you may use this round (it must be taken in an earlier round)"
+    )
     assert legal(position(2, round=3, dossier=[2, None]), 0) == {
         "pass",
         "place BN1",
@@ -516,6 +520,10 @@ def test_usable_dossier_is_one_taken_in_an_earlier_round() -> None:
         "place SB1 dossier",
         "purge",
     }
+    state = grumpy(2, "AP09", dossier=[1, None], money=[0, 0])  # round 2: the round-1 dossier is usable
+    assert legal(state, 0) == {"exempt decline", "exempt dossier", "exempt pay"}
+    play(state, 0, "exempt decline")
+    assert legal(state, 1) == {"exempt decline", "exempt pay"}
 
 
 def test_hire_fee_first_two_free_third_three_fourth_four() -> None:
@@ -592,6 +600,10 @@ def test_release_needs_a_blue_position_and_a_joker_chosen_blue_counts() -> None:
     assert release_problem(blue, 0, 0) is None and "place RL1" in legal(blue, 0)
     assert release_problem(green, 0, 0) == "a movie needs at least one shooting (blue) card to be released"
     assert "place RL1" not in legal(green, 0)
+    # The same on NET in the last round (case b needs release_ok): only the line with a blue joker may go.
+    for stage, offered in (("B", {"net 1", "net skip"}), ("G", None)):
+        state = premiering(3, {}, [[line("SC01", ["PG01", f"PJ01:{stage}"])], [], []], round=10, money=[2, 0, 0])
+        assert (legal(state, 0) if state.phase == INTERNET else None) == offered, stage
 
 
 def test_board_markets_take_one_premiere_each_per_round() -> None:
