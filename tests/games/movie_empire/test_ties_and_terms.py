@@ -18,8 +18,9 @@ from greenlight.core.errors import OptionError
 from greenlight.core.outcome import Outcome
 from greenlight.core.positions import PositionError
 from greenlight.games.movie_empire import GAME, cards
-from greenlight.games.movie_empire.actions import Place
+from greenlight.games.movie_empire.actions import Lay, Place
 from greenlight.games.movie_empire.cards import load_tables
+from greenlight.games.movie_empire.flow import advance
 from greenlight.games.movie_empire.lines import Line, metrics
 from greenlight.games.movie_empire.positions import position
 from greenlight.games.movie_empire.premiere import premiere_score
@@ -27,8 +28,10 @@ from greenlight.games.movie_empire.scoring import AWARD_KEYS
 from greenlight.games.movie_empire.state import INTERNET, OVER, WORKING, MovieEmpireState
 from greenlight.games.movie_empire.working import release_problem
 from tests.games.movie_empire.helpers import TABLE, legal, legal_of, line, play
+from tests.games.movie_empire.test_laying import producing
 from tests.games.movie_empire.test_premiere import premiere_events, premiering
 from tests.games.movie_empire.test_rounds import decline_all, grumpy
+from tests.games.movie_empire.test_working import slot as slot_card
 
 Movies = list[list[tuple[str, str, str]]]
 
@@ -707,3 +710,144 @@ def test_starting_money_option_on_and_off() -> None:
         for seat in range(2):
             GAME.apply(state, seat, GAME.legal_actions(state, seat)[0])
         assert state.money == [start + 5, start + 5], options
+
+
+# -- more defined terms at their edges: §4.4, §4.6, §4.8, AP04, R14, R22, R25, R34, R48, R52, R55, R57 ----------
+
+
+def test_ap04_forbids_printed_blue_cards_only_and_not_to_an_exempt_player() -> None:
+    """AP04, R49, §2.5 Kinds: a non-exempt player may not take a card of printed stage B from a slot, by buying
+    or by the SB1 swap; a joker has no printed stage, so it is not blue; an exempt player may take both."""
+    for exempt, taken in ((False, {"PS2", "PS3"}), (True, {"PS1", "PS2", "PS3"})):
+        slots = {"PS1": "PB01", "PS2": "PJ01", "PS3": "PY01"}
+        state = position(2, money=[9, 0], plan="AP04", exempt=[exempt, False], hands=[["PY02"], []], slots=slots)
+        assert {text.removeprefix("place ") for text in legal_of(state, 0, Place) if "PS" in text} == taken, exempt
+        play(state, 0, "place SB1", "swap PY02")
+        assert legal(state, 0) == {f"take {slot}" for slot in taken}, exempt
+
+
+def test_an_upgrade_carries_its_base_name_and_a_joker_its_own() -> None:
+    """§4.6 step 3.1 and 4, R22, R25: X* carries the name X: with base X in the line it may only be stacked,
+    and after a standalone X* the base X may not be laid; two jokers of one name may not share a line."""
+    state = producing(["PB09", "PJ01"], [line("SA01", ["PB08"])])
+    assert legal(state, 0) == {"stack PB09", "lay PJ01 left G", "lay PJ01 left B", "lay PJ01 right B", "lay PJ01 right Y"}
+    state = producing(["PB08", "PJ02"], [line("SA01", ["PB09", "PJ01:Y"])])
+    assert legal(state, 0) == {"lay PJ02 left G", "lay PJ02 left B", "lay PJ02 right Y", "lay PJ02 right R"}
+    assert GAME.why_illegal(state, 0, Lay("PB08", "left")) == (
+        "Pyrotechnics is already in this production line; each production card may appear once per line"
+    )
+    state = producing(["PJ01", "PJ03"], [line("SA01", ["PB01", "PJ01:B"])])
+    assert legal(state, 0) == {"lay PJ03 left G", "lay PJ03 left B", "lay PJ03 right B", "lay PJ03 right Y"}
+
+
+def test_colour_rule_drops_stages_outside_green_to_red() -> None:
+    """§4.6 step 3.2 and 5: right of s allows {s, s+1}, left of s allows {s-1, s}; stages outside G...R are
+    dropped, so a joker left of G can only be G and right of R only R."""
+    assert legal(producing(["PJ02"], [line("SA01", ["PG01"])]), 0) == {"lay PJ02 left G", "lay PJ02 right G", "lay PJ02 right B"}
+    assert legal(producing(["PJ02"], [line("SA01", ["PR01"])]), 0) == {"lay PJ02 left Y", "lay PJ02 left R", "lay PJ02 right R"}
+
+
+def test_purge_takes_the_three_lowest_card_slots_or_fewer_when_fewer_hold_cards() -> None:
+    """§4.4 Purge step 1, R55, R69: the three lowest uncovered slots holding a card are discarded (fewer if fewer
+    hold one); the rest slide down to free slots and free slots are refilled, never under an assistant."""
+    state = position(
+        3,
+        round=2,
+        dossier=[1, None, None],
+        slots={"PS1": "PB01", "PS2": "PB02", "PS3": "PB03", "PS4": "PB04", "PS5": None},
+        assistants={"PS5": 1},
+        placed=[0, 1, 0],
+        production_pile=["PR01", "PR02", "PR03"],
+    )
+    play(state, 0, "purge")
+    assert sorted(state.production_discard) == ["PB01", "PB02", "PB03"]
+    assert [slot_card(state, space) for space in ("PS1", "PS2", "PS3", "PS4", "PS5")] == ["PB04", "PR01", "PR02", "PR03", None]
+    state = position(
+        2,
+        round=2,
+        dossier=[1, None],
+        slots={"PS1": "PB01", "PS2": None, "PS3": "PB03"},
+        assistants={"PS2": 1},
+        placed=[0, 1],
+        production_pile=["PR01", "PR02", "PR03"],
+    )
+    play(state, 0, "purge")
+    assert sorted(state.production_discard) == ["PB01", "PB03"]
+    assert [slot_card(state, space) for space in ("PS1", "PS2", "PS3")] == ["PR01", None, "PR02"]
+
+
+def test_overtime_is_allowed_with_empty_piles_and_draws_what_there_is() -> None:
+    """R14, R4 (§4.11): OT1 is always allowed; with the pile and its discard empty it draws nothing, with one
+    card it draws that one."""
+    for pile, hand in (([], []), (["PY01"], ["PY01"])):
+        state = position(2, money=[2, 0], production_pile=pile)
+        assert "place OT1" in legal(state, 0)
+        play(state, 0, "place OT1")
+        assert (state.hands[0], state.money[0]) == (hand, 0), pile
+
+
+def test_one_line_takes_at_most_one_release_a_round() -> None:
+    """R34, §4.3 release_ok: a line designated by a release this round cannot be designated again; another line
+    can, so one player may hold two release spaces."""
+    for second_locked, may_release in ((False, True), (True, False)):
+        lines = [[line("SA01", ["PB01"], locked=True), line("SC02", ["PB02"], locked=second_locked)], []]
+        assistants = {"RL1": 0, "RL2": 0} if second_locked else {"RL1": 0}
+        state = position(2, lines=lines, assistants=assistants, placed=[len(assistants), 0])
+        for number, space in enumerate(assistants):
+            state.release_line[TABLE.space_by_id[space].index] = number
+        assert ("place RL3" in legal(state, 0)) == may_release, second_locked
+
+
+def test_two_cut_releases_of_one_player_go_to_the_internet_in_release_order() -> None:
+    """§4.8 step 2, R36: a player with two cut releases decides on NET for them in RL order (RL1's line first),
+    whatever the line numbers."""
+    lines = [[line("SA01", ["PB01"], locked=True), line("SC02", ["PB02"], locked=True)], [], []]
+    state = premiering(3, {"RL1": (0, 1), "RL2": (0, 0)}, lines, round=3, money=[4, 0, 0], cut=True)
+    state.cut_by[TABLE.space_by_id["RL1"].index] = 1
+    state.cut_by[TABLE.space_by_id["RL2"].index] = 2
+    advance(state, [])
+    assert state.phase == INTERNET and legal(state, 0) == {"net 2", "net skip"}
+    play(state, 0, "net skip")
+    assert legal(state, 0) == {"net 1", "net skip"}
+    play(state, 0, "net 1")
+    assert state.released == [[("SA01", "A", "NET")], [], []]
+
+
+def test_exemption_lasts_the_round_whatever_the_level_does_later() -> None:
+    """R48 (§4.1 step 3): an exemption is decided in the Grumpy phase and lasts the whole round: a seat exempt
+    for free at +3 stays exempt from AP09 after falling to +2; the seat that declined stays bound."""
+    state = grumpy(2, "AP09", sympathy=[3, 0], money=[0, 0])
+    play(state, 0, "exempt free")
+    play(state, 1, "exempt decline")
+    play(state, 0, "place FP1")
+    play(state, 1, "place DN1")
+    assert state.sympathy == [2, 0] and state.exempt == [True, False]
+    assert "place CC1" in legal(state, 0)
+    play(state, 0, "place BN1")
+    assert "place CC1" not in legal(state, 1)
+
+
+def test_reveal_needs_no_dossier_on_the_tableau_and_opens_again_once_it_is_spent() -> None:
+    """R52, §4.3 RV1: at most one dossier on a tableau, so RV1 is closed while one lies there and open again
+    in the same round once it is spent; the new one is not usable before the next round."""
+    state = position(2, round=3, money=[8, 0], dossier=[2, None])
+    assert "place RV1" not in legal(state, 0)
+    play(state, 0, "place BN1 dossier")
+    play(state, 1, "place CC1")
+    assert "place RV1" in legal(state, 0)
+    play(state, 0, "place RV1")
+    assert (state.dossier[0], state.money[0], state.spent[0]) == (3, 4, 1)
+    play(state, 1, "pass")
+    assert "purge" not in legal(state, 0) and "place BN2 dossier" not in legal(state, 0)
+
+
+def test_dossier_spent_in_the_last_round_draws_no_penalty_and_no_end_bonus() -> None:
+    """R57, §5 step 2: a dossier spent in the last round costs nobody sympathy (there is no Upkeep) and is no
+    longer on the tableau for the +3; one still lying there scores it."""
+    state = position(3, round=10, dossier=[9, 8, None], trend_row=[None, None, "TR01"])
+    play(state, 0, "place BN1 dossier")
+    while not GAME.is_terminal(state):
+        play(state, GAME.decision(state).players[0], "pass")
+    assert state.sympathy == [2, 0, 0]
+    result = GAME.outcome(state)
+    assert column(result, "dossier") == (0, 3, 0) and column(result, "sympathy") == (2, 0, 0)
