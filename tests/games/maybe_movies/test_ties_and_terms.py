@@ -13,7 +13,7 @@ from typing import Any
 from greenlight.games.maybe_movies import GAME, rules
 from greenlight.games.maybe_movies.budget import CheckResult, Cost, Evaluation
 from greenlight.games.maybe_movies.cards import ICON_INDEX, MovieCard, balanced_picks
-from greenlight.games.maybe_movies.chance import play_stream, shuffle
+from greenlight.games.maybe_movies.chance import play_stream, random_index, shuffle
 from greenlight.games.maybe_movies.state import (
     CHANGE_EDIT,
     COST_CHOICE,
@@ -116,9 +116,9 @@ def finished(state: MaybeMoviesState) -> MaybeMoviesState:
 
 
 def scored(won: Sequence[Sequence[str]], made: Sequence[Stack], votes: Mapping[str, str], movies: Movies, **options: Any) -> Any:
-    """The outcome of a finished position with these won areas and Movies Made."""
+    """The outcome of a finished position with these won areas and Movies Made (an empty market: no turn is played)."""
     cards = table(dict(votes), movies, ())
-    state = rules.position(len(won), hands=[[] for _ in won], table=cards, won=won, made=made, market=["X"], options=options)
+    state = rules.position(len(won), hands=[[] for _ in won], table=cards, won=won, made=made, options=options)
     return GAME.outcome(finished(state))
 
 
@@ -195,7 +195,6 @@ def test_a_blockbuster_in_movies_made_scores_its_x_and_nothing_else() -> None:
         table=cards,
         won=[["nc"], ["ym"], ["ys"]],
         made=[stack("T", True), stack("U", True)],
-        market=["X"],
         options=BB,
     )
     assert GAME.outcome(finished(state)).scores == (1.0, 0.0, 0.0)
@@ -772,7 +771,13 @@ def test_copycat_most_compares_base_cost_sizes_before_doubling() -> None:
 
 # -- §6.1 Trendsetter Tricks, on and off -------------------------------------------------------------------------------
 
-DOUBLE_MOVIES: Movies = {"A": (["camera", "script"], 2), "B": (["money"], 1), "S": (["camera"], 1), "S2": (["script"], 1)}
+DOUBLE_MOVIES: Movies = {
+    "A": (["camera", "script"], 2),
+    "B": (["money"], 1),
+    "S": (["camera"], 1),
+    "S2": (["script"], 1),
+    "S3": (["microphone"], 1),
+}
 DOUBLE_VOTES = ["YES camera 4", "YES script 4", "YES money 2"]
 
 
@@ -780,8 +785,10 @@ def test_cost_doubles_on_a_failed_stack_only_with_trendsetter() -> None:
     """§6.1 step 2: a card sharing an icon with a failed stack's top costs x2; a successful top or the option off: x1."""
     state = resolved(["A", "B"], DOUBLE_VOTES, DOUBLE_MOVIES, (), TS, made=[Stack(("S",), "S", False)])
     assert turn_one(state)[0].costs == (cost(camera=2, script=2), cost(money=1)) and profits(state) == (2, 1)
-    state = resolved(["A", "B"], DOUBLE_VOTES, DOUBLE_MOVIES, (), TS, made=[stack("S", True)])
-    assert turn_one(state)[0].costs == (cost(camera=1, script=1), cost(money=1))
+    # A failed stack that A does not match (microphone) and a successful one it does (camera): no cost doubling.
+    made = [Stack(("S3",), "S3", False), stack("S", True)]
+    state = resolved(["A", "B"], DOUBLE_VOTES, DOUBLE_MOVIES, (), TS, made=made)
+    assert turn_one(state)[0].costs == (cost(camera=1, script=1), cost(money=1)) and profits(state) == (4, 1)
     state = resolved(["A", "B"], DOUBLE_VOTES, DOUBLE_MOVIES, (), None, made=[stack("S", True)])
     assert turn_one(state)[0].costs == (cost(camera=1, script=1), cost(money=1)) and profits(state) == (2, 1)
 
@@ -792,6 +799,11 @@ def test_profit_doubles_on_a_successful_stack_only_with_trendsetter() -> None:
     assert profits(state) == (4, 1) and settled(state).profit == 5
     state = resolved(["A", "B"], DOUBLE_VOTES, DOUBLE_MOVIES, (), None, made=[stack("S", True)])
     assert profits(state) == (2, 1) and settled(state).profit == 3
+    # Off, with a blockbuster in the row (its texts read Movies Made): still x1.
+    size = text_card("T", "pitch_size", "pitch_size", x="camera")
+    state = resolved(["A", "B", "T"], ["YES camera 4", "YES script 4", "YES money 4"], DOUBLE_MOVIES, [size], BB, made=[stack("S", True)])
+    assert turn_one(state)[0].costs == (cost(camera=1, script=1), cost(money=1), cost(camera=3))
+    assert profits(state) == (2, 1, 3)
 
 
 def test_doubling_applies_at_most_once_however_many_stacks_match() -> None:
@@ -957,19 +969,23 @@ def test_with_breaking_changes_a_game_goes_past_ten_turns_and_without_it_ends_at
 
 
 def test_replacement_draws_go_in_change_order_and_stop_when_the_pool_is_empty() -> None:
-    """§6.2 step 4, §4.9 (R29): in ascending CHANGE order, each CHANGE-voter draws one pool card, a no-effect CHANGE
-    included; with one pool card CHANGE 1 (P2) draws it and CHANGE 3 (P0) draws nothing."""
+    """§6.2 step 4, §4.9 (R29): in ascending CHANGE order each CHANGE-voter draws one pool card, a no-effect CHANGE
+    included; with two pool cards CHANGE 1 (P2, an edit) and CHANGE 2 (P1, no effect) draw, CHANGE 3 (P0) gets none."""
     cards = table(
-        {"c3": "CHANGE 3", "c1": "CHANGE 1", "y": "YES money 2", "p": "NO camera 2", **fillers(9)},
+        {"c3": "CHANGE 3", "c2": "CHANGE 2", "c1": "CHANGE 1", "p": "NO camera 2", "q": "YES script 3", **fillers(9)},
         {"R1": (["money"], 1), "R2": (["money"], 1)},
     )
-    state = vote_position(cards, ["R1", "R2"], ["c3", "y", "c1"], extra_in_hand=3, pool=["p"], options=BC)
-    cast_votes(state, ["c3", "y", "c1"])
+    state = vote_position(cards, ["R1", "R2"], ["c3", "c2", "c1"], extra_in_hand=3, pool=["p", "q"], options=BC)
+    cast_votes(state, ["c3", "c2", "c1"])
     assert GAME.decision(state).players == (2,)
-    play(state, 2, "remove R1")  # then P0 finds a 1-card row and no personal card: no effect
+    play(state, 2, "remove R1")  # then P1 and P0 find a 1-card row and no personal card: no effect
+    rng = play_stream(0)
+    pool = ["p", "q"]
+    first = pool.pop(random_index(rng, 2))
     assert state.phase == VOTE and state.row == ["R2"] and state.pool == []
-    assert [(record.seat, record.had_effect, record.replacement) for record in state.change_records] == [(2, True, "p"), (0, False, None)]
-    assert state.hands[2][-1] == "p" and state.known[2] == ["p"] and len(state.hands[0]) == 3
+    records = [(record.seat, record.had_effect, record.replacement) for record in state.change_records]
+    assert records == [(2, True, first), (1, False, pool[0]), (0, False, None)]
+    assert state.known == [[], [pool[0]], [first]] and [len(hand) for hand in state.hands] == [3, 4, 4]
 
 
 def test_the_pitch_is_ordered_only_with_blockbuster_budgets() -> None:
