@@ -562,7 +562,9 @@ def change_then_vote(
 ) -> MaybeMoviesState:
     """P1 plays CHANGE 1 against P0's YES money 4 and P2's NO actors 1; the edit is left to the test."""
     cards = table(
-        {"y": "YES money 4", "c1": "CHANGE 1", "n": "NO actors 1", **fillers(9)}, {"R": (["money"], 1), "Q": (["money"], 2)}, texts
+        {"y": "YES money 4", "c1": "CHANGE 1", "n": "NO actors 1", **fillers(9)},
+        {"R": (["money"], 1), "R2": (["money"], 1), "Q": (["money"], 2)},
+        texts,
     )
     state = vote_position(cards, row, ["y", "c1", "n"], extra_in_hand=3, personal=[[], list(personal), []], options=dict(options))
     cast_votes(state, ["y", "c1", "n"])
@@ -716,13 +718,16 @@ def test_a_later_text_card_counts_as_zero_profit_and_an_earlier_one_as_computed(
 
 
 def test_wildcard_profit_is_the_active_players_choice_of_one_to_three() -> None:
-    """§2.5 profit #9, §6.3 P2: after a success the active player picks 1, 2 or 3; the pick is the profit paid."""
+    """§2.5 profit #9, §6.3 P2 (R38): after a success the active player picks 1, 2 or 3 and that is the profit paid;
+    after a failure there is no profit and no choice."""
     wild = text_card("T", FREE_COST, "wildcard_profit")
     state = resolved(["L", "T"], NEIGHBOUR_VOTES, NEIGHBOURS, [wild], BB, active=2)
     assert state.phase == PROFIT_CHOICE and GAME.decision(state).players == (2,)
     assert legal_list(state, 2) == ["profit 1", "profit 2", "profit 3"]
     play(state, 2, "profit 2")
     assert profits(state) == (1, 2) and settled(state).profit == 3
+    state = resolved(["L", "T"], ["NO money 1", "NO camera 1", "YES script 2"], NEIGHBOURS, [wild], BB, active=2)
+    assert state.phase != PROFIT_CHOICE and checked(state).success is False and profits(state) is None
 
 
 def test_copycat_most_copies_the_other_card_with_the_largest_base_cost() -> None:
@@ -924,6 +929,20 @@ def test_change_voters_edit_lowest_number_first_not_in_seat_order() -> None:
     assert state.row == ["R2", "Q"] and [record.seat for record in state.change_records] == [2, 0]
 
 
+def test_a_change_edit_keeps_at_least_one_card_in_the_row() -> None:
+    """§6.2 step 2 (R27): a removal alone may not empty the row; on a 1-card row remove + add is legal, on a
+    2-card row a removal alone is (it finishes by itself)."""
+    state = change_then_vote(["R"], ["Q"], (), BC)
+    assert legal(state, 1) == {"remove R", "add Q"}
+    play(state, 1, "remove R")  # then "add Q" is the only legal step (no "finish" on an empty row): applied by itself
+    assert state.phase == VOTE and state.row == ["Q"] and state.edits == 1
+    assert (state.change_records[0].removed, state.change_records[0].added) == ("R", "Q")
+    state = change_then_vote(["R", "R2"], [], (), BC)
+    assert legal(state, 1) == {"remove R", "remove R2"}
+    play(state, 1, "remove R")
+    assert state.phase == VOTE and state.row == ["R2"] and state.discard == ["R"] and state.edits == 1
+
+
 def test_an_added_card_goes_to_the_right_end_without_blockbuster_and_to_a_chosen_slot_with_it() -> None:
     """§6.2 step 2 placement (R28): option off, right end, no slot decision; option on, the CHANGE-voter picks slot 0..len."""
     state = change_then_vote(["R"], ["Q"], (), BC)
@@ -1055,3 +1074,24 @@ def test_the_balanced_picker_keeps_an_icon_exactly_margin_above_the_smallest_cou
         copy = play_stream(margin)
         picks = balanced_picks(stream.random, margin)
         assert [next(picks) for _ in range(300)] == transcribed_picks(copy.random, margin, 300)
+
+
+def test_a_refill_uses_the_draw_pile_first_and_reshuffles_the_discards_only_when_it_runs_out() -> None:
+    """§4.8 refill and exhaustion: a pile of exactly the missing cards is used without touching the discards; one card
+    short, the pile is used up, then the discard pile (in its order) is shuffled into a new pile and drawn from."""
+    movies: Movies = {name: (["money"], 1) for name in ("M1", "M2", "M3", "M4", "M5", "M6", "Z1", "Z2", "D1", "D2", "D3")}
+    cards = table({"y0": "YES money 2", "y1": "YES money 2", "y2": "YES money 2", **fillers(6)}, movies)
+    hands = [["y0", "F0", "F1"], ["y1", "F2", "F3"], ["y2", "F4", "F5"]]
+    market = ["M1", "M2", "M3", "M4", "M5", "M6"]
+    state = rules.position(3, hands=hands, table=cards, market=market, draw_pile=["Z1", "Z2"], discard=["D1", "D2", "D3"])
+    play(state, 0, "add M1")
+    play(state, 0, "add M2")
+    play(state, 0, "finish")
+    assert state.market == ["M3", "M4", "M5", "M6", "Z1", "Z2"] and state.draw_pile == [] and state.discard == ["D1", "D2", "D3"]
+    state = rules.position(3, hands=hands, table=cards, market=market, draw_pile=["Z1"], discard=["D1", "D2", "D3"])
+    play(state, 0, "add M1")
+    play(state, 0, "add M2")
+    play(state, 0, "finish")
+    pile = ["D1", "D2", "D3"]
+    shuffle(play_stream(0), pile)
+    assert state.market == ["M3", "M4", "M5", "M6", "Z1", pile[0]] and state.draw_pile == pile[1:] and state.discard == []
