@@ -26,7 +26,7 @@ from greenlight.games.movie_empire.positions import position
 from greenlight.games.movie_empire.premiere import premiere_score
 from greenlight.games.movie_empire.scoring import AWARD_KEYS
 from greenlight.games.movie_empire.state import INTERNET, OVER, WORKING, MovieEmpireState
-from greenlight.games.movie_empire.working import release_problem
+from greenlight.games.movie_empire.working import place_problem, release_problem
 from tests.games.movie_empire.helpers import TABLE, legal, legal_of, line, play
 from tests.games.movie_empire.test_laying import producing
 from tests.games.movie_empire.test_premiere import premiere_events, premiering
@@ -722,6 +722,8 @@ def test_ap04_forbids_printed_blue_cards_only_and_not_to_an_exempt_player() -> N
         slots = {"PS1": "PB01", "PS2": "PJ01", "PS3": "PY01"}
         state = position(2, money=[9, 0], plan="AP04", exempt=[exempt, False], hands=[["PY02"], []], slots=slots)
         assert {text.removeprefix("place ") for text in legal_of(state, 0, Place) if "PS" in text} == taken, exempt
+        # The rules-text check agrees (place_problem, which why_illegal words).
+        assert {slot for slot in slots if place_problem(state, 0, TABLE.space_by_id[slot], False) is None} == taken, exempt
         play(state, 0, "place SB1", "swap PY02")
         assert legal(state, 0) == {f"take {slot}" for slot in taken}, exempt
 
@@ -745,6 +747,15 @@ def test_colour_rule_drops_stages_outside_green_to_red() -> None:
     dropped, so a joker left of G can only be G and right of R only R."""
     assert legal(producing(["PJ02"], [line("SA01", ["PG01"])]), 0) == {"lay PJ02 left G", "lay PJ02 right G", "lay PJ02 right B"}
     assert legal(producing(["PJ02"], [line("SA01", ["PR01"])]), 0) == {"lay PJ02 left Y", "lay PJ02 left R", "lay PJ02 right R"}
+    # The lay check itself refuses a skipped stage at either end.
+    state = producing(["PJ02"], [line("SA01", ["PR01"])])
+    assert GAME.why_illegal(state, 0, Lay("PJ02", "left", "B")) == (
+        "at the left end a joker may only be post-production (Y) or marketing (R) (colour rule)"
+    )
+    state = producing(["PJ02"], [line("SA01", ["PG01"])])
+    assert GAME.why_illegal(state, 0, Lay("PJ02", "right", "Y")) == (
+        "at the right end a joker may only be pre-production (G) or shooting (B) (colour rule)"
+    )
 
 
 def test_purge_takes_the_three_lowest_card_slots_or_fewer_when_fewer_hold_cards() -> None:
@@ -774,6 +785,18 @@ def test_purge_takes_the_three_lowest_card_slots_or_fewer_when_fewer_hold_cards(
     play(state, 0, "purge")
     assert sorted(state.production_discard) == ["PB01", "PB03"]
     assert [slot_card(state, space) for space in ("PS1", "PS2", "PS3")] == ["PR01", None, "PR02"]
+    # A slot covered by a dossier is skipped: the three lowest uncovered ones go, the covered card stays.
+    state = position(
+        3,
+        round=2,
+        dossier=[1, None, None],
+        slots={"PS1": "PB01", "PS2": "PB02", "PS3": "PB03", "PS4": "PB04", "PS5": "PY07"},
+        production_pile=["PR01", "PR02", "PR03"],
+    )
+    state.blocked[TABLE.space_by_id["PS2"].index] = 2
+    play(state, 0, "purge")
+    assert sorted(state.production_discard) == ["PB01", "PB03", "PB04"]
+    assert [slot_card(state, space) for space in ("PS1", "PS2", "PS3", "PS4", "PS5")] == ["PY07", "PB02", "PR01", "PR02", "PR03"]
 
 
 def test_overtime_is_allowed_with_empty_piles_and_draws_what_there_is() -> None:
@@ -792,10 +815,11 @@ def test_one_line_takes_at_most_one_release_a_round() -> None:
     for second_locked, may_release in ((False, True), (True, False)):
         lines = [[line("SA01", ["PB01"], locked=True), line("SC02", ["PB02"], locked=second_locked)], []]
         assistants = {"RL1": 0, "RL2": 0} if second_locked else {"RL1": 0}
-        state = position(2, lines=lines, assistants=assistants, placed=[len(assistants), 0])
+        state = position(2, money=[9, 0], lines=lines, assistants=assistants, placed=[len(assistants), 0])  # fees paid
         for number, space in enumerate(assistants):
             state.release_line[TABLE.space_by_id[space].index] = number
         assert ("place RL3" in legal(state, 0)) == may_release, second_locked
+        assert (place_problem(state, 0, TABLE.space_by_id["RL3"], False) is None) == may_release, second_locked
 
 
 def test_two_cut_releases_of_one_player_go_to_the_internet_in_release_order() -> None:
@@ -822,9 +846,10 @@ def test_exemption_lasts_the_round_whatever_the_level_does_later() -> None:
     play(state, 0, "place FP1")
     play(state, 1, "place DN1")
     assert state.sympathy == [2, 0] and state.exempt == [True, False]
-    assert "place CC1" in legal(state, 0)
+    credit_card = TABLE.space_by_id["CC1"]
+    assert "place CC1" in legal(state, 0) and place_problem(state, 0, credit_card, False) is None
     play(state, 0, "place BN1")
-    assert "place CC1" not in legal(state, 1)
+    assert "place CC1" not in legal(state, 1) and place_problem(state, 1, credit_card, False) is not None
 
 
 def test_reveal_needs_no_dossier_on_the_tableau_and_opens_again_once_it_is_spent() -> None:
@@ -832,6 +857,7 @@ def test_reveal_needs_no_dossier_on_the_tableau_and_opens_again_once_it_is_spent
     in the same round once it is spent; the new one is not usable before the next round."""
     state = position(2, round=3, money=[8, 0], dossier=[2, None])
     assert "place RV1" not in legal(state, 0)
+    assert GAME.why_illegal(state, 0, Place("RV1")) == "you already hold a dossier (at most one at any time)"
     play(state, 0, "place BN1 dossier")
     play(state, 1, "place CC1")
     assert "place RV1" in legal(state, 0)
