@@ -549,6 +549,9 @@ def test_hand_limit_keeps_four_and_discards_from_five() -> None:
     play(state, 0, "place OT1")
     assert GAME.decision(state).kind == "discard" and GAME.decision(state).players == (0,)
     assert legal(state, 0) == {"discard SA01", "discard SA02", "discard SA03", "discard PY01", "discard PY02"}
+    # Down to 4 the owner may stop, or discard more (the just-drawn cards too).
+    play(state, 0, "discard PY01")
+    assert legal(state, 0) == {"stop", "discard SA01", "discard SA02", "discard SA03", "discard PY02"}
 
 
 def test_fp1_taker_is_next_first_player_even_if_already_first_else_the_left_neighbour() -> None:
@@ -877,3 +880,68 @@ def test_dossier_spent_in_the_last_round_draws_no_penalty_and_no_end_bonus() -> 
     assert state.sympathy == [2, 0, 0]
     result = GAME.outcome(state)
     assert column(result, "dossier") == (0, 3, 0) and column(result, "sympathy") == (2, 0, 0)
+
+
+def test_spaces_in_use_by_player_count() -> None:
+    """§2.4 Marking and Spaces in use: 17 / 21 / 22 spaces at 2 / 3 / 4 players; "3+" adds PS4, PS5, SS3 and
+    SR2, "4" adds CC2."""
+    in_use = {players: {space.id for space in TABLE.spaces_in_use(players, False)} for players in (2, 3, 4)}
+    assert [len(in_use[players]) for players in (2, 3, 4)] == [17, 21, 22]
+    assert in_use[3] - in_use[2] == {"PS4", "PS5", "SS3", "SR2"} and in_use[2] <= in_use[3]
+    assert in_use[4] - in_use[3] == {"CC2"} and in_use[3] <= in_use[4]
+    assert [len(TABLE.spaces_in_use(players, True)) for players in (2, 3, 4)] == [15, 19, 20]
+
+
+def test_odd_card_counts_split_with_the_floor_half_on_top(tmp_path: Path) -> None:
+    """§2.10 (§3 step 3): with an odd blue (19) and non-blue (47) count the loader warns, and the pile that ends
+    on top gets the floor halves (9 blue + 23 others), the bottom pile the ceiling halves (10 + 24)."""
+    bundled = (Path(cards.__file__).parent / "data" / "production_cards.toml").read_text()
+    fewer = bundled
+    for card in ("PB01", "PG01"):  # 3 copies each -> 2
+        entry = bundled[bundled.index(f'id = "{card}"') :]
+        entry = entry[: entry.index("copies = 3") + len("copies = 3")]
+        fewer = fewer.replace(entry, entry[:-1] + "2")
+    (tmp_path / "production_cards.toml").write_text(fewer)
+    with pytest.warns(UserWarning) as caught:
+        table = load_tables(str(tmp_path))
+    assert sorted(str(warning.message).split(": ", 1)[1] for warning in caught) == [
+        "19 blue cards cannot split evenly; the top pile gets 9",
+        "47 non-blue cards cannot split evenly; the top pile gets 23",
+    ]
+    blue = [card.id for card in table.production.values() if card.stage == 1]
+    for seed in range(3):
+        state = GAME.new_state(2, seed, {"data": str(tmp_path)})
+        production_slots = [space for space in state.table.spaces_in_use(2, False) if space.task_name == "production"]
+        drawn = [state.slot_card[space.index] for space in reversed(production_slots)]  # PS1 was drawn first
+        order = state.production_pile + [card for card in drawn if card is not None]  # top of the pile last
+        assert len(order) == 66
+        top, bottom = order[34:], order[:34]
+        assert (sum(card in blue for card in top), len(top)) == (9, 32), seed
+        assert sum(card in blue for card in bottom) == 10, seed
+
+
+def test_internet_fee_is_paid_in_full_or_not_at_all() -> None:
+    """R11, §4.9 step 0: the NET premiere costs 2 money, paid in full: with 1 it is not offered; with 2 it is
+    and leaves 0."""
+    one = premiering(3, {}, [[line("SA01", ["PB01"])], [], []], round=10, money=[1, 0, 0])
+    assert GAME.is_terminal(one) and one.released == [[], [], []] and one.money == [1, 0, 0]
+    two = premiering(3, {}, [[line("SA01", ["PB01"])], [], []], round=10, money=[2, 0, 0])
+    play(two, 0, "net 1")
+    assert GAME.is_terminal(two) and two.released[0] == [("SA01", "A", "NET")] and two.money == [0, 0, 0]
+
+
+def test_exemption_by_payment_needs_four_money_counting_the_budget() -> None:
+    """§4.1 step 3, R11, R47: paying 4 to be exempt needs 4 money after the budget: at -3 (budget 3) a seat with
+    0 cannot pay and declines without a decision, a seat with 1 may pay and is left with 0."""
+    state = grumpy(2, "AP09", sympathy=[-3, -3], money=[0, 1])
+    assert state.money == [3, 4] and state.exempt_pos == 1  # seat 0 declined by itself
+    assert GAME.decision(state).players == (1,) and legal(state, 1) == {"exempt decline", "exempt pay"}
+    play(state, 1, "exempt pay")
+    assert state.money == [3, 0] and state.exempt == [False, True]
+
+
+def test_lines_and_hand_cards_score_nothing_at_the_end() -> None:
+    """§5 step 1: after the last premiere phase, lines still on the table and cards in hand score nothing."""
+    lines = [[{"script": "SA09", "cards": ["PG04", "PG05", "PB03", "PB01", "PY04"]}, None], [None, None]]
+    result = finished(2, [[], []], pp=[5, 5], lines=lines, hands=[["PY07", "ST24", "SC12"], []])
+    assert result.scores == (5.0, 5.0) and column(result, "premieres") == (5, 5) and result.winners == (0, 1)
