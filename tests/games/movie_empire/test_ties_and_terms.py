@@ -945,3 +945,17 @@ def test_lines_and_hand_cards_score_nothing_at_the_end() -> None:
     lines = [[{"script": "SA09", "cards": ["PG04", "PG05", "PB03", "PB01", "PY04"]}, None], [None, None]]
     result = finished(2, [[], []], pp=[5, 5], lines=lines, hands=[["PY07", "ST24", "SC12"], []])
     assert result.scores == (5.0, 5.0) and column(result, "premieres") == (5, 5) and result.winners == (0, 1)
+
+
+def test_data_option_on_and_off(tmp_path: Path) -> None:
+    """§2 Data notice, §2.10 (the ``data`` option): on, the tables come from a folder (a file it lacks falls back
+    to the bundled one), so Soundtrack* printed at 3 PP scores 3 stacked; off, the bundled 2."""
+    bundled = (Path(cards.__file__).parent / "data" / "production_cards.toml").read_text()
+    upgrade = 'id = "PY05"\nname = "Soundtrack*"\nkind = "upgrade"\nstage = "Y"\ncost = 2\npp = 2'
+    assert bundled.count(upgrade) == 1
+    (tmp_path / "production_cards.toml").write_text(bundled.replace(upgrade, upgrade[:-1] + "3"))
+    movie = line("SA04", ["PB01", "PY04", "+PY05"], locked=True)  # Catering 1 + Soundtrack 2 + Soundtrack*
+    for options, production in (({"data": str(tmp_path)}, 6), ({}, 5)):
+        state = premiering(2, {"RL1": (0, 0)}, [[movie], []], options=options)
+        result = premiere_events(play(state, 0, "market USA"))[0]
+        assert result["parts"]["production"] == production, options
