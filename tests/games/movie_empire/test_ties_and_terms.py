@@ -959,3 +959,19 @@ def test_data_option_on_and_off(tmp_path: Path) -> None:
         state = premiering(2, {"RL1": (0, 0)}, [[movie], []], options=options)
         result = premiere_events(play(state, 0, "market USA"))[0]
         assert result["parts"]["production"] == production, options
+
+
+def test_first_hit_is_counted_afresh_each_round() -> None:
+    """R42, §4.10 step 7 (reset of the trend-hit flag): "first this round" starts again every round, so the
+    first hit of the next round's trend earns a statue although a trend was hit the round before."""
+    lines = [[line("SA01", ["PB01"], locked=True)], [line("SC02", ["PB02", "PB03"])]]
+    state = premiering(2, {"RL1": (0, 0)}, lines, trend_row=["TR05", "TR10", "TR13"])  # TR13 now, TR10 next round
+    first = premiere_events(play(state, 0, "market EUR"))[0]
+    assert (first["hit"], first["statue"], state.round, state.trend_row[2]) == (True, True, 2, "TR10")
+    assert GAME.decision(state).players == (1,)  # the marker passed left
+    play(state, 1, "place RL1")
+    play(state, 0, "pass")
+    play(state, 1, "pass")
+    second = premiere_events(play(state, 1, "market CHN"))[0]
+    assert (second["seat"], second["hit"], second["statue"], second["parts"]["trend"]) == (1, True, True, 3)
+    assert state.statues == [1, 1]
