@@ -807,7 +807,7 @@ def test_overtime_is_allowed_with_empty_piles_and_draws_what_there_is() -> None:
     card it draws that one."""
     for pile, hand in (([], []), (["PY01"], ["PY01"])):
         state = position(2, money=[2, 0], production_pile=pile)
-        assert "place OT1" in legal(state, 0)
+        assert "place OT1" in legal(state, 0) and place_problem(state, 0, TABLE.space_by_id["OT1"], False) is None
         play(state, 0, "place OT1")
         assert (state.hands[0], state.money[0]) == (hand, 0), pile
 
