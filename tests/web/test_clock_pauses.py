@@ -33,6 +33,8 @@ DAY = 86400 * SCALE
 LATE = 20.0
 
 PACE = {"kind": "turn", "deadline_hours": 1, "on_timeout": "bot_decides", "bot": "random"}
+#: Where a test need not wait for a deadline: 12 h (120 s), so none passes while it runs on a loaded machine.
+SLOW_PACE = {**PACE, "deadline_hours": 12}
 #: Two people and a bot: Ann owes the first decision of Maybe Movies.
 SEATS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}, {"kind": "bot", "bot": "random"}]
 
@@ -167,7 +169,7 @@ def test_a_pause_needs_every_persons_seat_holds_the_deadline_and_gives_back_the_
 def test_three_people_must_all_ask_for_a_pause(turn_server: Server) -> None:
     with turn_server.client() as api:
         seats = [{"kind": "human", "name": name} for name in ("Ann", "Bob", "Cy")]
-        created = create_table(api, "maybe-movies", seats, pace=PACE)
+        created = create_table(api, "maybe-movies", seats, pace=SLOW_PACE)
         table_id = created["table"]["id"]
         ann, bob, cy = (seat["token"] for seat in created["seats"])
         assert [(a["paused"], a["pause_votes"]) for a in (pause(api, table_id, token, True) for token in (cy, ann))] == [
@@ -236,12 +238,12 @@ def test_away_within_the_budget_moves_the_deadline_beyond_it_is_refused_and_back
 
 def test_away_with_a_bot_has_the_bot_decide_at_once(turn_server: Server) -> None:
     with turn_server.client() as api:
-        table_id, (ann, _), host = new_table(api)
+        table_id, (ann, _), host = new_table(api, SLOW_PACE)
         due = clock(api, table_id)["seats"][0]["due_at"]
         gone = away(api, table_id, ann, {"mode": "bot", "days": 2})
         until = stored_seat(turn_server, table_id, 0)["away_until"]
         assert gone["seats"][0]["away"] == {"mode": "bot", "until": until}
-        # Due at once, not at Ann's deadline (10 s on): the first time-out comes well before it.
+        # Due at once, not at Ann's deadline (120 s on): the first time-out comes well before it.
         # (A time-out is logged after its move is stored, so a later decision's may be listed a moment before.)
         timeouts = wait_until(
             lambda: [t for t in clock(api, table_id)["timeouts"] if t["since"] == 0], timeout=LATE, what="the bot's move for Ann"
@@ -249,8 +251,8 @@ def test_away_with_a_bot_has_the_bot_decide_at_once(turn_server: Server) -> None
         assert (timeouts[0]["seat"], timeouts[0]["since"], timeouts[0]["outcome"]) == (0, 0, "away")
         assert gone["now"] - LATE <= timeouts[0]["at"] < due, "the bot waited for the deadline instead of deciding at once"
         assert isinstance(timeouts[0]["action"], str) and timeouts[0]["action"]
-        later = clock(api, table_id)["timeouts"]
-        assert {(t["seat"], t["outcome"]) for t in later} == {(0, "away")}  # Ann's later decisions too, while she is away
+        later = [t["outcome"] for t in clock(api, table_id)["timeouts"] if t["seat"] == 0]
+        assert set(later) == {"away"}  # Ann's later decisions too, while she is away (Bob's own deadline may pass meanwhile)
         assert api.get(f"/api/tables/{table_id}").json()["seats"][0]["kind"] == "human"  # the seat stays Ann's
         lines = wait_until(lambda: (said := chat(api, table_id))[1:] and said, timeout=LATE, what="the chat line of the bot's move")
         assert lines[:2] == ["Ann is away for 2 days: a bot (random) decides for them.", "Ann is away: a bot (random) decided for seat 1."]
@@ -262,7 +264,7 @@ def test_away_with_a_bot_has_the_bot_decide_at_once(turn_server: Server) -> None
 
 def test_bad_pause_and_away_requests_are_refused_with_a_reason_and_change_nothing(turn_server: Server) -> None:
     with turn_server.client() as api:
-        table_id, (ann, _), host = new_table(api)
+        table_id, (ann, _), host = new_table(api, SLOW_PACE)
         before = clock(api, table_id)
         refusals: list[tuple[str, dict[str, str], Any, int, str]] = [
             (
