@@ -975,3 +975,61 @@ def test_first_hit_is_counted_afresh_each_round() -> None:
     second = premiere_events(play(state, 1, "market CHN"))[0]
     assert (second["seat"], second["hit"], second["statue"], second["parts"]["trend"]) == (1, True, True, 3)
     assert state.statues == [1, 1]
+
+
+def test_card_price_is_cost_plus_the_slot_surcharge_at_the_edge() -> None:
+    """§2.4 Surcharge, §4.3 PS: a production slot's price is the card cost plus +0 / +0 / +1 / +2 / +3 on PS1-PS5;
+    exactly the price is enough, one less is not."""
+    slots = {"PS1": "PB01", "PS2": "PB01", "PS3": "PB01", "PS4": "PB02", "PS5": "PB02"}  # every card costs 1
+    for money, payable in ((0, set()), (1, {"PS1", "PS2"}), (2, {"PS1", "PS2", "PS3"}), (3, {"PS1", "PS2", "PS3", "PS4"}), (4, set(slots))):
+        state = position(3, money=[money, 0, 0], slots=slots)
+        assert {text.removeprefix("place ") for text in legal_of(state, 0, Place) if "PS" in text} == payable, money
+        assert {slot for slot in slots if place_problem(state, 0, TABLE.space_by_id[slot], False) is None} == payable, money
+    state = position(3, money=[4, 0, 0], slots=slots)
+    play(state, 0, "place PS5")
+    assert (state.money[0], state.hands[0]) == (0, ["PB02"])
+
+
+def test_shut_released_line_does_not_premiere_now_or_on_the_internet() -> None:
+    """R30, §4.8 step 1.2 and step 2 (a): a released line still shut when its space resolves does not premiere,
+    and a cut release goes to NET only if its line is open."""
+    lines = [
+        [line("SA01", ["PB01"], locked=True, shut=True)],
+        [line("SC02", ["PB02"], locked=True, shut=True)],
+        [line("SD01", ["PB03"], locked=True)],
+    ]
+    state = premiering(3, {"RL1": (0, 0), "RL2": (1, 0), "RL3": (2, 0)}, lines, money=[5, 5, 5], sympathy=[0, 0, 2], cut=True)
+    state.cut_by[TABLE.space_by_id["RL2"].index] = 0
+    state.cut_by[TABLE.space_by_id["RL3"].index] = 0
+    advance(state, [])
+    # RL1 is shut (no premiere), RL2 cut and shut (no NET), RL3 cut with its line open: NET is offered.
+    assert state.phase == INTERNET and GAME.decision(state).players == (2,) and legal(state, 2) == {"net 1", "net skip"}
+    play(state, 2, "net 1")
+    assert state.released == [[], [], [("SD01", "D", "NET")]]
+
+
+def test_ap07_counts_a_jokers_chosen_stage_and_an_exempt_player_ignores_it() -> None:
+    """AP07, R20: release needs n(G)=0 & n(R)=0, a joker counting as its chosen stage; exempt, no restriction."""
+    movies = [line("SA02", ["PB01", "PJ01:Y"]), line("SA03", ["PJ02:G", "PB02"])]
+    red = line("SC05", ["PB03", "PY01", "PJ03:R"])
+    bound = position(2, plan="AP07", lines=[movies, [red]], sympathy=[2, 0])
+    refusal = "the annual plan “No movies with pre-production or marketing cards” forbids releasing this movie"
+    assert (release_problem(bound, 0, 0), release_problem(bound, 0, 1), release_problem(bound, 1, 0)) == (None, refusal, refusal)
+    exempt = position(2, plan="AP07", exempt=[True, False], lines=[movies, []], sympathy=[2, 0])
+    assert (release_problem(exempt, 0, 0), release_problem(exempt, 0, 1)) == (None, None)
+    for is_exempt in (False, True):  # the release spaces on the turn menu, with only the joker-G line
+        state = position(2, plan="AP07", exempt=[is_exempt, False], lines=[[movies[1]], []])
+        assert ("place RL1" in legal(state, 0)) == is_exempt
+
+
+def test_ap08_needs_one_star_and_an_exempt_player_ignores_it() -> None:
+    """AP08: release needs stars>=1: 0 stars is refused, 1 is enough; exempt, no restriction."""
+    movies = [line("SA01", ["PB01"]), line("SA02", ["PB02"], ["ST04"])]
+    bound = position(2, plan="AP08", lines=[movies, []], sympathy=[2, 0])
+    assert release_problem(bound, 0, 0) == "the annual plan “No movies without a star” forbids releasing this movie"
+    assert release_problem(bound, 0, 1) is None
+    exempt = position(2, plan="AP08", exempt=[True, False], lines=[movies, []], sympathy=[2, 0])
+    assert (release_problem(exempt, 0, 0), release_problem(exempt, 0, 1)) == (None, None)
+    for is_exempt in (False, True):  # the release spaces on the turn menu, with only the starless line
+        state = position(2, plan="AP08", exempt=[is_exempt, False], lines=[[movies[0]], []])
+        assert ("place RL1" in legal(state, 0)) == is_exempt
