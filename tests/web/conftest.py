@@ -464,6 +464,26 @@ _TEXT_PROBLEMS = """(smallest) => {
       if (node.scrollWidth > node.clientWidth + 1 && cut('X')) clipped.push(`${node.className}: ${text} (wider than its box)`);
       if (node.scrollHeight > node.clientHeight + 1 && cut('Y')) clipped.push(`${node.className}: ${text} (taller than its box)`);
       if (style.textOverflow === 'ellipsis' && node.scrollWidth > node.clientWidth) clipped.push(`${node.className}: ${text} (ellipsis)`);
+      // Text cut off by a box around it (a card that hides what overflows it): the words' own rectangle against
+      // every enclosing box that clips without scrolling.
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const words = range.getBoundingClientRect();
+      for (let box = node.parentElement; box && box !== area.parentElement; box = box.parentElement) {
+        const boxStyle = getComputedStyle(box);
+        const clipsX = boxStyle.overflowX === 'hidden' || boxStyle.overflowX === 'clip';
+        const clipsY = boxStyle.overflowY === 'hidden' || boxStyle.overflowY === 'clip';
+        if (!clipsX && !clipsY) continue;
+        const edge = box.getBoundingClientRect();
+        const outX = clipsX && (words.left < edge.left - 1 || words.right > edge.right + 1);
+        const outY = clipsY && (words.top < edge.top - 1 || words.bottom > edge.bottom + 1);
+        if (outX || outY) {
+          const at = [words.left, words.right, words.top, words.bottom].map(Math.round).join(' ');
+          const around = [edge.left, edge.right, edge.top, edge.bottom].map(Math.round).join(' ');
+          clipped.push(`${node.className}: ${text} (cut off by ${box.className || box.tagName}: words at ${at}, box at ${around})`);
+          break;
+        }
+      }
       if (parseFloat(style.fontSize) < smallest) tiny.push(`${node.className}: ${text} (${style.fontSize})`);
     }
   }
