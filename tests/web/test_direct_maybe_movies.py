@@ -154,6 +154,22 @@ def accessibility_problems(page: Any) -> list[str]:
     return axe_violations(page, EVERY_IMPACT)
 
 
+def check_why_the_winner_won(page: Any) -> None:
+    """The end of the game says in one sentence per seat, winners first, how each score adds up, with the points
+    the final scores hold."""
+    final = page.evaluate("() => Greenlight.tablePage.view.observation.final")
+    names = page.evaluate("() => Greenlight.tablePage.view.table.seats.map((seat) => seat.name)")
+    lines = page.locator(".mm-final .mm-final-lines li")
+    assert lines.count() == len(final["scores"])
+    order = sorted(range(len(final["scores"])), key=lambda seat: (final["ranks"][seat], seat))
+    for line, seat in zip(lines.all(), order, strict=True):
+        text = line.inner_text()
+        points = final["scores"][seat]
+        assert text.startswith(names[seat]) and re.search(rf": {points} points? (from|: no vote card won)", text), text
+        assert ("winner" in (line.get_attribute("class") or "")) == (seat in final["winners"]), text
+    assert lines.first.get_attribute("class") == "winner", "the winner's sentence comes first"
+
+
 @pytest.mark.parametrize("size", sorted(SIZES))
 def test_a_whole_game_played_on_the_board(browser: Any, server: Server, size: str) -> None:
     started = time.monotonic()
@@ -215,6 +231,7 @@ def test_a_whole_game_played_on_the_board(browser: Any, server: Server, size: st
         page.wait_for_selector("#final-scores")
         assert horizontal_overflow(page) <= 0
         check_what_a_newcomer_reads(page, f"{size}, the end")
+        check_why_the_winner_won(page)
         assert not page.locator("#board .badge.pitching").count(), "nobody is pitching once the game is over"
         problems = accessibility_problems(page)
         assert not problems, problems
