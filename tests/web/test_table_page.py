@@ -193,6 +193,41 @@ def test_the_host_gives_a_seat_to_a_bot_and_makes_a_new_link(browser: Any, pages
     assert any("Bob is away" in note for note in notes) and any("takes seat 2 over" in note for note in notes), notes
 
 
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_the_host_is_asked_before_a_new_link_or_opening_the_seat_of_a_person_at_the_table(
+    browser: Any, pages: list[Any], api: httpx.Client, phone: bool
+) -> None:
+    created = create_table(api, "cinecitta", PEOPLE)
+    table_id, bob_token = created["table"]["id"], created["seats"][1]["token"]
+    bob = open_page(browser, pages, created["seats"][1]["link"])
+    wait_for_choices(bob)
+    host = open_page(browser, pages, created["host_link"], phone=phone)
+    seat = '.host-seat[data-seat="1"]'
+    host.wait_for_selector(f"{seat} button.host-link")
+    host.wait_for_function("Greenlight.tablePage.view.table.seats[1].connected")
+    asked = {
+        "host-link": ("Bob is at the table now. Make a new link for this seat? The old link stops working at once", "Make a new link"),
+        "host-open": ("Bob is at the table now. Open this seat to anyone?", "Open it to anyone"),
+    }
+    for button, (question, label) in asked.items():
+        # Asked first; thinking again changes nothing: Bob's link still plays.
+        host.click(f"{seat} button.{button}")
+        confirm = host.locator(f"{seat} .host-confirm")
+        assert question in confirm.inner_text() and label in confirm.inner_text()
+        assert visible_in_window(host, f"{seat} .host-confirm"), "the question is in view where the host clicked"
+        assert not axe_violations(host, EVERY_IMPACT), axe_violations(host, EVERY_IMPACT)
+        host.click(f"{seat} button.host-no")
+        assert not host.locator(".host-confirm").count()
+        seats = api.get(f"/api/tables/{table_id}").json()["seats"]
+        assert seats[1]["kind"] == "human" and not seats[1].get("open")
+        assert api.get(f"/api/tables/{table_id}/view", headers={"Authorization": f"Bearer {bob_token}"}).status_code == 200
+    # Confirmed, opening the seat takes it from Bob at once; the lobby may now take it.
+    host.click(f"{seat} button.host-open")
+    host.click(f"{seat} button.host-yes")
+    wait_until(lambda: api.get(f"/api/tables/{table_id}").json()["seats"][1].get("open"), what="the seat to be open to anyone")
+    assert api.get(f"/api/tables/{table_id}/view", headers={"Authorization": f"Bearer {bob_token}"}).status_code == 403
+
+
 def three(first: dict[str, Any]) -> list[dict[str, Any]]:
     return [first, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
 
