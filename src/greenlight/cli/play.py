@@ -163,10 +163,14 @@ def show_view(table: Table, seat: int, actions: list[Action]) -> None:
     match, game = table.match, table.game
     rows = window_rows()
     question = Text.from_markup(f"[bold]{escape(match.decision().prompt)}[/bold]")
-    # The choices take what they need, as long as at least a few rows of the table stay in view; else one line a group.
+    # The choices take what they need, as long as at least a few rows of the table stay in view; else one line a group;
+    # else as many as fit, and how to read the rest.
+    room_for_choices = rows - MIN_TABLE_ROWS - 4
     choices = choice_lines(table, seat, actions, detailed=True)
-    if height(console, choices) > rows - MIN_TABLE_ROWS - 4:
+    if height(console, choices) > room_for_choices:
         choices = choice_lines(table, seat, actions, detailed=False)
+    if height(console, choices) > room_for_choices:
+        choices = first_choices(table, seat, actions, room_for_choices)
     hint = " 'hint' asks the search," if table.hints else ""
     closing = Text.from_markup(
         f"[dim]Type a number or an action (Tab completes); 'help' explains this step,{hint} 'board' shows the whole table, "
@@ -194,17 +198,34 @@ def show_actions(table: Table, seat: int, actions: list[Action]) -> None:
 def choice_lines(table: Table, seat: int, actions: list[Action], *, detailed: bool) -> RenderableType:
     """The choices: numbered with their text and words (wrapped at spaces), or (not ``detailed``, or too many to list)
     one line per group of actions that differ only in their last word. Tab completes them all."""
-    game, state = table.game, table.match.state
     texts = [str(action) for action in actions]
     table.prompt.offer([*texts, *COMMANDS])
     if not detailed or len(actions) > LIST_LIMIT:
         return Text("\n".join(grouped(texts)))
+    return choice_list(choice_rows(table, seat, actions))
+
+
+def choice_rows(table: Table, seat: int, actions: list[Action]) -> list[tuple[str, str, str]]:
+    """Each choice as (its number, the text to type, its words in markup)."""
+    game, state = table.game, table.match.state
     rows = []
-    for index, (action, text) in enumerate(zip(actions, texts, strict=True), 1):
+    for index, action in enumerate(actions, 1):
         words = escape(game.describe_action(state, seat, action))
         warning = " [yellow](asks first)[/yellow]" if game.action_warning(state, seat, action) else ""
-        rows.append((f"{index}.", text, f"[cyan]{words}[/cyan]{warning}"))
-    return choice_list(rows)
+        rows.append((f"{index}.", str(action), f"[cyan]{words}[/cyan]{warning}"))
+    return rows
+
+
+def first_choices(table: Table, seat: int, actions: list[Action], rows: int) -> RenderableType:
+    """The first choices that fit in ``rows`` rows with their words, and a line saying how many more there are and how
+    to read them (every number and text can still be typed)."""
+    listed = choice_rows(table, seat, actions)
+    shown = len(listed)
+    while shown > 1 and height(console, choice_list(listed[:shown])) > rows - 1:
+        shown -= 1
+    more = len(listed) - shown
+    note = Text(f"… {more} more choice{'s' if more != 1 else ''}: type list to read them all (Tab completes any) …", style="dim")
+    return Group(choice_list(listed[:shown]), note)
 
 
 def grouped(texts: list[str]) -> list[str]:
@@ -509,7 +530,9 @@ def register(app: typer.Typer) -> None:
             console.print(
                 f"[bold]{escape(game.spec.title)}[/bold], {count} players{dealt}{resumed}: " + ", ".join(escape(n) for n in table.names)
             )
-            console.print(f"[dim]Saved after every move to {escape(str(save_to))}[/dim]", soft_wrap=True)
+            # The path on a line of its own: a long one is cut at the window's edge, never a word of the sentence.
+            console.print("[dim]Saved after every move to:[/dim]")
+            console.print(f"[dim]{escape(str(save_to))}[/dim]", soft_wrap=True)
         table.save()
         try:
             run_game(table)
@@ -532,7 +555,10 @@ def register(app: typer.Typer) -> None:
         if match.record.start is not None and position is not None:
             console.print(f"Play this position again with --position {position}", soft_wrap=True)
         elif match.record.start is not None:
-            console.print(f"This game began from a position: greenlight position {save_to} --at 0 writes it out", soft_wrap=True)
+            console.print("This game began from a position; write it out with:")
+            console.print(f"  greenlight position {escape(str(save_to))} --at 0", soft_wrap=True)
         else:
             console.print(f"Seed {seed}: play this deal again with --seed {seed}", soft_wrap=True)
-        console.print(f"The game is saved in {escape(str(save_to))}; replay it with: greenlight replay {save_to}", soft_wrap=True)
+        # Commands with a path on lines of their own: a long path is cut at the window's edge, never a sentence.
+        console.print("The game is saved; replay it with:")
+        console.print(f"  greenlight replay {escape(str(save_to))}", soft_wrap=True)
