@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import threading
 import time
 from typing import Any
 
@@ -168,3 +169,24 @@ def test_seats_chat_and_spectators_read_along(server: Server, api: httpx.Client)
     assert late.next("chat_history")["lines"][0]["text"] == "good <b>luck</b>"
     for client in (ann, bob, spectator, late):
         client.close()
+
+
+def test_chat_lines_said_at_the_same_moment_are_all_kept_in_order(server: Server, api: httpx.Client) -> None:
+    created = create_table(api, "maybe-movies", [{"kind": "human", "name": name} for name in ("Ann", "Bob", "Cy")])
+    table_id, tokens = created["table"]["id"], [seat["token"] for seat in created["seats"]]
+    answers: list[int] = []
+
+    def say(number: int) -> None:
+        with server.client() as client:
+            answer = client.post(f"/api/tables/{table_id}/chat", json={"text": f"line {number}"}, headers=bearer(tokens[number % 3]))
+            answers.append(answer.status_code)
+
+    talkers = [threading.Thread(target=say, args=(number,)) for number in range(5)]
+    for talker in talkers:
+        talker.start()
+    for talker in talkers:
+        talker.join()
+    # Five lines from one address stay within the chat's burst: every one is stored, each under its own number.
+    assert sorted(answers) == [200] * 5
+    lines = api.get(f"/api/tables/{table_id}/chat").json()
+    assert sorted(line["text"] for line in lines) == sorted(f"line {number}" for number in range(5))

@@ -201,6 +201,8 @@ class LiveTable:
         #: The latest chat lines (the store keeps them all), and how many lines the table has (None: not read yet).
         self.chat: list[ChatLine] = []
         self.chat_length: int | None = None
+        #: One line numbered and stored at a time here (two lines said at once would take the same number).
+        self.chat_lock = asyncio.Lock()
         #: With several server processes: the stored revision this copy reflects, who is connected through the
         #: others, which seat's bot another process is thinking for, and the task bringing this copy up to date.
         self.revision = stored.revision
@@ -979,9 +981,13 @@ class TableHub:
     async def say(self, table: LiveTable, text: str, seat: int = -1, name: str = "Table") -> ChatLine:
         """Add a chat line (``seat`` -1: the table's own notices) and push it to every client.
 
-        Another server process may take the same line number first; the line is then numbered again after
-        the lines stored meanwhile.
+        Lines said at once in this process are numbered and stored one after another; another server process may
+        take the same line number first, and the line is then numbered again after the lines stored meanwhile.
         """
+        async with table.chat_lock:
+            return await self._say_one(table, text, seat, name)
+
+    async def _say_one(self, table: LiveTable, text: str, seat: int, name: str) -> ChatLine:
         for attempt in range(ACT_ATTEMPTS):
             if table.chat_length is None:
                 table.chat_length = await self._store_call(self.backend.chat_length, table.id)
