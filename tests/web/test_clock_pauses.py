@@ -70,7 +70,7 @@ def away(api: httpx.Client, table_id: str, token: str, body: dict[str, Any]) -> 
 
 def stored_seat(server: Server, table_id: str, seat: int) -> dict[str, Any]:
     """A seat's clock row as the server stored it."""
-    columns = ("remaining", "since", "started_at", "due_at", "remind_at", "fired", "away", "away_until")
+    columns = ("remaining", "since", "started_at", "due_at", "remind_at", "fired", "away", "away_until", "away_used")
     rows = server.query(f"SELECT {', '.join(columns)} FROM clock_seats WHERE table_id = ? AND seat = ?", (table_id, seat))
     assert len(rows) == 1, rows
     return dict(zip(columns, rows[0], strict=True))
@@ -233,6 +233,36 @@ def test_away_within_the_budget_moves_the_deadline_beyond_it_is_refused_and_back
             "Bob is away for 30 days: their deadlines wait for them.",
             "Ann is back.",
         ]
+        close(api, table_id, host)
+
+
+def test_absences_with_waiting_deadlines_add_up_to_thirty_days_a_table_and_unused_days_come_back(turn_server: Server) -> None:
+    with turn_server.client() as api:
+        table_id, (ann, _), host = new_table(api)
+        away(api, table_id, ann, {"mode": "extend", "days": 20})
+        assert stored_seat(turn_server, table_id, 0)["away_used"] == pytest.approx(20 * DAY)
+        # A new absence replaces the one under way: the rest of the old one is given back.
+        away(api, table_id, ann, {"mode": "extend", "days": 15})
+        used = stored_seat(turn_server, table_id, 0)["away_used"]
+        assert 15 * DAY <= used <= 15 * DAY + LATE
+        # Back early: only the time actually away stays counted.
+        away(api, table_id, ann, {"mode": None})
+        back = stored_seat(turn_server, table_id, 0)["away_used"]
+        assert 0 < back <= LATE
+        # What is left is less than 30 days now: 30 are refused with what is left, and nothing changes.
+        before = stored_seat(turn_server, table_id, 0)
+        refused = api.post(f"/api/tables/{table_id}/clock/away", json={"mode": "extend", "days": 30}, headers=bearer(ann))
+        assert refused.status_code == 409
+        detail = refused.json()["detail"]
+        assert detail.startswith("others wait while your deadlines wait: at this table that is 30 days in all, and you have 29 days")
+        assert detail.endswith("left; choose fewer days, or have a bot decide for you while you are away")
+        assert stored_seat(turn_server, table_id, 0) == before
+        away(api, table_id, ann, {"mode": "extend", "days": 29})
+        again = api.post(f"/api/tables/{table_id}/clock/away", json={"mode": "extend", "days": 30}, headers=bearer(ann))
+        assert again.status_code == 409
+        # A bot deciding makes nobody wait: it has no such budget.
+        instead = api.post(f"/api/tables/{table_id}/clock/away", json={"mode": "bot", "days": 30}, headers=bearer(ann))
+        assert instead.status_code == 200 and instead.json()["seats"][0]["away"]["mode"] == "bot"
         close(api, table_id, host)
 
 

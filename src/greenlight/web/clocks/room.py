@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
@@ -59,6 +58,8 @@ LONGEST_SLEEP_SECONDS = 300.0
 PACES_KEPT = 20_000
 #: Longest absence a seat may announce.
 AWAY_MOST_DAYS = 30
+#: The days a seat's absences with waiting deadlines may add up to at one table (others wait on them).
+AWAY_DAYS_PER_TABLE = 30
 
 #: A reminder listener: (table id, seat, the move number its decision dates from, when its time runs out).
 ReminderListener = Callable[[str, int, int, float], None]
@@ -453,8 +454,17 @@ class ClocksRoom:
                 raise TableError(409, "deadlines wait only at turn-based tables; at a live table choose a bot to decide for you")
             if table.finished or table.closed:
                 raise TableError(409, "the game is over")
-            until = time.time() + body.days * 86400 * room._hub().settings.pace_time_scale if body.mode else None
-            await room._write(store.set_away, table_id, seat, body.mode, until)
+            scale = hub.settings.pace_time_scale
+            seconds = body.days * 86400 * scale if body.mode else None
+            try:
+                await room._write(store.set_away, table_id, seat, body.mode, seconds, AWAY_DAYS_PER_TABLE * 86400 * scale)
+            except store.AbsenceRefused as refused:
+                left = duration_words(refused.left / scale) if refused.left >= 60 * scale else "no time"
+                raise TableError(
+                    409,
+                    f"others wait while your deadlines wait: at this table that is {AWAY_DAYS_PER_TABLE} days in all, and you "
+                    f"have {left} of it left; choose fewer days, or have a bot decide for you while you are away",
+                ) from None
             name = table.stored.seats[seat].name
             if body.mode == AWAY_BOT:
                 await hub.say(table, f"{name} is away for {duration_words(body.days * 86400)}: a bot ({pace.bot}) decides for them.")

@@ -6,7 +6,8 @@
 - ``clock_seats``: one row per timed seat: the live bank while it does not run (``remaining``), the move number from
   which the seat has owed its current decision (``since``, NULL when it owes none), when that decision's time began
   and when it runs out (``due_at``, NULL when not running: the scheduler's one index), when its reminder goes out,
-  how often it fired, and the seat's absence.
+  how often it fired, and the seat's absence, with the time its absences have made others wait so far
+  (``away_used``, schema 2: a seat's absences with waiting deadlines have a budget per table).
 - ``clock_timeouts``: what each time-out did (the record download carries it).
 """
 
@@ -58,4 +59,6 @@ CLOCKS_V1 = (
     "CREATE INDEX clock_timeouts_by_table ON clock_timeouts (table_id, id)",
 )
 
-SCHEMA = RoomSchema("clocks", (CLOCKS_V1,))
+CLOCKS_V2 = ("ALTER TABLE clock_seats ADD COLUMN away_used {real} NOT NULL DEFAULT 0",)
+
+SCHEMA = RoomSchema("clocks", (CLOCKS_V1, CLOCKS_V2))

@@ -31,6 +31,8 @@ class SeatClock:
     fired: int = 0
     away: str | None = None
     away_until: float | None = None
+    #: How long this seat's absences with waiting deadlines have held the table so far (scaled seconds).
+    away_used: float = 0.0
 
     @property
     def owes(self) -> bool:
@@ -146,13 +148,13 @@ def load(tx: RoomTx, table_id: str) -> TableClocks | None:
     pace = Pace(str(kind), float(bank), float(increment), float(deadline), bool(weekends_off), str(on_timeout), str(bot))
     seats = {}
     for row in tx.fetch(
-        "SELECT seat, remaining, since, started_at, due_at, remind_at, fired, away, away_until FROM clock_seats WHERE table_id = ?",
+        "SELECT seat, remaining, since, started_at, due_at, remind_at, fired, away, away_until, away_used"
+        " FROM clock_seats WHERE table_id = ?",
         (table_id,),
     ):
         seat = int(row[0])
-        seats[seat] = SeatClock(
-            seat, *(_float(row[1]), _int(row[2]), _float(row[3]), _float(row[4]), _float(row[5])), int(row[6]), row[7], _float(row[8])
-        )
+        times = (_float(row[1]), _int(row[2]), _float(row[3]), _float(row[4]), _float(row[5]))
+        seats[seat] = SeatClock(seat, *times, int(row[6]), row[7], _float(row[8]), float(row[9]))
     voted = frozenset(int(part) for part in str(votes).split(",") if part)
     return TableClocks(table_id, pace_from_row(str(chosen)), pace, int(version), _float(paused_at), voted, seats, ended_at is not None)
 
@@ -198,16 +200,17 @@ def create_and_start(tx: RoomTx, table_id: str, chosen: Pace, pace: Pace, moment
 def save_seats(tx: RoomTx, table_id: str, seats: dict[int, SeatClock]) -> None:
     """Write every seat's clock (inserted or replaced)."""
     for clock in seats.values():
-        values = (clock.remaining, clock.since, clock.started_at, clock.due_at, clock.remind_at, clock.away, clock.away_until)
+        times = (clock.remaining, clock.since, clock.started_at, clock.due_at, clock.remind_at)
+        values = (*times, clock.away, clock.away_until, clock.away_used)
         changed = tx.execute(
-            "UPDATE clock_seats SET remaining = ?, since = ?, started_at = ?, due_at = ?, remind_at = ?, away = ?, away_until = ?"
-            " WHERE table_id = ? AND seat = ?",
+            "UPDATE clock_seats SET remaining = ?, since = ?, started_at = ?, due_at = ?, remind_at = ?, away = ?, away_until = ?,"
+            " away_used = ? WHERE table_id = ? AND seat = ?",
             (*values, table_id, clock.seat),
         )
         if not changed:
             tx.execute(
-                "INSERT INTO clock_seats (remaining, since, started_at, due_at, remind_at, away, away_until, table_id, seat)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO clock_seats (remaining, since, started_at, due_at, remind_at, away, away_until, away_used, table_id, seat)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (*values, table_id, clock.seat),
             )
 
@@ -346,16 +349,37 @@ def _votes(seats: frozenset[int] | set[int]) -> str:
     return ",".join(str(seat) for seat in sorted(seats))
 
 
-def set_away(tx: RoomTx, table_id: str, seat: int, mode: str | None, until: float | None) -> TableClocks | None:
-    """A seat marks itself away until ``until`` (``extend``: its deadlines wait for it; ``bot``: the table's bot decides
-    for it at once), or back (``mode`` None)."""
+class AbsenceRefused(Exception):
+    """An absence with waiting deadlines beyond what the seat has left at this table (``left``: scaled seconds)."""
+
+    def __init__(self, left: float) -> None:
+        super().__init__(left)
+        self.left = left
+
+
+def set_away(tx: RoomTx, table_id: str, seat: int, mode: str | None, seconds: float | None, budget: float) -> TableClocks | None:
+    """A seat marks itself away for ``seconds`` from now (``extend``: its deadlines wait for it; ``bot``: the table's bot
+    decides for it at once), or back (``mode`` None).
+
+    Others wait on an ``extend`` absence, so a seat's such absences at one table add up to at most ``budget`` seconds
+    (the part of one not used, by coming back early or replacing it, is given back); beyond it
+    :class:`AbsenceRefused` says what is left. A bot deciding makes nobody wait and has no budget.
+    """
     tx.lock(f"clocks/{table_id}")
     clocks = load(tx, table_id)
     if clocks is None:
         return None
     now = tx.now()
     clock = clocks.seats.get(seat) or SeatClock(seat, remaining=clocks.pace.bank if clocks.pace.kind == LIVE else None)
-    clock = replace(clock, away=mode, away_until=until if mode is not None else None)
+    used = clock.away_used
+    if clock.away == AWAY_EXTEND and clock.away_until is not None and clock.away_until > now:
+        used = max(0.0, used - (clock.away_until - now))  # the rest of the absence it replaces is given back
+    if mode == AWAY_EXTEND and seconds is not None:
+        if used + seconds > budget + 1e-6:
+            raise AbsenceRefused(max(0.0, budget - used))
+        used += seconds
+    until = now + seconds if mode is not None and seconds is not None else None
+    clock = replace(clock, away=mode, away_until=until, away_used=used)
     if clock.since is not None and clocks.paused_at is None:
         if clocks.pace.kind == TURN_BASED:
             clock = start_clock(clocks.pace, replace(clock, remaining=None), now, paused=False)
