@@ -13,6 +13,7 @@ import pytest
 
 from tests.web.conftest import (
     BROWSER_TESTS,
+    EVERY_IMPACT,
     NO_RATE_LIMITS,
     Server,
     axe_violations,
@@ -64,13 +65,13 @@ def test_live_clocks_count_down_on_the_table_page_at_both_sizes(pace_server: Ser
             assert re.fullmatch(r"(10:[01]\d|10:20)", clocks.nth(1).inner_text())  # and gained his 20 s
             page.wait_for_function(f"document.querySelector('#seats .seat-clock').textContent !== {json.dumps(ann_first)}", timeout=5000)
             assert horizontal_overflow(page) == 0
-            assert axe_violations(page) == []
+            assert axe_violations(page, EVERY_IMPACT) == []
             screenshot(page, name, full_page=False, docs=True)
             page.click("#tab-table")
             page.wait_for_selector("#pace-controls #notify-email")
             assert page.locator("#pace-controls").get_by_text("A bot decides for me").count() == 1
             page.locator("#pace-controls").scroll_into_view_if_needed()
-            assert axe_violations(page) == []
+            assert axe_violations(page, EVERY_IMPACT) == []
             screenshot(page, f"{name}-table-panel", full_page=False)
             assert not page.errors, page.errors
             page.context.close()
@@ -100,7 +101,7 @@ def test_my_tables_lists_your_turns_first_with_time_left(pace_server: Server, br
             assert "waiting for Bob" in items.nth(2).inner_text()
             assert re.search(r"(23 h 5\d min|1 day) left", items.nth(0).inner_text()), items.nth(0).inner_text()
             assert horizontal_overflow(page) == 0
-            assert axe_violations(page) == []
+            assert axe_violations(page, EVERY_IMPACT) == []
             assert not page.errors, page.errors
             screenshot(page, name, full_page=False, docs=True)
             page.context.close()
@@ -124,7 +125,7 @@ def test_the_lobby_creates_a_turn_based_table(pace_server: Server, browser: Any)
         "weekends_off": True,
         "on_timeout": "bot_takes_seat",
     }
-    assert axe_violations(page) == []
+    assert axe_violations(page, EVERY_IMPACT) == []
     page.context.close()
 
 
