@@ -350,3 +350,52 @@ def test_a_reminder_comes_once_before_a_turn_based_deadline(notify_server: Serve
         assert reminders[0]["url"] == f"{notify_server.url}/tables/{table_id}#token={fay}"
         wait_until(lambda: api.get(f"/api/tables/{table_id}/clock").json()["timeouts"], timeout=15, what="the deadline")
         assert len([p for p in pushes() if p["title"].startswith("Your time runs out soon")]) == 1
+
+
+@pytest.fixture
+def batching_server(tmp_path_factory: pytest.TempPathFactory, mailbox: Mailbox) -> Iterator[Server]:
+    """A server that waits 4 s before a turn e-mail goes out (so turns at two tables meet in one message)."""
+    extra = [
+        *NO_RATE_LIMITS,
+        *("--smtp", f"smtp://127.0.0.1:{mailbox.port}?tls=none", "--smtp-from", "Greenlight <games@example.org>"),
+        *("--limit", "notify_delay_seconds=4", "--limit", "smtp_timeout_seconds=5"),
+    ]
+    running = Server(tmp_path_factory.mktemp("batching") / "tables.db", extra=extra)
+    running.start()
+    yield running
+    running.stop()
+
+
+def test_turns_at_two_tables_go_out_as_one_e_mail_and_never_again_stops_every_message(batching_server: Server, mailbox: Mailbox) -> None:
+    server, address = batching_server, "cy@example.org"
+    with server.client() as api:
+        tables = []
+        for _ in range(2):
+            people = [{"kind": "human", "name": name} for name in ("Ann", "Cy")]
+            created = create_table(api, "movie-empire", people, pace={"kind": "turn", "deadline_hours": 24})
+            tokens = [seat["token"] for seat in created["seats"]]
+            subscribe(api, created["table"]["id"], tokens[1], {"channel": "email", "address": address})
+            tables.append((created["table"]["id"], tokens))
+        for confirmation in wait_until(lambda: len(mailbox.to(address)) >= 2 and mailbox.to(address), what="two confirmations"):
+            assert httpx.get(confirm_link(confirmation)).status_code == 200
+        for table_id, tokens in tables:
+            play_until(api, table_id, tokens, 1)
+        turn = wait_until(lambda: [m for m in mailbox.to(address) if m["Subject"].startswith("Your turn")], what="the turn e-mail")
+        time.sleep(5)  # a second message would have come by now
+        turns = [m for m in mailbox.to(address) if m["Subject"].startswith("Your turn")]
+        assert [m["Subject"] for m in turns] == ["Your turn at 2 tables"]
+        text = text_of(turn[0])
+        assert "It is your turn at 2 tables:" in text
+        for table_id, tokens in tables:
+            assert f"Play: {server.url}/tables/{table_id}#token={tokens[1]}" in text
+        # "Never e-mail me again" ends every subscription of the address, at both tables.
+        never = re.search(r"Never e-mail me again: (\S+)", text)
+        assert never is not None and "everything=1" in never.group(1)
+        assert httpx.post(never.group(1)).status_code == 204
+        for table_id, tokens in tables:
+            assert api.get(f"/api/tables/{table_id}/notify", headers=bearer(tokens[1])).json()["subscriptions"] == []
+        # Cy's turn comes again at the first table: nothing more is sent.
+        table_id, tokens = tables[0]
+        play_until(api, table_id, tokens, 1)
+        time.sleep(5)
+        assert len(mailbox.to(address)) == 3, [m["Subject"] for m in mailbox.to(address)]

@@ -258,22 +258,27 @@ class Claimed:
 
 
 def claim(tx: RoomTx, batch: int, lease: float, budgets: tuple[int, int], with_accounts: bool) -> Claimed:
-    """Claim the messages due, a destination at a time (every message due to a destination, so one e-mail tells of every
-    table waiting). A message beyond its address's or its table's daily budget is given up here."""
+    """Claim the messages due, a destination at a time: with the first one due, every message still owed to that
+    destination, due yet or not, so one e-mail tells of every table waiting (a turn that began after the first is told
+    with it, not in a second message a moment later). A message beyond its address's or its table's daily budget is
+    given up here."""
     now = tx.now()
     per_address, per_table = budgets
-    waiting = "sent_at IS NULL AND given_up_at IS NULL AND due_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)"
+    unsent = "sent_at IS NULL AND given_up_at IS NULL AND (claimed_until IS NULL OR claimed_until <= ?)"
     destinations = [
-        str(row[0]) for row in tx.fetch(f"SELECT destination FROM notify_outbox WHERE {waiting} ORDER BY due_at LIMIT ?", (now, now, batch))
+        str(row[0])
+        for row in tx.fetch(
+            f"SELECT destination FROM notify_outbox WHERE {unsent} AND due_at <= ? ORDER BY due_at LIMIT ?", (now, now, batch)
+        )
     ]
     batches: dict[str, list[Owed]] = {}
     for destination in dict.fromkeys(destinations):
-        rows = tx.fetch(f"SELECT id FROM notify_outbox WHERE destination = ? AND {waiting}", (destination, now, now))
+        rows = tx.fetch(f"SELECT id FROM notify_outbox WHERE destination = ? AND {unsent}", (destination, now))
         owed = []
         for (row_id,) in rows:
             if not tx.execute(
-                f"UPDATE notify_outbox SET claimed_until = ?, attempts = attempts + 1 WHERE id = ? AND {waiting}",
-                (now + lease, row_id, now, now),
+                f"UPDATE notify_outbox SET claimed_until = ?, attempts = attempts + 1 WHERE id = ? AND {unsent}",
+                (now + lease, row_id, now),
             ):
                 continue  # another process claimed it first
             found = tx.fetch("SELECT subscription_id, table_id, seat, turn, kind FROM notify_outbox WHERE id = ?", (row_id,))[0]
