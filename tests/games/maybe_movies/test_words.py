@@ -133,9 +133,9 @@ def pitch_position(options: dict[str, object] | None = None) -> MaybeMoviesState
 def test_pitch_words_say_what_the_pitch_then_needs() -> None:
     state = pitch_position()
     assert words_of(state, 0) == {
-        "add A": "Add Movie 1 (A) to the pitch (costs money and actors, profit 2): the pitch then needs 1 money and 1 actors, profit 2.",
-        "add B": "Add Movie 2 (B) to the pitch (costs actors, profit 1): the pitch then needs 1 actors, profit 1.",
-        "add C": "Add Movie 3 (C) to the pitch (costs camera, camera and setting, profit 3): the pitch then needs 1 setting and 2 camera, "
+        "add A": "Add Movie 1 to the pitch (costs money and actors, profit 2): the pitch then needs 1 money and 1 actors, profit 2.",
+        "add B": "Add Movie 2 to the pitch (costs actors, profit 1): the pitch then needs 1 actors, profit 1.",
+        "add C": "Add Movie 3 to the pitch (costs camera, camera and setting, profit 3): the pitch then needs 1 setting and 2 camera, "
         "profit 3. It is then pitched: no other card can follow.",
     }
     play(state, 0, "add A")
@@ -173,15 +173,15 @@ def test_vote_words_for_yes_no_and_change() -> None:
     state.hands[0].append("c1")
     state.hands[0].remove("F0")
     assert words_of(state, 0) == {
-        "vote a0": "Vote YES camera 3 (a0): adds 3 camera (the pitch needs 2 camera); if it succeeds you share the profit with the "
+        "vote a0": "Vote YES camera 3: adds 3 camera (the pitch needs 2 camera); if it succeeds you share the profit with the "
         "other YES-voters; if it fails this card goes to the pool.",
-        "vote F1": "Vote NO microphone 1 (F1): takes 1 microphone off the votes (the pitch needs no microphone); if it fails you win "
+        "vote F1": "Vote NO microphone 1: takes 1 microphone off the votes (the pitch needs no microphone); if it fails you win "
         "this card back (unless every vote is NO); if it succeeds, you still get the cards left over.",
-        "vote c1": "Vote CHANGE 1 (c1): after the reveal you change the pitch (remove a card and/or add a personal card), then everyone "
+        "vote c1": "Vote CHANGE 1: after the reveal you change the pitch (remove a card and/or add a personal card), then everyone "
         "votes again; the card leaves the game and you then draw a replacement from the pool.",
     }
     assert words_of(state, 2)["vote a2"] == (
-        "Vote NO script 1 (a2): takes 1 script off the votes (the pitch needs no script); if it fails you win this card back "
+        "Vote NO script 1: takes 1 script off the votes (the pitch needs no script); if it fails you win this card back "
         "(unless every vote is NO); if it succeeds you win nothing from it."
     )
 
@@ -208,9 +208,9 @@ def test_change_edit_words_and_events() -> None:
         "CHANGE! The pitch is changed by Bob (CHANGE 1), lowest number first.",
     ]
     assert words_of(state, 1) == {
-        "remove R1": "Remove Movie 1 (R1) from the pitch (it is discarded); the pitch then needs 1 money, profit 1.",
-        "remove R2": "Remove Movie 2 (R2) from the pitch (it is discarded); the pitch then needs 1 money, profit 1.",
-        "add Q1": "Add your personal card Movie 5 (Q1) to the pitch (costs camera, profit 2); you then choose where it goes; the pitch "
+        "remove R1": "Remove Movie 1 from the pitch (it is discarded); the pitch then needs 1 money, profit 1.",
+        "remove R2": "Remove Movie 2 from the pitch (it is discarded); the pitch then needs 1 money, profit 1.",
+        "add Q1": "Add your personal card Movie 5 to the pitch (costs camera, profit 2); you then choose where it goes; the pitch "
         "then needs 2 money and 1 camera, profit 4. You draw a new personal card.",
     }
     events = play(state, 1, "add Q1")
@@ -218,9 +218,9 @@ def test_change_edit_words_and_events() -> None:
         "Bob draws Movie 3 (costs money, profit 1); Movie 4 (costs money, profit 1) as new personal movie cards."
     ]
     assert words_of(state, 1) == {
-        "slot 0": "Put Movie 5 (Q1) first, before Movie 1 (order matters for blockbuster texts, read left to right).",
-        "slot 1": "Put Movie 5 (Q1) between Movie 1 and Movie 2 (order matters for blockbuster texts, read left to right).",
-        "slot 2": "Put Movie 5 (Q1) last, after Movie 2 (order matters for blockbuster texts, read left to right).",
+        "slot 0": "Put Movie 5 first, before Movie 1 (order matters for blockbuster texts, read left to right).",
+        "slot 1": "Put Movie 5 between Movie 1 and Movie 2 (order matters for blockbuster texts, read left to right).",
+        "slot 2": "Put Movie 5 last, after Movie 2 (order matters for blockbuster texts, read left to right).",
     }
     events = play(state, 1, "slot 1")
     assert texts(events, state) == [
@@ -242,8 +242,8 @@ def test_blockbuster_choices_say_what_they_make_of_the_pitch() -> None:
     state = vote_position(cards, ["L", "T", "R"], ["v0", "v1", "v2"], options={"blockbuster_budgets": True})
     cast_votes(state, ["v0", "v1", "v2"])
     assert words_of(state, 0) == {
-        "copy L": "Blockbuster 1 copies the cost of Movie 1 (L), money: the pitch then needs 2 money and 1 camera and succeeds.",
-        "copy R": "Blockbuster 1 copies the cost of Movie 2 (R), camera: the pitch then needs 1 money and 2 camera and succeeds.",
+        "copy L": "Blockbuster 1 copies the cost of Movie 1, money: the pitch then needs 2 money and 1 camera and succeeds.",
+        "copy R": "Blockbuster 1 copies the cost of Movie 2, camera: the pitch then needs 1 money and 2 camera and succeeds.",
     }
     events = play(state, 0, "copy R")
     assert texts(events, state) == [
@@ -261,11 +261,11 @@ def test_blockbuster_choices_say_what_they_make_of_the_pitch() -> None:
         "Payout of 3 vote cards: Ann wins YES camera 4 and YES money 4; Bob wins NO script 1.",
     ]
     assert words_of(state, 0) == {
-        "pick L": "Put Movie 1 (L) into the movies made: its money icon then counts; your score +1 now (best other player +0); "
+        "pick L": "Put Movie 1 into the movies made: its money icon then counts; your score +1 now (best other player +0); "
         "Blockbuster 1 and Movie 2 discarded.",
-        "pick T": "Put Blockbuster 1 (T) into the movies made: it shows no icon, so it adds nothing to the scores; your score +0 now "
+        "pick T": "Put Blockbuster 1 into the movies made: it shows no icon, so it adds nothing to the scores; your score +0 now "
         "(best other player +0); Movie 1 and Movie 2 discarded.",
-        "pick R": "Put Movie 2 (R) into the movies made: its camera icon then counts; your score +1 now (best other player +0); "
+        "pick R": "Put Movie 2 into the movies made: its camera icon then counts; your score +1 now (best other player +0); "
         "Movie 1 and Blockbuster 1 discarded.",
     }
 
@@ -311,9 +311,9 @@ def test_trendsetter_words_the_doubling_the_stack_and_the_end() -> None:
         "Ann wins back NO money 1; Cy wins back NO money 1; 1 card to the pool.",
     ]
     assert words_of(state, 0) == {
-        "pick A": "Top the failed stack with Movie 1 (A): its icons (money and camera) then count; your score +2 now "
+        "pick A": "Top the failed stack with Movie 1: its icons (money and camera) then count; your score +2 now "
         "(best other player +2); later cards sharing its icons cost double.",
-        "pick B": "Top the failed stack with Movie 2 (B): its script icon then counts; your score +0 now (best other player +0); "
+        "pick B": "Top the failed stack with Movie 2: its script icon then counts; your score +0 now (best other player +0); "
         "later cards sharing its icons cost double.",
     }
     events = play(state, 0, "pick B")

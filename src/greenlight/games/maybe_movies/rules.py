@@ -90,7 +90,7 @@ PROMPTS = {
 EDIT_PROMPTS = {
     EDIT_START: "CHANGE: remove a row card, or add one of your personal cards.",
     EDIT_ADD: "CHANGE: add one of your personal cards, or finish the edit.",
-    EDIT_SLOT: "CHANGE: choose the slot for the added card (0 = leftmost).",
+    EDIT_SLOT: "CHANGE: choose where in the pitch the added card goes (its place matters for blockbuster texts).",
 }
 
 

@@ -246,6 +246,11 @@ class CatalogueWords:
             assert movie.profit_key is not None
             face = f"blockbuster, cost: {_short_cost(movie)}; profit: {PROFIT_SHORT[movie.profit_key]}"
             self._add(movie.id, "blockbuster card", name, face, _blockbuster_text(movie))
+        # Names two different cards share (a designer's catalogue may repeat a title): only these need their code.
+        faces: dict[str, set[str]] = {}
+        for card_id, name in self._names.items():
+            faces.setdefault(name, set()).add(self._faces[card_id])
+        self._shared = {name for name, seen in faces.items() if len(seen) > 1}
 
     def _add(self, card_id: str, kind: str, name: str, face: str, text: str) -> None:
         self._kinds[card_id] = kind
@@ -274,9 +279,10 @@ class CatalogueWords:
         return self._kinds.get(card_id) in ("movie card", "blockbuster card")
 
     def title(self, card_id: str) -> str:
-        """Name and code, for places where the terminal player types the code: ``Revenge (M12)``."""
+        """The card's name in a sentence: ``Revenge``; with its code (``Revenge (M12)``) only when a different card has
+        the same name, so the two are told apart (cards of one name and face are alike: either one is the same move)."""
         name = self.name(card_id)
-        return name if name == card_id else f"{name} ({card_id})"
+        return f"{name} ({card_id})" if name in self._shared and name != card_id else name
 
     def label(self, card_id: str) -> str:
         """A movie card by name with its face (``Revenge (costs money, profit 1)``); a vote by its name."""
