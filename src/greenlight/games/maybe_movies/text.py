@@ -54,6 +54,10 @@ def render_text(observation: MaybeMoviesObservation, names: Sequence[str] | None
         waiting = join_words(who(seat) for seat in decision["players"])
         done = join_words(who(seat) for seat in decision["committed"])
         lines.append(f"{escape(decision['prompt'])} Waiting for {waiting}." + (f" Already voted: {done}." if done else ""))
+    # The blocks in the order a turn needs them. A window too short for the whole table keeps its head and its tail
+    # (the middle is a 'board' away), so what this decision is about comes first, the seats and your hand last, and
+    # the rest (the last turn, the market outside a pitch, the movies made, the pool) in between.
+    made_block: list[str] = []
     made = obs["movies_made"]
     if made:
         tops = []
@@ -63,20 +67,22 @@ def render_text(observation: MaybeMoviesObservation, names: Sequence[str] | None
             mark = "" if result == "success" and len(stack["cards"]) == 1 else f", {result}"
             extra = f", {len(stack['cards'])} cards" if len(stack["cards"]) > 1 else ""
             tops.append(f"{name(stack['top'])} ({escape(_shows(info))}{mark}{extra})")
-        lines.append(f"[bold]Movies made:[/bold] {' · '.join(tops)}")
-        lines.append(f"  Icons on the movies made: {counts_words(obs['movies_made_icons'], empty='none')}")
+        made_block.append(f"[bold]Movies made:[/bold] {' · '.join(tops)}")
+        made_block.append(f"  Icons on the movies made: {counts_words(obs['movies_made_icons'], empty='none')}")
     else:
-        lines.append("[bold]Movies made:[/bold] none yet")
-    lines.append(f"[bold]Market[/bold] ({obs['draw_pile_size']} in the draw pile, {len(obs['discard'])} discarded):")
-    lines.extend(f"  {faced(card, code=True)}" for card in obs["market"])
+        made_block.append("[bold]Movies made:[/bold] none yet")
+    market_block = [f"[bold]Market[/bold] ({obs['draw_pile_size']} in the draw pile, {len(obs['discard'])} discarded):"]
+    market_block.extend(f"  {faced(card, code=True)}" for card in obs["market"])
+    pitch_block: list[str] = []
     if obs["row"]:
-        lines.append("[bold]Pitch[/bold], left to right:")
-        lines.extend(f"  {faced(card, code=True)}" for card in obs["row"])
+        pitch_block.append("[bold]Pitch[/bold], left to right:")
+        pitch_block.extend(f"  {faced(card, code=True)}" for card in obs["row"])
         preview = obs["preview"]
         for sentence in preview["words"] if preview is not None else []:
-            lines.append(f"  {escape(sentence)}")
+            pitch_block.append(f"  {escape(sentence)}")
     pool = obs["pool"]
-    lines.append(f"[bold]Pool:[/bold] {plural(len(pool), 'vote card')}" + (f" ({_pool_summary(cards, pool)})" if pool else ""))
+    pool_block = [f"[bold]Pool:[/bold] {plural(len(pool), 'vote card')}" + (f" ({_pool_summary(cards, pool)})" if pool else "")]
+    seats_block = []
     for seat in range(n):
         won = obs["won"][seat]
         line = f"[cyan]{who(seat)}[/cyan]: {plural(obs['scores'][seat], 'point')}, {plural(obs['hand_sizes'][seat], 'card')} in hand"
@@ -85,37 +91,43 @@ def render_text(observation: MaybeMoviesObservation, names: Sequence[str] | None
             line += f"; personal: {'; '.join(faced(card, code=seat == viewer) for card in obs['personal'][seat])}"
         if obs["known_in_hand"][seat] and seat != viewer:
             line += f"; known to hold {names_of(obs['known_in_hand'][seat])}"
-        lines.append(line)
+        seats_block.append(line)
     hand = obs.get("hand")
     if hand is not None:
-        lines.append(f"[bold]Your hand:[/bold] {', '.join(titled(card) for card in hand) or 'empty'}")
+        seats_block.append(f"[bold]Your hand:[/bold] {', '.join(titled(card) for card in hand) or 'empty'}")
+    votes_block = []
     for number, votes in enumerate(obs["reveals"], start=1):
         shown = join_words(f"{who(seat)} {name(card)}" for seat, card in enumerate(votes) if card is not None) or "no votes"
-        lines.append(f"Votes{f' (round {number})' if len(obs['reveals']) > 1 else ''}: {shown}")
+        votes_block.append(f"Votes{f' (round {number})' if len(obs['reveals']) > 1 else ''}: {shown}")
     for change in obs["changes"]:
-        lines.append(f"  {_change_words(change, who, name)}")
+        votes_block.append(f"  {_change_words(change, who, name)}")
     edit = obs["edit"]
     if edit:
-        lines.append(f"[bold]{who(edit['seat'])} changes the pitch[/bold] with {name(edit['change'])}.")
+        votes_block.append(f"[bold]{who(edit['seat'])} changes the pitch[/bold] with {name(edit['change'])}.")
     choice = obs["choice"]
     if choice:
-        lines.append(f"[bold]To decide:[/bold] {name(choice['card'])}: {escape(cards[choice['card']]['face'])}")
+        votes_block.append(f"[bold]To decide:[/bold] {name(choice['card'])}: {escape(cards[choice['card']]['face'])}")
     last = obs["history"][-1] if obs["history"] else None
     check, settlement = obs["check"], obs["settlement"]
+    last_block = []
     if check is not None:
-        lines.append("[bold]The check:[/bold]")
-        lines.extend(f"  {_coloured(sentence)}" for sentence in check_sentences(check))
+        votes_block.append("[bold]The check:[/bold]")
+        votes_block.extend(f"  {_coloured(sentence)}" for sentence in check_sentences(check))
         if settlement is not None:
-            lines.append(f"  {_settlement_words(settlement, who, names_of)}")
+            votes_block.append(f"  {_settlement_words(settlement, who, names_of)}")
     elif last is not None:
-        lines.append(f"[bold]Last turn[/bold]: {who(last['active'])} pitched {names_of(last['row'])}.")
+        last_block.append(f"[bold]Last turn[/bold]: {who(last['active'])} pitched {names_of(last['row'])}.")
         reveal = last["reveals"][-1] if last["reveals"] else []
         shown = join_words(f"{who(seat)} {name(card)}" for seat, card in enumerate(reveal) if card is not None) or "no votes"
-        lines.append(f"  Final votes: {shown}.")
-        lines.extend(f"  {_coloured(sentence)}" for sentence in check_sentences(last["check"]))
-        lines.append(f"  {_settlement_words(last['settlement'], who, names_of)}")
+        last_block.append(f"  Final votes: {shown}.")
+        last_block.extend(f"  {_coloured(sentence)}" for sentence in check_sentences(last["check"]))
+        last_block.append(f"  {_settlement_words(last['settlement'], who, names_of)}")
         if last["movie"]:
-            lines.append(f"  {name(last['movie'])} went into the movies made.")
+            last_block.append(f"  {name(last['movie'])} went into the movies made.")
+    # While a pitch is built from the market, the market is what the decision is about.
+    building = obs["phase"] == "pitch"
+    lines += pitch_block + (market_block if building else []) + votes_block
+    lines += last_block + ([] if building else market_block) + made_block + pool_block + seats_block
     final = obs.get("final")
     if final:
         lines.append("[bold]Final scores[/bold]")
