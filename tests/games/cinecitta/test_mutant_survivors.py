@@ -118,3 +118,25 @@ def test_refusals_name_the_broken_rule_r42() -> None:
         "that plan breaks the placement rules: a card of the same occupation is replaced; "
         "a free slot must be used; only with a full Studio do you choose which card moves out"
     )
+
+
+def test_a_position_states_its_options_in_full() -> None:
+    """§6 options: an explicit position plays the base game unless told otherwise, and says so in its options.
+
+    The options are shown in every observation, so the names matter. Kills position()'s renamed default keys.
+    """
+    state = rules.position(3, hands=[["D2"], ["A3"], ["C4"]])
+    assert state.options == {"destination_change": False, "movie_awards": False, "data": None}
+    assert GAME.observe(state, 0)["options"] == {"destination_change": False, "movie_awards": False, "data": None}
+
+
+def test_a_seat_that_has_offered_is_told_it_owes_nothing_r42() -> None:
+    """R42 and R37: once a seat has committed its offer, another offer is refused as not legal now.
+
+    Not as a bad amount: 0 and the whole wallet are amounts a seat may offer (R20). Kills why_illegal's
+    ``amount <= 0``, ``amount < 1`` and ``amount >= wallet``.
+    """
+    state = rules.position(3, hands=[["D2", "D3"], ["A3"], ["C4"]])
+    rules.apply(state, 0, Offer("D2", 0))
+    assert rules.why_illegal(state, 0, Offer("D3", 0)) == "'offer D3 0' is not a legal action now"
+    assert rules.why_illegal(state, 0, Offer("D3", 100)) == "'offer D3 100' is not a legal action now"
