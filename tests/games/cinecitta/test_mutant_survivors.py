@@ -140,3 +140,18 @@ def test_a_seat_that_has_offered_is_told_it_owes_nothing_r42() -> None:
     rules.apply(state, 0, Offer("D2", 0))
     assert rules.why_illegal(state, 0, Offer("D3", 0)) == "'offer D3 0' is not a legal action now"
     assert rules.why_illegal(state, 0, Offer("D3", 100)) == "'offer D3 100' is not a legal action now"
+
+
+def test_two_pending_cards_are_listed_in_card_table_order_r9_r10() -> None:
+    """R9/R10: two pending cards, both orders offered; the list starts with the card-table order, however they arrived.
+
+    Seat 1 headhunts A3 before its own D2 comes back, yet its pending cards read D2, A3 (the legal list is the same
+    for the same position, which records and golden games rely on). Kills resolve_responses' ``len(cards) > 2``.
+    """
+    state = rules.position(3, hands=[["A3"], ["D2"], ["C4"]])
+    for seat, card in enumerate(["A3", "D2", "C4"]):
+        rules.apply(state, seat, Offer(card, 0))
+    for seat, choice in enumerate(["secure", "headhunt", "secure"]):
+        rules.apply(state, seat, Respond(choice))
+    assert state.pending == [[], ["D2", "A3"], ["C4"]]
+    assert GAME.legal_actions(state, 1) == [Place((("D2", None), ("A3", None))), Place((("A3", None), ("D2", None)))]
