@@ -660,14 +660,15 @@ def test_the_preview_says_what_is_missing_and_why_a_line_cannot_be_released() ->
         {"card": "ST04", "met": True, "points": 1, "missing": None},
     ]
     assert [item["text"] for item in first["preview"]["words"]] == [
-        "Premiere now: 7 points in the USA (and 3 money), 7 in Europe, 5 in China (and a card) or 3 on the Internet (for 2 money).",
+        "Not releasable yet (the annual plan “Only drama movies” forbids releasing it this round); once released: 7 points in the "
+        "USA (and 3 money), 7 in Europe, 5 in China (and a card) or 3 on the Internet (for 2 money).",
         "Script Alien Huntress: 9 points once the movie has 1 more shooting card, 1 more post-production card and 1 more marketing card.",
         "Star Duke Harrington: no points until the movie has Visual Effects (5 then).",
         "Star Marta Quill: 1 point.",
         "Trend Star Vehicle: hit, 4 points in the USA, 2 in any other market; the first hit this round also wins a golden statue.",
         "Production cards: 2 points.",
-        "Cannot be released yet: the annual plan “Only drama movies” forbids releasing it this round.",
     ]
+    assert first["preview"]["words"][0]["mark"] == "missing"
     assert second["preview"]["release"] is None and second["preview"]["points"] == 7 and second["preview"]["market"] == "EUR"
     assert [item["mark"] for item in second["preview"]["words"]] == ["", "met", "missing", ""]
 

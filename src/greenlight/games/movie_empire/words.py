@@ -669,7 +669,12 @@ def preview_words(table: Tables, line: Line, preview: PreviewFigures) -> list[Pr
         first, *rest = [market_points(markets, market) for market in order]
         number, _, tail = first.partition(" ")
         unit = "point" if number == "1" else "points"
-        say(f"Premiere now: {join([f'{number} {unit} {tail}', *rest], 'or')}.")
+        worth = join([f"{number} {unit} {tail}", *rest], "or")
+        # A line that cannot be released yet says so first: its figures are what it would make once it can.
+        if preview["release"] and not line.locked:
+            say(f"Not releasable yet ({preview['release']}); once released: {worth}.", "missing")
+        else:
+            say(f"Premiere now: {worth}.")
     script = table.scripts[line.script]
     if preview["script"]["met"]:
         say(f"Script {script.title}: met, {points(script.pp)}.", "met")
@@ -695,8 +700,8 @@ def preview_words(table: Tables, line: Line, preview: PreviewFigures) -> list[Pr
     say(f"Production cards: {points(production_pp(table, line))}.")
     if line.locked:
         say("Designated for release: it premieres this round.", "met")
-    elif preview["release"]:
-        say(f"Cannot be released yet: {preview['release']}.", "missing")
+    elif preview["release"] and not markets:
+        say(f"Not releasable yet: {preview['release']}.", "missing")
     return words
 
 
