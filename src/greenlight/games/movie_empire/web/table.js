@@ -663,10 +663,16 @@
     return el(
       "section",
       { class: "me-hand", "aria-label": "your hand" },
-      el("h3", { text: `Your hand (${codes.length} of 4 cards)` }),
+      el("h3", { text: `Your hand: ${codes.length} card${codes.length === 1 ? "" : "s"}, limit ${handLimit(view)}` }),
       el("div", { class: "me-hand-cards" }, cards.length ? cards : el("span", { class: "muted", text: "empty" })),
       giving ? pickBar(view, ctx, "give", codes) : null
     );
+  }
+
+  /** The cards a hand may hold (the rulebook's 4, unless the table changed the hand_limit parameter). */
+  function handLimit(view) {
+    const options = view.observation.options || {};
+    return options.hand_limit || 4;
   }
 
   // -- premieres and final scores ---------------------------------------------------------------------
@@ -759,14 +765,17 @@
       bundled = !(obs.options && obs.options.data);
       const me = view.seat != null ? obs.players[view.seat] : null;
       const others = el("div", { class: "me-players" }, (obs.players || []).filter((p) => p.seat !== view.seat).map((p) => studio(view, ctx, p)));
-      const page = el("div", { class: "me-board" }, finalScores(view), offers(view, ctx), me ? studio(view, ctx, me) : null, premieres(view), el("div", { class: "me-table" }, board(view, ctx), top(view, ctx)), others);
+      // Once the game is over, the round's trend and plan are gone from the table: the scores and the studios stay.
+      const over = obs.phase === "over";
+      const table = el("div", { class: "me-table" }, board(view, ctx), over ? null : top(view, ctx));
+      const page = el("div", { class: "me-board" }, finalScores(view), offers(view, ctx), me ? studio(view, ctx, me) : null, premieres(view), table, others);
       root.append(page);
       nameFromContent(root);
       G.markArrivals(root, "movie-empire-board");
     },
 
     hand(root, view, ctx) {
-      if (!view.observation.hand) return;
+      if (!view.observation.hand || view.observation.phase === "over") return;
       root.append(hand(view, ctx));
       nameFromContent(root);
       G.markArrivals(root, "movie-empire-hand");
