@@ -502,6 +502,15 @@
     return window.getComputedStyle(dom.decision).position === "fixed";
   }
 
+  /** Whether choices wait below the decision's visible part (its box scrolls): marked for the "more below" cue. */
+  function markMoreBelow() {
+    const box = dom.decision;
+    box.classList.toggle("more-below", box.scrollHeight - box.scrollTop - box.clientHeight > 4);
+  }
+  dom.decision.addEventListener("scroll", markMoreBelow, { passive: true });
+  window.addEventListener("resize", markMoreBelow);
+  new MutationObserver(() => requestAnimationFrame(markMoreBelow)).observe(dom.decision, { childList: true, subtree: true });
+
   function drawFold() {
     dom.decision.classList.toggle("folded", folded);
     dom.fold.setAttribute("aria-expanded", folded ? "false" : "true");
