@@ -261,7 +261,14 @@ def test_a_whole_game_played_on_the_board(browser: Any, server: Server, size: st
             view = wait_for_decision(page, view["version"])
 
         page.wait_for_selector("#final-scores")
+        # The game ended under the player's eyes: its final scores come into view, wherever the page was scrolled.
+        page.wait_for_function(
+            "() => { const top = document.querySelector('#final-scores').getBoundingClientRect().top; "
+            "return top > -2 && top < innerHeight / 2; }",
+            timeout=5_000,
+        )
         assert page.locator(".me-final").count() == 1
+        assert not page.locator("#dock .me-hand").count(), "no hand once the game is over"
         check_what_a_newcomer_reads(page, f"{size}, the end")
         assert not axe_violations(page, EVERY_IMPACT), axe_violations(page, EVERY_IMPACT)
         assert not page.errors, page.errors

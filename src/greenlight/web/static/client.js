@@ -800,9 +800,18 @@
     }
   });
 
+  let outcomeSeen = null;
+
   function drawOutcome() {
     const root = G.clear(dom.outcome);
-    if (!view.outcome) return;
+    if (!view.outcome) {
+      outcomeSeen = false;
+      return;
+    }
+    // A game that ends while the page is open brings its final scores into view once (wherever the page was scrolled).
+    const justEnded = outcomeSeen === false;
+    outcomeSeen = true;
+    if (justEnded) requestAnimationFrame(() => dom.outcome.scrollIntoView({ block: "start", behavior: "smooth" }));
     const actions = el("p", { class: "after-game" });
     actions.append(
       el("a", { href: `/tables/${encodeURIComponent(tableId)}/replay`, text: "Replay this game step by step" }),
