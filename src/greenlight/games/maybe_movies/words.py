@@ -421,24 +421,30 @@ def check_summary(check: Check) -> str:
 
 
 def share_words(collected: int, voters: int) -> str:
-    """How ``collected`` cards would be shared, for 1 .. ``voters`` YES-voters (§4.5 step 4)."""
+    """How ``collected`` cards would be shared, for 1 .. ``voters`` YES-voters (§4.5 step 4).
+
+    >>> share_words(1, 2)
+    '1 YES-voter: the card to them; 2 YES-voters: the card to the pitching player; no YES-voter: the card to the pitching player'
+    """
     if collected <= 0:
         return "nothing is collected, so nobody wins a card"
     parts = []
+    # "all 3", but "the card" when one is collected ("all 1" reads as a slip).
+    every = "the card" if collected == 1 else f"all {collected}"
     for yes in range(1, voters + 1):
         each, rest = divmod(collected, yes)
         who = "1 YES-voter" if yes == 1 else f"{yes} YES-voters"
         if each == 0:
             more = f"{yes} or more YES-voters" if yes < voters else who
-            parts.append(f"{more}: all {collected} to the pitching player")
+            parts.append(f"{more}: {every} to the pitching player")
             break
         if yes == 1:
-            parts.append(f"{who}: all {collected} to them")
+            parts.append(f"{who}: {every} to them")
         elif rest:
             parts.append(f"{who}: {each} each and {rest} more to the pitching player")
         else:
             parts.append(f"{who}: {each} each")
-    parts.append(f"no YES-voter: all {collected} to the pitching player")
+    parts.append(f"no YES-voter: {every} to the pitching player")
     return "; ".join(parts)
 
 
