@@ -385,7 +385,10 @@
     if (view.table.closed) {
       notices.push(el("p", { class: "notice", text: `This table was closed (${view.table.closed}) before the game ended.` }));
     }
-    G.append(G.clear(dom.status), [el("p", { class: "who", text: who }), line ? el("p", { class: "game-status", text: line }) : null, ...notices]);
+    // What just happened, under the status (shown on a phone, where the log panel is far down the page).
+    const latest = view.log && view.log.length ? view.log[view.log.length - 1] : null;
+    const lastMove = typeof latest === "string" && !view.outcome ? el("p", { class: "last-move", text: `Last move: ${latest}` }) : null;
+    G.append(G.clear(dom.status), [el("p", { class: "who", text: who }), line ? el("p", { class: "game-status", text: line }) : null, lastMove, ...notices]);
   }
 
   function seatState(row) {
