@@ -133,13 +133,13 @@ def pitch_position(options: dict[str, object] | None = None) -> MaybeMoviesState
 def test_pitch_words_say_what_the_pitch_then_needs() -> None:
     state = pitch_position()
     assert words_of(state, 0) == {
-        "add A": "Add Movie 1 to the pitch (costs money and actors, profit 2): the pitch then needs 1 money and 1 actors, profit 2.",
-        "add B": "Add Movie 2 to the pitch (costs actors, profit 1): the pitch then needs 1 actors, profit 1.",
+        "add A": "Add Movie 1 to the pitch (costs money and actors, profit 2): the pitch then needs 1 money and 1 actor, profit 2.",
+        "add B": "Add Movie 2 to the pitch (costs actors, profit 1): the pitch then needs 1 actor, profit 1.",
         "add C": "Add Movie 3 to the pitch (costs camera, camera and setting, profit 3): the pitch then needs 1 setting and 2 camera, "
         "profit 3. It is then pitched: no other card can follow.",
     }
     play(state, 0, "add A")
-    assert words_of(state, 0)["finish"] == "Pitch Movie 1: needs 1 money and 1 actors, profit 2; then everyone votes."
+    assert words_of(state, 0)["finish"] == "Pitch Movie 1: needs 1 money and 1 actor, profit 2; then everyone votes."
 
 
 def test_the_preview_counts_what_the_votes_can_bring_from_what_the_seat_knows() -> None:
@@ -155,7 +155,7 @@ def test_the_preview_counts_what_the_votes_can_bring_from_what_the_seat_knows() 
         {"yes_voters": 3, "each": 0, "to_pitcher": 2},
     ]
     assert mine["words"] == [
-        "The pitch needs 1 money and 1 actors; profit 2.",
+        "The pitch needs 1 money and 1 actor; profit 2.",
         "3 votes will be cast; together they can bring at most 10 icons.",
         "If it succeeds it collects 2 vote cards to share out: 1 YES-voter: all 2 to them; 2 YES-voters: 1 each; "
         "3 YES-voters: all 2 to the pitching player; no YES-voter: all 2 to the pitching player.",

@@ -121,10 +121,20 @@ def plural(count: int, one: str, many: str | None = None) -> str:
     return f"{count} {one if count == 1 else (many or one + 's')}"
 
 
+def icon_count(count: int, icon: int) -> str:
+    """``2 actors``, ``1 actor``, ``3 money``: a number of one icon (its name is a plural only for actors).
+
+    >>> icon_count(1, ICONS.index("actors")), icon_count(2, ICONS.index("actors")), icon_count(1, ICONS.index("money"))
+    ('1 actor', '2 actors', '1 money')
+    """
+    name = ICONS[icon]
+    return f"{count} {name[:-1] if count == 1 and name == 'actors' else name}"
+
+
 def counts_words(counts: Sequence[int] | IconCounts, any_units: int = 0, empty: str = "nothing") -> str:
     """Icon counts in icon order as words: ``2 money, 1 camera and 2 icons of any kind``."""
     values = [counts[icon] for icon in ICONS] if isinstance(counts, dict) else list(counts)
-    parts = [f"{count} {ICONS[i]}" for i, count in enumerate(values) if count]
+    parts = [icon_count(count, i) for i, count in enumerate(values) if count]
     if any_units:
         parts.append(plural(any_units, "icon of any kind", "icons of any kind"))
     return join_words(parts) or empty
@@ -144,7 +154,7 @@ def score_words(won_by_icon: Sequence[int], made_icons: Sequence[int]) -> str:
     parts = [(count * made_icons[icon], icon) for icon, count in enumerate(won_by_icon) if count]
     parts.sort(key=lambda item: (-item[0], item[1]))  # the biggest share of the score first
     terms = [
-        f"{won_by_icon[icon]} {ICONS[icon]} x {made_icons[icon]}{' on the movies made' if index == 0 else ''} = {points}"
+        f"{icon_count(won_by_icon[icon], icon)} x {made_icons[icon]}{' on the movies made' if index == 0 else ''} = {points}"
         for index, (points, icon) in enumerate(parts)
     ]
     return f"{plural(total, 'point')} from {plural(cards, 'won vote card')}: {join_words(terms)}."
