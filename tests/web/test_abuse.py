@@ -286,7 +286,9 @@ def test_a_replay_upload_naming_a_seat_the_game_lacks_is_refused_in_words(public
 
 
 def test_hints_are_shared_budgeted_and_bounded(tmp_path: Path) -> None:
-    server = Server(tmp_path / "tables.db", extra=["--limit", "hint_seconds=3", "--limit", "max_hints_at_once=1"])
+    # The budget refills at one hint a minute, so it cannot refill while a loaded machine plays the test's moves.
+    limits = ["--limit", "hint_seconds=3", "--limit", "max_hints_at_once=1", "--limit", "hints_per_minute=1"]
+    server = Server(tmp_path / "tables.db", extra=limits)
     server.start()
     try:
         api = client_from(server, "127.0.0.14")

@@ -181,6 +181,7 @@ def test_chat_lines_said_at_the_same_moment_are_all_kept_in_order(server: Server
             answer = client.post(f"/api/tables/{table_id}/chat", json={"text": f"line {number}"}, headers=bearer(tokens[number % 3]))
             answers.append(answer.status_code)
 
+    time.sleep(6)  # this address's chat budget (5 lines at once, 1 a second) refills after the module's earlier tests
     talkers = [threading.Thread(target=say, args=(number,)) for number in range(5)]
     for talker in talkers:
         talker.start()
