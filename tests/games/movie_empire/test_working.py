@@ -333,6 +333,24 @@ def test_cut_costs_one_sympathy_now_and_the_release_does_not_premiere() -> None:
     assert kept is not None and kept.cards == ("PB01",) and not kept.locked
 
 
+def test_cut_tells_the_table_who_cut_whose_release_and_what_it_cost() -> None:
+    """R56: Cut! spends the dossier, covers another player's release assistant and costs its user 1 sympathy at once;
+    the log says each, in that order."""
+    victim_line = line("SA01", ["PB01"], locked=True)
+    state = position(2, round=3, dossier=[2, None], lines=[[], [victim_line]], assistants={"RL1": 1}, placed=[0, 1])
+    state.release_line[TABLE.space_by_id["RL1"].index] = 0
+    events = GAME.apply(state, 0, GAME.parse_action("cut RL1"))
+    assert [(event.kind, event.data, event.audience) for event in events] == [
+        ("dossier_spent", {"seat": 0, "use": "cut"}, None),
+        ("cut", {"seat": 0, "space": "RL1", "victim": 1}, None),
+        ("sympathy", {"seat": 0, "change": -1, "level": -1, "cause": "cut"}, None),
+    ]
+    assert [GAME.describe_event(event, state, ["Ann", "Bob"]) for event in events[1:]] == [
+        "Ann says Cut! with a black dossier on Bob's release at Release space 1: it will not premiere in a market this round.",
+        "Ann loses 1 sympathy (said Cut!): now -1.",
+    ]
+
+
 def test_sabotage_dossier_draws_five_keeps_two() -> None:
     state = position(
         2, round=2, dossier=[1, None], hands=[["SA01", "ST04", "PB01"], []], production_pile=["PY01", "PY02", "PY03", "PJ01", "PR01"]
