@@ -351,6 +351,29 @@ def test_cut_tells_the_table_who_cut_whose_release_and_what_it_cost() -> None:
     ]
 
 
+def test_dossier_refusals_name_the_rule() -> None:
+    """R52-R56: a dossier is needed, usable from the round after it was taken (not in Clean Hands), Block comes after
+    the placement and covers a free space, Cut! needs another player's release assistant."""
+
+    def refusals(state: MovieEmpireState) -> list[str]:
+        return [GAME.why_illegal(state, 0, GAME.parse_action(text)) for text in ("block CC1", "cut RL1", "purge")]
+
+    assert refusals(position(2, round=3, options={"clean_hands": True})) == ["there are no dossiers in Clean Hands"] * 3
+    assert refusals(position(2, round=3, dossier=[None, None])) == ["you have no dossier"] * 3
+    taken_now = position(2, round=3, dossier=[3, None])
+    assert refusals(taken_now) == ["a dossier is usable only from the round after you took it"] * 3
+    usable = position(2, round=3, dossier=[2, None])
+    assert "place BN1 dossier" in legal(usable, 0)  # taken in round 2, usable in round 3
+    assert GAME.why_illegal(usable, 0, GAME.parse_action("block CC1")) == "Block comes after your placement"
+    assert GAME.why_illegal(usable, 0, GAME.parse_action("cut RL1")) == (
+        "Release space 1 (RL1) does not hold another player's release assistant that is not already cut"
+    )
+    placed = position(2, round=3, dossier=[2, None], placed=[1, 0], assistants={"CC1": 1})
+    placed.turn_placed = True
+    assert "block CC1" not in legal(placed, 0) and "block BN1" in legal(placed, 0)
+    assert GAME.why_illegal(placed, 0, GAME.parse_action("block CC1")) == "block a free space, after your placement"
+
+
 def test_sabotage_dossier_draws_five_keeps_two() -> None:
     state = position(
         2, round=2, dossier=[1, None], hands=[["SA01", "ST04", "PB01"], []], production_pile=["PY01", "PY02", "PY03", "PJ01", "PR01"]
