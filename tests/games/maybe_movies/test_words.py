@@ -492,3 +492,20 @@ def test_refusals_name_the_cards_with_their_codes_beside() -> None:
     assert GAME.why_illegal(state, 0, GAME.parse_action("vote y1")) == "YES actors 3 (y1) is not in your hand"
     # A code of no card at all stays as it was typed.
     assert GAME.why_illegal(state, 0, GAME.parse_action("vote ZZ")) == "ZZ is not in your hand"
+
+
+def test_refusals_while_pitching_name_the_step_each_action_belongs_to() -> None:
+    """§4.0 decision points: while the active player pitches (§4.1, R4), every action of another step is refused
+    with the step it belongs to, and a pitch needs a card."""
+    state = pitch_position()
+    refusals = {text: GAME.why_illegal(state, 0, GAME.parse_action(text)) for text in ("finish", "remove A", "slot 0")}
+    assert refusals == {
+        "finish": "a pitch needs at least 1 card",
+        "remove A": "row cards are removed only in a CHANGE edit",
+        "slot 0": "a slot is chosen only after adding a card in a CHANGE edit with Blockbuster Budgets",
+    }
+    for text in ("profit 1", "icon money", "copy A"):
+        assert GAME.why_illegal(state, 0, GAME.parse_action(text)) == "there is no blockbuster text to decide now"
+    assert GAME.why_illegal(state, 0, GAME.parse_action("pick A")) == "a card is picked for Movies Made only at the end of a turn"
+    assert GAME.why_illegal(state, 0, GAME.parse_action("vote y0")) == "votes are cast after the pitch is finished"
+    assert GAME.why_illegal(state, 0, GAME.parse_action("add Z")) == "Z is not in the market; a pitch uses market cards only (R4)"
