@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from email import message_from_bytes
 from email.message import Message
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -158,17 +159,23 @@ def push_service() -> Iterator[PushService]:
     service.server.shutdown()
 
 
+def mailing_server(folder: Path, mailbox: Mailbox, *settings: str) -> Server:
+    """A started server that sends its e-mail to ``mailbox``, with the other ``settings`` given."""
+    smtp = ("--smtp", f"smtp://127.0.0.1:{mailbox.port}?tls=none", "--smtp-from", "Greenlight <games@example.org>")
+    running = Server(folder / "tables.db", extra=[*NO_RATE_LIMITS, *smtp, "--limit", "smtp_timeout_seconds=5", *settings])
+    running.start()
+    return running
+
+
 @pytest.fixture(scope="module")
 def notify_server(tmp_path_factory: pytest.TempPathFactory, mailbox: Mailbox) -> Iterator[Server]:
-    extra = [
-        *NO_RATE_LIMITS,
-        *("--smtp", f"smtp://127.0.0.1:{mailbox.port}?tls=none", "--smtp-from", "Greenlight <games@example.org>"),
+    running = mailing_server(
+        tmp_path_factory.mktemp("notify"),
+        mailbox,
         *("--push-hosts", "127.0.0.1", "--push-contact", "mailto:operator@example.org"),
-        *("--limit", "notify_delay_seconds=0.3", "--limit", "smtp_timeout_seconds=5", "--limit", "notify_retry_seconds=30"),
+        *("--limit", "notify_delay_seconds=0.3", "--limit", "notify_retry_seconds=30"),
         *("--limit", f"pace_time_scale={REMINDER_SCALE}"),
-    ]
-    running = Server(tmp_path_factory.mktemp("notify") / "tables.db", extra=extra)
-    running.start()
+    )
     yield running
     running.stop()
 
@@ -355,13 +362,7 @@ def test_a_reminder_comes_once_before_a_turn_based_deadline(notify_server: Serve
 @pytest.fixture
 def batching_server(tmp_path_factory: pytest.TempPathFactory, mailbox: Mailbox) -> Iterator[Server]:
     """A server that waits 4 s before a turn e-mail goes out (so turns at two tables meet in one message)."""
-    extra = [
-        *NO_RATE_LIMITS,
-        *("--smtp", f"smtp://127.0.0.1:{mailbox.port}?tls=none", "--smtp-from", "Greenlight <games@example.org>"),
-        *("--limit", "notify_delay_seconds=4", "--limit", "smtp_timeout_seconds=5"),
-    ]
-    running = Server(tmp_path_factory.mktemp("batching") / "tables.db", extra=extra)
-    running.start()
+    running = mailing_server(tmp_path_factory.mktemp("batching"), mailbox, "--limit", "notify_delay_seconds=4")
     yield running
     running.stop()
 
