@@ -22,8 +22,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web.conftest import NO_RATE_LIMITS, Server, bearer, create_table, wait_until
-from tests.web.test_clocks import clock
+from tests.web.conftest import Server, bearer, create_table, wait_until
+from tests.web.test_clocks import clock, scaled_server
 
 #: A one-hour deadline lasts 10 s (a day 240 s): long enough for a few requests on a loaded machine.
 SCALE = 10 / 3600
@@ -42,8 +42,7 @@ SEATS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}, {"k
 @pytest.fixture(scope="module")
 def turn_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """One server for the module, every pace shortened by ``SCALE``."""
-    running = Server(tmp_path_factory.mktemp("pauses") / "tables.db", extra=[*NO_RATE_LIMITS, "--limit", f"pace_time_scale={SCALE}"])
-    running.start()
+    running = scaled_server(tmp_path_factory.mktemp("pauses"), SCALE)
     yield running
     running.stop()
 

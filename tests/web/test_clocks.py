@@ -23,10 +23,16 @@ from tests.web.conftest import NO_RATE_LIMITS, Server, bearer, create_table, new
 LIVE_SCALE = 0.05
 
 
+def scaled_server(folder: Path, scale: float) -> Server:
+    """A started server whose paces last ``scale`` times as long (an hour is ``3600 * scale`` seconds)."""
+    running = Server(folder / "tables.db", extra=[*NO_RATE_LIMITS, "--limit", f"pace_time_scale={scale}"])
+    running.start()
+    return running
+
+
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("clocks") / "tables.db", extra=[*NO_RATE_LIMITS, "--limit", f"pace_time_scale={LIVE_SCALE}"])
-    running.start()
+    running = scaled_server(tmp_path_factory.mktemp("clocks"), LIVE_SCALE)
     yield running
     running.stop()
 
