@@ -559,7 +559,7 @@ def _workbook(file: Path) -> Any:
     try:
         import openpyxl
     except ImportError:
-        raise DataError(str(file), None, None, "reading .xlsx needs openpyxl: pip install 'greenlight[sim]'") from None
+        raise DataError(str(file), None, None, "reading .xlsx needs openpyxl: pip install 'greenlight-boardgames[sim]'") from None
     try:
         return openpyxl.load_workbook(file, read_only=True, data_only=True)
     except Exception as error:  # openpyxl raises many kinds (zip, XML, key errors) for a file that is not a workbook

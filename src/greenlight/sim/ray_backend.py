@@ -1,7 +1,7 @@
 """The Ray backend: a study's games as Ray tasks, on this machine or on a cluster.
 
 Ray is imported only when this backend runs, so the rest of Greenlight works
-without it (``pip install 'greenlight[sim]'`` installs it).
+without it (``pip install 'greenlight-boardgames[sim]'`` installs it).
 
 * **Where.** With no address and no Ray running in this process, a local
   Ray is started (``workers`` CPUs, all cores by default) and shut down at
@@ -48,7 +48,7 @@ def import_ray() -> ModuleType:
     try:
         import ray
     except ImportError:
-        raise OptionError("the ray backend needs Ray: pip install 'greenlight[sim]' (or pip install 'ray>=2.9')") from None
+        raise OptionError("the ray backend needs Ray: pip install 'greenlight-boardgames[sim]' (or pip install 'ray>=2.9')") from None
     return ray
 
 

@@ -1,7 +1,7 @@
 """The study report: PNG plots made with matplotlib and one self-contained ``report.html`` beside them.
 
 The report is drawn from a study summary (:mod:`greenlight.sim.summary`) and
-the result rows; it needs matplotlib (``pip install 'greenlight[sim]'``).
+the result rows; it needs matplotlib (``pip install 'greenlight-boardgames[sim]'``).
 The HTML has its style inline and shows each plot by its file name, so the
 folder can be zipped, mailed or served as it is.
 
@@ -56,7 +56,7 @@ def pyplot() -> Any:
     try:
         import matplotlib
     except ImportError:
-        raise OptionError("the report needs matplotlib: pip install 'greenlight[sim]'") from None
+        raise OptionError("the report needs matplotlib: pip install 'greenlight-boardgames[sim]'") from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

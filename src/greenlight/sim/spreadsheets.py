@@ -139,7 +139,7 @@ def _openpyxl() -> Any:
     try:
         import openpyxl
     except ImportError:
-        raise OptionError("writing .xlsx needs openpyxl: pip install 'greenlight[sim]'") from None
+        raise OptionError("writing .xlsx needs openpyxl: pip install 'greenlight-boardgames[sim]'") from None
     return openpyxl
 
 

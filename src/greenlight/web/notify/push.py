@@ -26,7 +26,7 @@ SENT, GONE = "sent", "gone"
 
 
 def available() -> bool:
-    """Whether this installation can send Web Push (``pip install 'greenlight[notify]'``)."""
+    """Whether this installation can send Web Push (``pip install 'greenlight-boardgames[notify]'``)."""
     try:
         import py_vapid  # noqa: F401
         import pywebpush  # noqa: F401

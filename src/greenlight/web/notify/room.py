@@ -464,7 +464,7 @@ class NotifyRoom:
             )
         else:
             if self.pusher is None:
-                raise TableError(409, "this server sends no push notifications (pip install 'greenlight[notify]')")
+                raise TableError(409, "this server sends no push notifications (pip install 'greenlight-boardgames[notify]')")
             if body.subscription is None:
                 raise TableError(400, "send the browser's push subscription ('subscription': endpoint and keys)")
             keys = body.subscription.keys.model_dump()
