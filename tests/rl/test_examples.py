@@ -54,7 +54,7 @@ def test_masked_random_actions_pick_only_legal_codes() -> None:
 
 def test_ppo_example_runs_an_update_and_repeats_exactly() -> None:
     pytest.importorskip("torch")
-    example = _load("train_cinecitta_ppo")
+    example = _load("train_ppo")
     config = example.Config(envs=2, rollout=16, minibatches=2, epochs=1)
     first = example.run(random_updates=1, medium_updates=0, eval_games=4, config=config, log=False)
     assert first.random_steps == 32 and first.medium_steps == 0
@@ -70,7 +70,7 @@ def test_ppo_raises_the_win_share_against_random_bots() -> None:
     (The full run in docs/rl.md goes from 0.28 to 0.84 in 40 updates.)
     """
     pytest.importorskip("torch")
-    example = _load("train_cinecitta_ppo")
+    example = _load("train_ppo")
     result = example.run(random_updates=10, medium_updates=0, eval_games=200, log=False)
     # Against two random bots a random player wins about 1/3; one standard error of a 200-game share is about 0.035.
     assert result.after_random >= result.before_random + 0.12
