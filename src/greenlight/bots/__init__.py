@@ -1,5 +1,9 @@
 """Bots by name: the difficulty levels, each game's own bots (``heuristic``, ...), parametric searches, and foreign bots.
 
+A trained policy plays as ``policy:FILE`` (a file saved by
+:func:`greenlight.rl.policy_file.save_policy`; ``policy:FILE/sample`` draws
+its moves instead of taking the best, see :mod:`greenlight.bots.policy`).
+
 Search levels take a time per move (``hard:0.05``, see
 :func:`~greenlight.bots.levels.parse_timed_level`). Bots that need an
 optional extra are named in :data:`EXTRA_BOTS` by prefix (such as
@@ -31,6 +35,8 @@ from greenlight.bots.analysis import MoveEstimate, analyse
 from greenlight.bots.hooks import HEURISTIC
 from greenlight.bots.ismcts import ISMCTSBot
 from greenlight.bots.levels import LEVEL_FACTORIES, QUICK_BOTS, TIMED_LEVELS, parse_search, parse_timed_level
+from greenlight.bots.policy import PREFIX as POLICY_PREFIX
+from greenlight.bots.policy import make_policy_bot
 from greenlight.core.bot import Bot
 from greenlight.core.errors import OptionError
 from greenlight.core.game import Game
@@ -69,10 +75,10 @@ def bot_choices(game: Game[Any]) -> list[str]:
 def is_quick(name: str) -> bool:
     """Whether the bot called ``name`` chooses in milliseconds (no search): every other bot counts as one that thinks long.
 
-    >>> is_quick("medium"), is_quick("hard"), is_quick("search:50")
-    (True, False, False)
+    >>> is_quick("medium"), is_quick("hard"), is_quick("search:50"), is_quick("policy:ppo.pt")
+    (True, False, False, True)
     """
-    return name in QUICK_BOTS
+    return name in QUICK_BOTS or name.startswith(POLICY_PREFIX + ":")  # a policy is one forward pass a move
 
 
 def make_bot(name: str, game: Game[Any], seed: int) -> Bot:
@@ -87,11 +93,13 @@ def make_bot(name: str, game: Game[Any], seed: int) -> Bot:
     prefix = name.partition(":")[0]
     if prefix in TIMED_LEVELS and ":" in name:
         return ISMCTSBot(seed, parse_timed_level(name, game), name=name)
+    if prefix == POLICY_PREFIX:
+        return make_policy_bot(name, game, seed)
     if prefix in EXTRA_BOTS:
         return _extra_bot(prefix, name, game, seed)
     raise OptionError(
         f"unknown bot {name!r} for {game.spec.title}; choose from {', '.join(bot_names(game))}, "
-        f"search:ITERATIONS, hard:SECONDS or {', '.join(f'{extra}:...' for extra in EXTRA_BOTS)}"
+        f"search:ITERATIONS, hard:SECONDS, {POLICY_PREFIX}:FILE or {', '.join(f'{extra}:...' for extra in EXTRA_BOTS)}"
     )
 
 

@@ -246,8 +246,7 @@ def make_policy_bot(name: str, game: Game[Any], seed: int, *, registered: Mappin
         path = spec
     info = read_policy_info(path)
     info.check(game)
-    loader = importlib.import_module("greenlight.rl.policy_file")  # the rl layer, named here: it imports bots
-    policy: Policy = loader.load_policy(path, game=game)
+    policy = _load(path, game)
 
     def check(view: SeatView) -> None:
         info.check(game, view.num_players)
@@ -259,6 +258,24 @@ def make_policy_bot(name: str, game: Game[Any], seed: int, *, registered: Mappin
             )
 
     return PolicyBot(policy, seed, sample=sample, name=name, check=check)
+
+
+#: Policies loaded, by (real path, modification time, size): an arena builds its bots afresh for every game.
+_LOADED: dict[tuple[str, int, int], Policy] = {}
+#: How many loaded policies are kept.
+LOADED_LIMIT = 16
+
+
+def _load(path: str, game: Game[Any]) -> Policy:
+    """The policy file at ``path`` loaded for ``game`` (once while the file is unchanged); PyTorch is imported here."""
+    status = os.stat(path)
+    key = (os.path.realpath(path), status.st_mtime_ns, status.st_size)
+    if key not in _LOADED:
+        loader = importlib.import_module("greenlight.rl.policy_file")  # the rl layer, named here: it imports bots
+        if len(_LOADED) >= LOADED_LIMIT:
+            _LOADED.pop(next(iter(_LOADED)))
+        _LOADED[key] = loader.load_policy(path, game=game)
+    return _LOADED[key]
 
 
 def _from_factory(spec: str, name: str, game: Game[Any], seed: int, sample: bool) -> Bot:
