@@ -244,6 +244,7 @@ def make_policy_bot(name: str, game: Game[Any], seed: int, *, registered: Mappin
         return _from_factory(spec, name, game, seed, sample)
     else:
         path = spec
+        _check_options(name, path)
     info = read_policy_info(path)
     info.check(game)
     policy = _load(path, game)
@@ -258,6 +259,17 @@ def make_policy_bot(name: str, game: Game[Any], seed: int, *, registered: Mappin
             )
 
     return PolicyBot(policy, seed, sample=sample, name=name, check=check)
+
+
+def _check_options(name: str, path: str) -> None:
+    """Refuse an unknown option after an existing file (``FILE/fast``), which would otherwise read as a missing file."""
+    if os.path.exists(path):
+        return
+    parts = path.split("/")
+    for end in range(len(parts) - 1, 0, -1):
+        if os.path.isfile("/".join(parts[:end])):
+            unknown = next((part for part in parts[end:] if part.partition("=")[0] not in POLICY_OPTIONS), parts[end])
+            raise OptionError(f"cannot read bot {name!r}: unknown option {unknown!r}; the options are {', '.join(POLICY_OPTIONS)}")
 
 
 #: Policies loaded, by (real path, modification time, size): an arena builds its bots afresh for every game.

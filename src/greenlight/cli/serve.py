@@ -23,7 +23,7 @@ DEFAULT_DB = Path("greenlight.db")
 #: Settings with options of their own (the rest are set with --limit NAME=VALUE).
 OWN_OPTIONS = (
     *("public_url", "bot_delay", "bot_workers", "write_timeout", "operator_token"),
-    *("smtp_url", "smtp_password", "smtp_sender", "push_contact", "push_hosts"),
+    *("smtp_url", "smtp_password", "smtp_sender", "push_contact", "push_hosts", "policies"),
 )
 #: The environment variable holding the operator's token (a secret: never on the command line, where ``ps`` shows it).
 OPERATOR_TOKEN_VARIABLE = "GREENLIGHT_OPERATOR_TOKEN"
@@ -89,6 +89,14 @@ def serve(
         str | None,
         typer.Option(help="Web Push: the push services' hosts the server may post to, comma-separated (default: the browsers' own)."),
     ] = None,
+    policy: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="NAME=FILE",
+            help="Offer a trained policy file (saved with greenlight.rl.policy_file.save_policy) as the bot 'policy:NAME' in the lobby,"
+            " for its game and player count; repeatable. Visitors can name only these (docs/security.md).",
+        ),
+    ] = None,
     listen_fd: Annotated[int | None, typer.Option(hidden=True, help="A listening socket handed down by --workers.")] = None,
 ) -> None:
     """Serve the lobby and live tables in the browser; every move is saved to the database before anyone sees it."""
@@ -112,6 +120,7 @@ def serve(
         smtp_sender=smtp_from or "",
         push_contact=push_contact or "",
         push_hosts=push_hosts if push_hosts is not None else ServerSettings().push_hosts,
+        policies=read_policies(policy or []),
     )
     if smtp:
         from greenlight.web.notify.mail import SmtpServer
@@ -235,9 +244,24 @@ def worker_options(
         if value:
             options += [name, value]
     options += ["--push-hosts", settings.push_hosts]
+    for name, path in settings.policies:
+        options += ["--policy", f"{name}={path}"]
     if forwarded_allow_ips is not None:
         options += ["--forwarded-allow-ips", forwarded_allow_ips]
     return [*options, "--log-level", log_level, "--log-format", log_format]
+
+
+def read_policies(registrations: list[str]) -> tuple[tuple[str, str], ...]:
+    """The ``--policy NAME=FILE`` registrations, each file's metadata read now: a bad one stops the server's start."""
+    from greenlight.bots.policy import PolicyFileError
+    from greenlight.web.policies import parse_registration, registered
+
+    try:
+        policies = tuple(parse_registration(text) for text in registrations)
+        registered(policies)
+    except (ValueError, PolicyFileError) as error:
+        raise fail(str(error)) from None
+    return policies
 
 
 def default_public_url(host: str, port: int) -> str:

@@ -19,6 +19,7 @@ from greenlight.core.registry import get_game
 from greenlight.web.clocks.room import ClocksRoom, PaceIn
 from greenlight.web.limits import ServerSettings, client_pseudonym
 from greenlight.web.messages import MAX_ACTION_LENGTH
+from greenlight.web.policies import with_policies
 from greenlight.web.replays import replay_json, replay_upload
 from greenlight.web.tables import LiveTable, SeatRequest, TableError, TableHub
 from greenlight.web.views import FILE_NAME, catalogue, component_json, encode_json, game_data_dir, game_json, guide_html, player_guide
@@ -164,15 +165,15 @@ async def ready(hub: Hub) -> dict[str, Any]:
 
 
 @router.get("/games", tags=["games"])
-async def list_games() -> list[dict[str, Any]]:
-    """Every game this server offers: players, options (with explanations) and bot levels."""
-    return catalogue()
+async def list_games(request: Request) -> list[dict[str, Any]]:
+    """Every game this server offers: players, options (with explanations), bot levels and the operator's policies."""
+    return with_policies(catalogue(), request.app.state.settings)
 
 
 @router.get("/games/{game_id}", tags=["games"])
-async def describe_game(game_id: str) -> dict[str, Any]:
+async def describe_game(game_id: str, request: Request) -> dict[str, Any]:
     """One game's catalogue entry."""
-    return game_json(game_or_404(game_id))
+    return with_policies([game_json(game_or_404(game_id))], request.app.state.settings)[0]
 
 
 @router.get("/games/{game_id}/data/{name}", tags=["games"])

@@ -147,6 +147,9 @@ class ServerSettings:
     #: A failed send is tried again after this many seconds, doubling each time, at most this many times in all.
     notify_retry_seconds: float = 30.0
     notify_attempts: int = 6
+    #: Trained policies the lobby offers as bots, as (name, file) pairs (``greenlight serve --policy NAME=FILE``); visitors
+    #: name them only by these names, never by a file (``greenlight.web.policies``).
+    policies: tuple[tuple[str, str], ...] = ()
 
 
 class RateLimiter:

@@ -12,6 +12,7 @@ from fastapi.templating import Jinja2Templates
 from greenlight.core.errors import OptionError
 from greenlight.core.registry import get_game
 from greenlight.web.api import Hub, game_or_404
+from greenlight.web.policies import with_policies
 from greenlight.web.tables import LiveTable, TableError
 from greenlight.web.views import FILE_NAME, WEB_FILE_TYPES, catalogue, game_json, game_web_dir, guide_html, player_guide
 
@@ -58,7 +59,7 @@ def page_boot(table: LiveTable, *, replay: bool) -> dict[str, Any]:
 @router.get("/", response_class=HTMLResponse)
 async def lobby(request: Request) -> HTMLResponse:
     """The lobby: create a table, see the open and running ones."""
-    return page(request, "lobby.html", {"boot": {"games": catalogue()}})
+    return page(request, "lobby.html", {"boot": {"games": with_policies(catalogue(), request.app.state.settings)}})
 
 
 @router.get("/tables/{table_id}", response_class=HTMLResponse)

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from greenlight.bots import bot_names, is_quick
+from greenlight.bots import bot_names
 from greenlight.core.errors import ActionParseError, GreenlightError, OptionError
 from greenlight.core.game import Game
 from greenlight.core.match import Match, StagedMove
@@ -35,6 +35,7 @@ from greenlight.web.backend import CHANGED, PRESENCE, THINKING, Backend, LocalBa
 from greenlight.web.errors import TableError as TableError  # re-exported: the routes import it from here
 from greenlight.web.inputs import InputError, clean_chat, clean_name
 from greenlight.web.limits import ServerSettings, retry_after
+from greenlight.web.policies import bot_level, is_policy_level, is_quick_level, policy_problem
 from greenlight.web.storage import (
     AddChat,
     AppendAction,
@@ -678,7 +679,7 @@ class TableHub:
                 match = Match.start(game, num_players, seed, options)
             except GreenlightError as error:
                 raise TableError(400, str(error)) from None
-        rows = self._seat_rows(game, seats)
+        rows = self._seat_rows(game, seats, self.settings)
         tokens: dict[int, str] = {}
         for row in rows:
             if row.kind == "human":
@@ -686,7 +687,7 @@ class TableHub:
                 row.token_hash = hash_token(token)
                 if not row.open:
                     tokens[row.seat] = token  # an open seat's token goes to whoever takes it, later
-        if any(row.kind == "bot" and not is_quick(row.bot or "") for row in rows):
+        if any(row.kind == "bot" and not is_quick_level(row.bot or "") for row in rows):
             wait = self.bot_pool.search_wait(creator)
             if wait > 0:
                 raise TableError(
@@ -737,7 +738,7 @@ class TableHub:
             raise TableError(400, f"the position cannot be played: {error}") from None
 
     @staticmethod
-    def _seat_rows(game: Game[Any], seats: Sequence[SeatRequest]) -> list[SeatRow]:
+    def _seat_rows(game: Game[Any], seats: Sequence[SeatRequest], settings: ServerSettings) -> list[SeatRow]:
         levels = bot_names(game)
         rows: list[SeatRow] = []
         for seat, request in enumerate(seats):
@@ -749,7 +750,9 @@ class TableHub:
                 rows.append(SeatRow(seat, "human", None, name, open=request.open))
             elif request.kind == "bot":
                 level = request.bot or "random"
-                if level not in levels:
+                if is_policy_level(level) and (problem := policy_problem(settings, game, len(seats), level)) is not None:
+                    raise TableError(400, f"seat {seat}: {problem}")
+                if level not in levels and not is_policy_level(level):
                     raise TableError(400, f"seat {seat}: {game.spec.title} has no bot {level!r}; choose from {', '.join(levels)}")
                 rows.append(SeatRow(seat, "bot", level, bot_name(seat, level)))
             else:
@@ -1323,7 +1326,8 @@ class TableHub:
             # A copy, taken now: the real state may move on (another seat commits) while the bot thinks in a worker.
             world = table.match.state.clone()
             seed = table.bot_seed(seat)
-            text = await self.bot_pool.choose(table.stored.record.game, level, seed, world, seat, owner=table.stored.creator)
+            built = bot_level(self.settings, level)  # a registered policy's file, never a path from a request
+            text = await self.bot_pool.choose(table.stored.record.game, built, seed, world, seat, owner=table.stored.creator)
         except Exception:
             log.exception("bot %s at table %s seat %d failed; playing a random legal action instead", level, table.id, seat)
             text = str(Stream(table.id, seat, version).choice(table.match.legal_actions(seat)))

@@ -42,11 +42,12 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from greenlight.bots import analyse, is_quick, make_bot
+from greenlight.bots import analyse, make_bot
 from greenlight.bots.analysis import MoveEstimate
 from greenlight.bots.review import AnalysisRequest, run_request
 from greenlight.core.bot import SeatView
 from greenlight.core.registry import get_game
+from greenlight.web.policies import is_quick_level
 
 R = TypeVar("R")
 
@@ -299,7 +300,7 @@ class BotPool:
 
     async def choose(self, game_id: str, level: str, seed: int, state: Any, seat: int, owner: str = "") -> str:
         """Wait for ``owner``'s turn at a worker of the bot's lane, think there, and return the chosen action's text."""
-        lane = self.quick if is_quick(level) else self.search
+        lane = self.quick if is_quick_level(level) else self.search
         return await lane.run(think, game_id, level, seed, state, seat, owner=owner)
 
     async def run(self, function: Callable[..., R], *args: Any, owner: str = "") -> R:

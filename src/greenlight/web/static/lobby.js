@@ -66,11 +66,17 @@
     G.clear(seatList);
     for (let seat = 0; seat < count; seat++) {
       const previous = old[seat] || (seat === 0 ? { kind: "human", name: "" } : { kind: "bot", bot: defaultBot() });
-      if (previous.kind === "bot" && !game.bots.includes(previous.bot)) previous.bot = defaultBot();
+      // The operator's trained policies (greenlight serve --policy), each offered for the player count it was trained for.
+      const policies = (game.policies || []).filter((policy) => policy.players === count);
+      if (previous.kind === "bot" && !game.bots.includes(previous.bot) && !policies.some((policy) => policy.bot === previous.bot)) previous.bot = defaultBot();
       const choice = el("select", { name: `seat-${seat}`, class: "seat-kind", "aria-label": `seat ${seat + 1} player` });
       choice.append(el("option", { value: "human", text: "Person", selected: previous.kind === "human" && !previous.open }));
       choice.append(el("option", { value: "open", text: "Open: anyone may take it", selected: previous.open === true }));
       for (const level of game.bots) choice.append(el("option", { value: `bot:${level}`, text: `Bot: ${level}`, selected: previous.kind === "bot" && previous.bot === level }));
+      for (const policy of policies) {
+        const text = `${policy.label} (${count} players${policy.note ? `, ${policy.note}` : ""})`;
+        choice.append(el("option", { value: `bot:${policy.bot}`, text, selected: previous.kind === "bot" && previous.bot === policy.bot }));
+      }
       const name = el("input", { type: "text", class: "seat-name", maxlength: "40", placeholder: "name (optional)", value: previous.name || "", "aria-label": `seat ${seat + 1} name` });
       const sync = () => (name.hidden = choice.value !== "human");
       choice.addEventListener("change", sync);
