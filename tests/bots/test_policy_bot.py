@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
 pytest.importorskip("torch")  # the train extra
 np = pytest.importorskip("numpy")
@@ -22,6 +23,7 @@ import torch
 import greenlight
 from greenlight.bots import make_bot
 from greenlight.bots.policy import METADATA_FILE, PolicyBot, PolicyFileError, read_policy_info
+from greenlight.cli.main import app
 from greenlight.core.bot import Bot, RandomBot, SeatView
 from greenlight.core.errors import IllegalActionError, OptionError
 from greenlight.core.game import Game
@@ -399,3 +401,45 @@ def test_an_illegal_code_is_refused_by_the_view() -> None:
         view.action_for_code(illegal)
     codes, _, actions = agent_options(game, game.new_state(3, seed=1), 0)
     assert view.legal_action_codes() == codes and view.action_for_code(codes[-1]) == actions[-1]
+
+
+# -- the command line ----------------------------------------------------------------------------------
+
+
+def test_the_arena_command_plays_a_policy_against_medium(linear_files: dict[str, Path]) -> None:
+    name = f"policy:{linear_files['cinecitta']}"
+    args = ["arena", "cinecitta", "-n", "3", "--bot", name, "--bot", "medium", "--games", "3", "--seed", "4", "-w", "1"]
+    result = CliRunner().invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["games"] == 3 and data["lineup"] == [name, "medium", "medium"]
+    assert [bot["bot"] for bot in data["bots"]] == [name, "medium"]
+    table = CliRunner().invoke(app, args)
+    assert table.exit_code == 0, table.output
+    assert "win share" in table.output and "3 games in" in table.output
+
+
+def test_the_commands_refuse_a_policy_clearly(linear_files: dict[str, Path], tmp_path: Path) -> None:
+    runner = CliRunner()
+    missing = runner.invoke(app, ["arena", "cinecitta", "-n", "3", "--bot", f"policy:{tmp_path}/none.pt", "--games", "1", "-w", "1"])
+    assert missing.exit_code == 2
+    assert f"policy file {tmp_path}/none.pt does not exist" in " ".join(missing.output.split())
+    path = linear_files["cinecitta"]
+    players = runner.invoke(app, ["arena", "cinecitta", "-n", "4", "--bot", f"policy:{path}", "--games", "1", "-w", "1"])
+    assert players.exit_code == 2
+    assert f"policy file {path} was trained for 3 players, not 4" in " ".join(players.output.split())
+
+
+def test_simulate_and_play_take_a_policy(linear_files: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GREENLIGHT_HOME", str(tmp_path / "home"))  # where play saves its games
+    runner = CliRunner()
+    name = f"policy:{linear_files['maybe-movies']}"
+    args = ["simulate", "maybe-movies", "-n", "3", "-b", name, "-b", "random", "-g", "2", "--chunk-size", "2", "-w", "1"]
+    study = runner.invoke(app, [*args, "--seed", "1", "--out", str(tmp_path / "study"), "--no-report", "--json"])
+    assert study.exit_code == 0, study.output
+    summary = json.loads(study.stdout)
+    assert summary["games"] == 2 and summary["study"]["lineup"] == [name, "random", "random"]
+    seats = ["--seat", f"bot:{name}", "--seat", "bot:medium"]
+    played = runner.invoke(app, ["play", "maybe-movies", "-n", "3", *seats, "--seed", "6", "--json"])
+    assert played.exit_code == 0, played.output
+    assert json.loads(played.stdout)["seats"] == [f"bot:{name}", "bot:medium", "bot:medium"]

@@ -29,8 +29,8 @@ from greenlight.bots.policy import PREFIX, TRAIN_EXTRA, PolicyFileError, PolicyI
 from greenlight.core.game import Game
 from greenlight.web.limits import ServerSettings
 
-#: What a registered name may be: short, plain, no path.
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$")
+#: What a registered name may be: plain, no path, and short enough that ``policy:NAME`` fits a seat's 40-character bot field.
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,32}$")
 #: How a table's seat names a registered policy.
 LEVEL_PREFIX = PREFIX + ":"
 
@@ -42,13 +42,13 @@ def parse_registration(text: str) -> tuple[str, str]:
     'ppo'
     >>> parse_registration("../x=ppo.pt")
     Traceback (most recent call last):
-    ValueError: a policy's name is 1 to 40 letters, digits, '.', '-' or '_' (not '../x'); write --policy NAME=FILE
+    ValueError: a policy's name is 1 to 33 letters, digits, '.', '-' or '_' (not '../x'); write --policy NAME=FILE
     """
     name, equals, path = text.partition("=")
     if not equals or not path:
         raise ValueError(f"--policy takes NAME=FILE, not {text!r}")
     if not NAME.match(name):
-        raise ValueError(f"a policy's name is 1 to 40 letters, digits, '.', '-' or '_' (not {name!r}); write --policy NAME=FILE")
+        raise ValueError(f"a policy's name is 1 to 33 letters, digits, '.', '-' or '_' (not {name!r}); write --policy NAME=FILE")
     return name, os.path.abspath(path)
 
 
