@@ -443,3 +443,14 @@ def test_simulate_and_play_take_a_policy(linear_files: dict[str, Path], tmp_path
     played = runner.invoke(app, ["play", "maybe-movies", "-n", "3", *seats, "--seed", "6", "--json"])
     assert played.exit_code == 0, played.output
     assert json.loads(played.stdout)["seats"] == [f"bot:{name}", "bot:medium", "bot:medium"]
+
+
+def test_the_seat_view_example_in_docs_rl_md_runs() -> None:
+    import doctest
+
+    section = (ROOT / "docs" / "rl.md").read_text(encoding="utf-8").split("## Trained policies as bots", 1)[1]
+    example = section.split("```python\n>>>", 1)[1].split("```", 1)[0]
+    test = doctest.DocTestParser().get_doctest(">>>" + example, {}, "docs/rl.md", "docs/rl.md", 0)
+    runner = doctest.DocTestRunner()
+    runner.run(test)
+    assert runner.summarize(verbose=False) == doctest.TestResults(failed=0, attempted=7)
