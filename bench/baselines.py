@@ -166,16 +166,18 @@ def _cpu_seconds() -> float:
 # -- training -----------------------------------------------------------------------------------------------
 
 
-def train(example: ModuleType, game: str, players: int, mode: str, seed: int, budget: Budget, work: Path, device: str) -> dict[str, Any]:
+def train(
+    example: ModuleType, game: str, players: int, mode: str, seed: int, budget: Budget, work: Path, device: str, rollout: int
+) -> dict[str, Any]:
     """Train one PPO agent (or read the record of one trained before) and return its record."""
     record_path = work / f"{game}-{players}-{mode}-s{seed}.json"
     policy_path = work / f"{game}-{players}-{mode}-s{seed}.pt"
     if record_path.exists() and policy_path.exists():
         record: dict[str, Any] = json.loads(record_path.read_text())
         wanted = (budget.random_updates, budget.medium_updates, budget.selfplay_updates)
-        if tuple(record["updates"]) == wanted:
+        if tuple(record["updates"]) == wanted and record.get("rollout", 128) == rollout:
             return record
-    config = example.Config(game=game, players=players, hidden=HIDDEN, seed=seed, device=device)
+    config = example.Config(game=game, players=players, hidden=HIDDEN, seed=seed, device=device, rollout=rollout)
     fixed = mode == "ppo-fixed"
     updates = (budget.random_updates, budget.medium_updates, 0) if fixed else (0, 0, budget.selfplay_updates)
     result = example.run(updates[0], updates[1], eval_games=0, config=config, log=False, selfplay_updates=updates[2])
@@ -191,6 +193,7 @@ def train(example: ModuleType, game: str, players: int, mode: str, seed: int, bu
         "wall_s": result.seconds,
         "cpu_s": result.cpu_seconds,
         "device": str(example.pick_device(device)),
+        "rollout": rollout,
     }
     record_path.write_text(json.dumps(record))
     return record
@@ -302,11 +305,11 @@ def play(table: Table, agents: Agents) -> dict[str, Any]:
 
 
 def evaluate(
-    game: str, players: int, seeds: int, budget: Budget, work: Path, example: ModuleType, base_seed: int, log: Any
+    game: str, players: int, seeds: int, budget: Budget, work: Path, example: ModuleType, base_seed: int, log: Any, tag: str = ""
 ) -> list[dict[str, Any]]:
     """Play (or read back) every table of the round robin; rows are appended to a JSON-lines file as they finish."""
     # The rows belong to the policies of this budget (another --scale trains them again).
-    rows_path = work / f"{game}-{players}-rows-{budget.random_updates}-{budget.medium_updates}-{seeds}.jsonl"
+    rows_path = work / f"{game}-{players}-rows-{budget.random_updates}-{budget.medium_updates}-{seeds}{tag}.jsonl"
     done: dict[str, dict[str, Any]] = {}
     if rows_path.exists():
         for line in rows_path.read_text().splitlines():
@@ -476,6 +479,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--scale", type=float, default=1.0, help="multiplies PPO updates and evaluation deals")
     parser.add_argument("--seeds", type=int, default=3, help="training seeds per PPO agent")
     parser.add_argument("--seed", type=int, default=0, help="seed of the evaluation deals")
+    parser.add_argument("--rollout", type=int, default=128, help="PPO steps per game and update (8 games an update)")
     parser.add_argument("--device", default="cpu", help="PPO training device (auto: CUDA when available)")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "baselines.csv"))
     parser.add_argument("--work", default=str(ROOT / "bench" / "results" / "work"), help="policies, records and rows (resumable)")
@@ -500,10 +504,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         records = []
         for mode in PPO_MODES:
             for seed in range(args.seeds):
-                record = train(example, game, players, mode, seed, budget, work, args.device)
+                record = train(example, game, players, mode, seed, budget, work, args.device, args.rollout)
                 log(f"{game} {mode} seed {seed}: {record['steps']:,} steps, {record['wall_s']:.0f} s wall, {record['cpu_s']:.0f} s CPU")
                 records.append(record)
-        rows = evaluate(game, players, args.seeds, budget, work, example, args.seed, log)
+        tag = f"-r{args.rollout}" if args.rollout != 128 else ""
+        rows = evaluate(game, players, args.seeds, budget, work, example, args.seed, log, tag)
         lines, pairs = report(game, players, args.seeds, rows, records, hard_bot_name(game))
         all_lines += lines
         all_pairs += pairs

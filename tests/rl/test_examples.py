@@ -75,3 +75,40 @@ def test_ppo_raises_the_win_share_against_random_bots() -> None:
     # Against two random bots a random player wins about 1/3; one standard error of a 200-game share is about 0.035.
     assert result.after_random >= result.before_random + 0.12
     assert result.after_random >= 0.45
+
+
+def test_ppo_self_play_repeats_exactly_and_its_saved_policy_plays_as_a_policy_bot(tmp_path: Path) -> None:
+    """Self-play trains on Movie Empire (cards picked one at a time) and repeats exactly; the file it saves plays, as the
+    ``policy:FILE`` bot, the very moves of the example's in-process opponent bot (the same observation and mask)."""
+    pytest.importorskip("torch")
+    import torch
+
+    from greenlight.bots import make_bot
+    from greenlight.core.bot import SeatView
+    from greenlight.core.match import Match
+    from greenlight.core.registry import get_game
+
+    example = _load("train_ppo")
+    config = example.Config(
+        game="movie-empire", players=3, envs=3, rollout=8, minibatches=2, epochs=1, hidden=16, snapshot_every=1, device="cpu"
+    )
+    first = example.run(0, 0, eval_games=0, config=config, log=False, selfplay_updates=2)
+    assert (first.random_steps, first.medium_steps, first.selfplay_steps) == (0, 0, 48)
+    again = example.run(0, 0, eval_games=0, config=config, log=False, selfplay_updates=2)
+    for name, tensor in first.agent.state_dict().items():
+        assert torch.equal(tensor, again.agent.state_dict()[name]), name
+    path = tmp_path / "movie-empire.pt"
+    example.save(first.agent, str(path), config, note="test")
+    game = get_game("movie-empire")
+    official = make_bot(f"policy:{path}", game, 0)
+    own = example.PolicyBot([example.PolicyNet(first.agent).eval()], seed=0)
+    match = Match.start(game, 3, seed=4)
+    compared = 0
+    while not match.decision().is_terminal:
+        seat = match.decision().players[0]
+        action = own.choose(SeatView(game, match.state, seat))
+        if len(match.legal_actions(seat)) > 1:
+            assert official.choose(SeatView(game, match.state, seat)) == action
+            compared += 1
+        match.play(seat, action)
+    assert compared > 50
