@@ -140,3 +140,11 @@ def test_serve_refuses_to_start_with_a_bad_registration(tmp_path: Path) -> None:
     assert named.exit_code == 2
     assert "a policy's name is 1 to 33 letters" in " ".join(named.output.split())
     assert not (tmp_path / "t.db").exists()  # refused before anything was made
+
+
+def test_the_lab_seats_no_policy_not_even_a_registered_one(api: httpx.Client, files: dict[str, Path]) -> None:
+    """The lab accepts a quick bot's name without further checks; a policy name is not one of those."""
+    for bot in ("policy:ppo-cinecitta", f"policy:{files['ppo-cinecitta']}", "policy:os:system"):
+        body = {"game": "cinecitta", "players": 3, "bots": [bot], "games": 4, "seed": 1}
+        response = api.post("/api/lab/studies", json=body)
+        assert response.status_code == 400 and response.json()["detail"].startswith("the lab seats only these bots"), response.text
