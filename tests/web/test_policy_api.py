@@ -148,3 +148,14 @@ def test_the_lab_seats_no_policy_not_even_a_registered_one(api: httpx.Client, fi
         body = {"game": "cinecitta", "players": 3, "bots": [bot], "games": 4, "seed": 1}
         response = api.post("/api/lab/studies", json=body)
         assert response.status_code == 400 and response.json()["detail"].startswith("the lab seats only these bots"), response.text
+
+
+def test_worker_processes_get_the_same_registrations() -> None:
+    """``serve --workers N`` starts N servers with the supervisor's options spelled out: the policies among them."""
+    from greenlight.cli.serve import read_policies, worker_options
+    from greenlight.web.limits import ServerSettings
+
+    settings = ServerSettings(policies=(("ppo", "/srv/ppo.pt"), ("other", "/srv/other.pt")))
+    options = worker_options(settings, [], None, "warning", "text")
+    assert [options[index + 1] for index, item in enumerate(options) if item == "--policy"] == ["ppo=/srv/ppo.pt", "other=/srv/other.pt"]
+    assert read_policies([]) == ()
