@@ -36,7 +36,7 @@ import math
 import os
 import re
 import zipfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -226,25 +226,19 @@ def split_policy_name(name: str) -> tuple[str, dict[str, Any]]:
     return "/".join(parts), settings
 
 
-def make_policy_bot(name: str, game: Game[Any], seed: int, *, registered: Mapping[str, str] | None = None) -> Bot:
-    """The bot ``name`` (``policy:FILE``, ``policy:module:factory``, or a registered name) for ``game``.
+def make_policy_bot(name: str, game: Game[Any], seed: int) -> Bot:
+    """The bot ``name`` (``policy:FILE`` or ``policy:module:factory``) for ``game``.
 
-    With ``registered`` (the web server's policies by name) only those names
-    are accepted, never a path; without it the CLI, the arena and the
-    simulator accept a file path or a Python factory.
+    It opens any file and imports any module it is told to: the web server
+    never passes it a name from a request (``greenlight.web.policies`` maps the
+    operator's registered names to their files).
     """
     spec, settings = split_policy_name(name)
     sample = settings.get("mode") == "sample"
-    if registered is not None:
-        if spec not in registered:
-            known = ", ".join(sorted(registered)) or "none"
-            raise PolicyFileError(f"no policy named {spec!r} is registered on this server (registered: {known})")
-        path = registered[spec]
-    elif ENTRY_POINT.match(spec) and not os.path.exists(spec):
+    if ENTRY_POINT.match(spec) and not os.path.exists(spec):
         return _from_factory(spec, name, game, seed, sample)
-    else:
-        path = spec
-        _check_options(name, path)
+    path = spec
+    _check_options(name, path)
     info = read_policy_info(path)
     info.check(game)
     policy = _load(path, game)
