@@ -516,22 +516,32 @@ def main(argv: Sequence[str] | None = None) -> None:
         write_csv(out.with_name(out.stem + "-pairs.csv"), PAIR_COLUMNS, all_pairs)
         log(f"{game}: {len(rows)} tables evaluated")
     wall, cpu = time.perf_counter() - started, _cpu_seconds() - cpu_started
+    # A resumed run adds its time to the runs before it with the same settings (the total is what the table cost).
+    run_path = work / "run.json"
+    settings = {"scale": args.scale, "seeds": args.seeds, "games": list(args.games), "rollout": args.rollout}
+    previous = json.loads(run_path.read_text()) if run_path.exists() else {}
+    if all(previous.get(key, settings[key]) == value for key, value in settings.items()) and previous:
+        wall, cpu = wall + previous["wall_s"], cpu + previous["cpu_s"]
+        invocations = previous.get("invocations", 1) + 1
+    else:
+        invocations = 1
     table = markdown(all_lines)
     budgets = ", ".join(
         f"{game} {budget.random_updates}+{budget.medium_updates} updates"
         for game, budget in ((item.partition(":")[0], budget_for(item.partition(":")[0], args.scale)) for item in args.games)
     )
-    command = "python bench/baselines.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    command = " ".join(["python bench/baselines.py", *[item for item in (argv if argv is not None else sys.argv[1:]) if item != "--docs"]])
     footer = (
-        f"`{command.strip()}`: {wall / 60:.1f} min wall, {cpu / 60:.1f} min CPU (this run; training steps resumed from "
-        f"`--work` count as in their first run), {platform.machine()} {os.cpu_count()}-core machine, torch {torch.__version__}, "
-        f"scale {args.scale:g} ({budgets}, {args.seeds} seeds)."
+        f"`{command}`: {wall / 60:.1f} min wall, {cpu / 60:.1f} min CPU in all ({invocations} invocation(s), resumed from "
+        f"`--work`), one process on a {os.cpu_count()}-core {platform.machine()} machine shared with other work, "
+        f"torch {torch.__version__}; scale {args.scale:g} ({budgets} for ppo-fixed, as many self-play; {args.seeds} seeds)."
     )
     print(table)
     print()
     print(footer)
-    summary = {"command": command.strip(), "wall_s": wall, "cpu_s": cpu, "scale": args.scale, "seeds": args.seeds, "games": args.games}
-    out.with_name(out.stem + "-run.json").write_text(json.dumps(summary, indent=1) + "\n")
+    run = json.dumps({"command": command, "wall_s": wall, "cpu_s": cpu, "invocations": invocations} | settings, indent=1) + "\n"
+    run_path.write_text(run)
+    out.with_name(out.stem + "-run.json").write_text(run)
     if args.docs:
         write_docs(ROOT / "docs" / "rl.md", table + "\n\n" + footer)
 
