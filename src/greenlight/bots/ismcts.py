@@ -51,6 +51,8 @@ from greenlight.core.game import Game
 from greenlight.core.state import GameState
 
 ROLLOUT_KINDS = ("game", "heuristic", "random")
+#: Who suggests the first action a widening seat tries at a node: the heuristic level, or the game's rollout policy.
+PRIOR_KINDS = ("auto", "heuristic", "game")
 #: The clocks a time budget can count: wall-clock seconds, or the process's CPU seconds (steadier on a shared machine).
 CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
 
@@ -72,7 +74,11 @@ class SearchConfig:
     game's evaluation scores it (None: play to the end; ignored when the game
     has no evaluation). ``widening`` > 0 turns on progressive widening: a seat
     tries at most ``widening * n ** widening_power`` distinct actions at a node
-    it has chosen at ``n`` times, the rollout policy's choice first.
+    it has chosen at ``n`` times, the ``prior``'s choice first: ``auto`` (the
+    heuristic level, but none with random rollouts: a random untried action),
+    ``heuristic`` (the game's heuristic level, without random moves, whatever
+    the rollouts) or ``game`` (the game's fast rollout policy without random
+    moves, else the heuristic level).
     ``clock`` is what ``seconds`` counts: ``wall`` (wall-clock) or ``cpu``
     (the process's CPU time, which a busy neighbour on a shared machine does
     not eat into).
@@ -88,6 +94,7 @@ class SearchConfig:
     rollout_depth: int | None = None
     widening: float = 0.0
     widening_power: float = 0.5
+    prior: str = "auto"
     clock: str = "wall"
 
     def __post_init__(self) -> None:
@@ -101,6 +108,8 @@ class SearchConfig:
             raise ValueError(f"the time budget must be positive, not {self.seconds}")
         if self.rollout not in ROLLOUT_KINDS:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUT_KINDS)}, not {self.rollout!r}")
+        if self.prior not in PRIOR_KINDS:
+            raise ValueError(f"prior must be one of {', '.join(PRIOR_KINDS)}, not {self.prior!r}")
         if self.clock not in CLOCKS:
             raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, not {self.clock!r}")
 
@@ -169,8 +178,13 @@ class _Search:
         self.policy: Policy = policy or random_policy(game, rng)
         #: Whether rollouts pick uniformly among the legal actions (``_rollout`` then does it inline, drawing alike).
         self.random_rollout = policy is None
-        # Widening asks the heuristic level (without random moves) which new action to try first.
-        self.prior: Policy | None = heuristic_policy(game, rng) if config.widening > 0 and config.rollout != "random" else None
+        # Widening asks the prior (without random moves) which new action to try first.
+        self.prior: Policy | None = None
+        if config.widening > 0 and (config.rollout != "random" or config.prior != "auto"):
+            if config.prior == "game":
+                self.prior = game_policy(game, rng)
+            if self.prior is None:
+                self.prior = heuristic_policy(game, rng)
         self.evaluator: Evaluator | None = find_evaluator(game) if config.rollout_depth is not None else None
         self.root = _Node()
         #: Actions applied so far in this search (tree and rollouts).

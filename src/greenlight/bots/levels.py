@@ -169,6 +169,7 @@ SEARCH_OPTIONS: dict[str, BotOption] = {
     "c": BotOption("exploration", float),
     "widen": BotOption("widening", float),
     "eps": BotOption("rollout_epsilon", float),
+    "prior": BotOption("prior", str),
     "cpu": flag("clock", "cpu"),
     "wall": flag("clock", "wall"),
 }

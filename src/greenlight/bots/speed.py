@@ -56,3 +56,44 @@ def search_speed(game: Game[Any], num_players: int, bot_name: str = "hard", seed
         "mean_cpu_seconds_per_move": sum(cpu) / len(cpu) if cpu else 0.0,
         "max_cpu_seconds_per_move": max(cpu, default=0.0),
     }
+
+
+def compare_speed(
+    game: Game[Any], num_players: int, bot_names: tuple[str, ...] = ("strong", "hard"), seed: int = 0, games: int = 1, seat: int = 0
+) -> dict[str, Any]:
+    """CPU seconds per move of several bots on the very same positions, interleaved, and each one's ratio to the last.
+
+    Along ``games`` games played by the game's medium bots, every bot chooses
+    at every real decision of ``seat`` (the order alternates from one decision
+    to the next, so a change of load hits every bot alike); the medium bot's
+    move is played, so the positions do not depend on the bots measured. The
+    last bot is the reference: ``times_faster[name]`` is its CPU time over
+    ``name``'s.
+    """
+    cpu = {name: 0.0 for name in bot_names}
+    moves = 0
+    for game_index in range(games):
+        game_seed = seed + game_index
+        bots = {name: make_bot(name, game, game_seed * 7919 + index) for index, name in enumerate(bot_names)}
+        players = [make_bot("medium", game, game_seed + 1 + other) for other in range(num_players)]
+        match = Match.start(game, num_players, game_seed)
+        while not match.is_over():
+            mover = match.decision().players[0]
+            view = SeatView(game, match.state, mover)
+            if mover == seat and len(match.legal_actions(mover)) > 1:
+                order = list(bot_names) if moves % 2 == 0 else list(reversed(bot_names))
+                for name in order:
+                    start = time.process_time()
+                    bots[name].choose(SeatView(game, match.state, mover))
+                    cpu[name] += time.process_time() - start
+                moves += 1
+            match.play(mover, players[mover].choose(view))
+    reference = cpu[bot_names[-1]]
+    return {
+        "game": game.spec.id,
+        "players": num_players,
+        "games": games,
+        "moves": moves,
+        "cpu_seconds_per_move": {name: spent / moves if moves else 0.0 for name, spent in cpu.items()},
+        "times_faster": {name: reference / spent if spent else 0.0 for name, spent in cpu.items()},
+    }
