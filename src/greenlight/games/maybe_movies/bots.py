@@ -1,9 +1,9 @@
 """The Maybe Movies heuristic bot: pitch movies it expects to pass and that score for it; vote by expected value.
 
-The bot sees only its :class:`~greenlight.core.bot.SeatView`. It samples a few
-determinized worlds (other hands, other seats' pending votes and the draw pile
-drawn again) and, in each, lets the other voters pick a random card from their
-hand. Every candidate (a pitch, a vote, an edit) is scored by the expected gain
+The bot sees only its :class:`~greenlight.core.bot.SeatView`. It determinizes
+one world per decision (hidden parts drawn again) and reads from it the public
+table, its own hand and which cards are unknown to it; it then samples the other
+voters' next cards a few times from those (see :class:`_World`). Every candidate (a pitch, a vote, an edit) is scored by the expected gain
 of the bot minus the mean gain of the others, where a gain counts
 
 * won vote cards, each worth the icon's count on Movies Made plus the growth
@@ -15,9 +15,9 @@ Cost and profit choices are worked out from the revealed final vote.
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from greenlight.core.actions import Action
@@ -34,7 +34,7 @@ from greenlight.games.maybe_movies.budget import (
     net_of,
     passes,
 )
-from greenlight.games.maybe_movies.cards import ICON_INDEX, NUM_ICONS, YES, VoteCard
+from greenlight.games.maybe_movies.cards import ICON_INDEX, NUM_ICONS, YES, Catalogue
 from greenlight.games.maybe_movies.state import (
     CHANGE_EDIT,
     COST_CHOICE,
@@ -47,18 +47,64 @@ from greenlight.games.maybe_movies.state import (
     MaybeMoviesState,
 )
 
-#: Determinized worlds sampled per decision.
+#: Vote profiles of the other seats sampled per decision (each seat's next vote drawn as determinize would deal it).
 SAMPLES = 8
+#: Profiles a pitch is planned with (the same ones for every row, so rows compare on equal terms).
+PITCH_SAMPLES = 8
 #: Largest pitch the bot considers (bigger rows rarely pass).
 MAX_PITCH = 3
 #: Expected Movies Made icons added per icon and per turn left (about 1.4 icons per made card, 6 icons).
 GROWTH_PER_TURN = {False: 0.12, True: 0.2}  # keyed by Trendsetter: every pitch adds a stack there
 
+#: A sampled vote of the other seats, summed: (net per icon, #YES, #NO, cards played, their total value, NO cards' value).
+_Profile = tuple[list[int], int, int, int, float, float]
+#: One candidate vote of the bot: (is YES, is NO, icon or -1, signed value, card value); all zero/-1 for no vote.
+_Candidate = tuple[bool, bool, int, int, float]
+_NO_VOTE: _Candidate = (False, False, -1, 0, 0.0)
+
+
+def _check_sums(need: Sequence[int], net: Sequence[int]) -> tuple[int, int, int]:
+    """The success check's shortfall D, surplus S and wildcards W (§4.4), as ``budget.passes`` adds them up."""
+    short = surplus = wild = 0
+    for want, have in zip(need, net, strict=True):
+        if want > 0 and want > have:
+            short += want - have
+        elif have > want:
+            surplus += have - want
+            wild += (have - want) >> 1
+    return short, surplus, wild
+
+
+@lru_cache(maxsize=1 << 16)
+def row_costs(
+    table: Catalogue, row: tuple[str, ...], yes: int, no: int, edits: int, made: tuple[frozenset[int], frozenset[int], frozenset[int]]
+) -> tuple[tuple[int, ...], int, int]:
+    """Need per icon, any-units and Profit of ``row`` (ties take the first option), memoised across decisions.
+
+    Exactly :func:`~greenlight.games.maybe_movies.budget.evaluate_costs` and
+    ``evaluate_profits`` on the facts these arguments make (``made`` as
+    :func:`~greenlight.games.maybe_movies.rules.made_icons` gives it): they
+    read nothing else, and the same rows come back from decision to decision.
+    """
+    every, failed, succeeded = made
+    facts = PitchFacts(tuple(table.movie(card) for card in row), yes, no, edits, every, failed, succeeded)
+    evaluation = evaluate_costs(facts, first_option)
+    profit = sum(evaluate_profits(facts, evaluation, first_option).profits or ())
+    return evaluation.need, evaluation.any_units, profit
+
 
 class _World:
-    """One determinized world seen from the bot's seat, with the numbers the value model needs."""
+    """One determinized world seen from the bot's seat, with the numbers the value model needs.
 
-    def __init__(self, world: MaybeMoviesState, me: int, rng: random.Random) -> None:
+    Only the public part of the world is read, plus the bot's own hand; the
+    other seats' hands serve only to know which cards are unknown to the bot
+    (their union is the same in every world the seat cannot tell apart). Their
+    next votes are then sampled ``samples`` times from those unknown cards, as
+    :func:`~greenlight.games.maybe_movies.determinization.determinize` would
+    deal them, instead of determinizing whole worlds again.
+    """
+
+    def __init__(self, world: MaybeMoviesState, me: int, rng: random.Random, samples: int = SAMPLES) -> None:
         self.state = world
         self.me = me
         self.table = world.table
@@ -71,20 +117,16 @@ class _World:
         for seat, cards in enumerate(world.won):
             for card in cards:
                 self.won_icons[seat][self.table.vote(card).icon] += 1
+        self.won_total = [sum(won[icon] for won in self.won_icons) for icon in range(NUM_ICONS)]
         pool_values = [self.card_value[self.table.vote(card).icon] for card in world.pool]
         self.pool_size = len(pool_values)
         self.pool_value = sum(pool_values) / len(pool_values) if pool_values else 0.0
         self.made = rules.made_icons(world)
-        order = rules.vote_order(world)
-        self.order = order
-        # The other seats' votes: the (resampled) committed ones, else a random card of their hand.
-        self.others: dict[int, str | None] = {}
-        for seat in range(self.n):
-            if seat == me:
-                continue
-            hand = self.voting_hand(seat)
-            committed = world.votes[seat] if world.phase == VOTE else None
-            self.others[seat] = committed if committed is not None else (rng.choice(hand) if hand else None)
+        self.order = rules.vote_order(world)
+        self.profiles = self._sample_profiles(rng, samples)
+        self._costs: dict[tuple[Any, ...], tuple[tuple[int, ...], int, int]] = {}
+        self._picks: dict[tuple[str, ...], tuple[float, float]] = {}
+        self._own: list[_Candidate] | None = None
 
     def voting_hand(self, seat: int) -> list[str]:
         """The cards ``seat`` can vote with next (during a CHANGE round its revealed card comes back first)."""
@@ -94,6 +136,85 @@ class _World:
             if card is not None and not self.table.vote(card).is_change:
                 hand.append(card)
         return hand
+
+    def _sample_profiles(self, rng: random.Random, samples: int) -> list[_Profile]:
+        """The other seats' next votes, ``samples`` times: each plays a uniform card of its hand.
+
+        A seat's hand is its publicly known cards, its CHANGE cards (how many
+        is public, which ones does not matter) and unknown vote cards, which
+        are drawn without replacement from the sorted union of the unknown
+        cards (so only what the seat knows and ``rng`` decide the samples). A
+        committed, unrevealed vote is such a card too.
+        """
+        table = self.table
+        state = self.state
+        card_value = self.card_value
+
+        def info(card: str) -> tuple[bool, int, int, float] | None:
+            vote = table.vote(card)
+            return None if vote.is_change else (vote.kind == YES, vote.icon, vote.value, card_value[vote.icon])
+
+        seats: list[tuple[list[tuple[bool, int, int, float] | None], int]] = []  # (the cards known in the hand, its size)
+        unknown: list[str] = []
+        for seat in self.order:
+            if seat == self.me:
+                continue
+            hand = self.voting_hand(seat)
+            if not hand:
+                continue
+            known = set(state.known[seat])
+            if state.phase == CHANGE_EDIT and len(hand) > len(state.hands[seat]):
+                known.add(hand[-1])  # the revealed card coming back is public
+            fixed = [card for card in hand if card in known or table.vote(card).is_change]
+            unknown.extend(card for card in hand if not (card in known or table.vote(card).is_change))
+            seats.append(([info(card) for card in fixed], len(hand)))
+        pool = [info(card) for card in sorted(unknown)]
+        profiles: list[_Profile] = []
+        random_ = rng.random
+        for _ in range(samples):
+            taken: set[int] = set()
+            net = [0] * NUM_ICONS
+            yes = no = played = 0
+            values = no_values = 0.0
+            for fixed_infos, size in seats:
+                index = int(random_() * size)
+                if index < len(fixed_infos):
+                    vote = fixed_infos[index]
+                else:  # one of the unknown cards, not already played by another seat in this sample
+                    pick = int(random_() * len(pool))
+                    while pick in taken:
+                        pick = int(random_() * len(pool))
+                    taken.add(pick)
+                    vote = pool[pick]
+                if vote is None:
+                    continue  # a CHANGE card counts as no vote
+                is_yes, icon, amount, value = vote
+                played += 1
+                values += value
+                if is_yes:
+                    yes += 1
+                    net[icon] += amount
+                else:
+                    no += 1
+                    net[icon] -= amount
+                    no_values += value
+            profiles.append((net, yes, no, played, values, no_values))
+        return profiles
+
+    def costs(self, row: tuple[str, ...], yes: int, no: int, edits: int) -> tuple[tuple[int, ...], int, int]:
+        """Need per icon, any-units and Profit of ``row`` under a final vote with ``yes``/``no`` cards, memoised.
+
+        Ties take the first option. Only text cards read the vote and K, so a
+        row of icon cards is worked out once whatever the vote.
+        """
+        key: tuple[Any, ...] = (row, yes, no, edits)
+        found = self._costs.get(key)
+        if found is None:
+            table = self.table
+            if not any(table.movie(card).is_text for card in row):
+                yes = no = edits = 0
+            found = self._costs[key] = row_costs(table, row, yes, no, edits, self.made)
+        return found
 
     def preferred_pick(self, seat: int, row: Sequence[str]) -> str:
         """The row card ``seat`` would put into Movies Made: the one whose icons score most for it against the others."""
@@ -107,67 +228,122 @@ class _World:
                 best, best_value = card, value
         return best
 
-    def gains(self, row: Sequence[str], votes: Sequence[str | None], edits: int) -> list[float]:
-        """Expected gain of every seat if ``row`` is decided by ``votes`` (a CHANGE card counts as no vote)."""
-        table = self.table
-        played: list[tuple[int, VoteCard]] = []
-        for seat in self.order:
-            card = votes[seat]
-            if card is not None:
-                vote = table.vote(card)
-                if not vote.is_change:
-                    played.append((seat, vote))
-        yes = sum(1 for _, vote in played if vote.kind == YES)
-        every, failed, succeeded = self.made
-        facts = PitchFacts(tuple(table.movie(card) for card in row), yes, len(played) - yes, edits, every, failed, succeeded)
-        evaluation = evaluate_costs(facts, first_option)
-        success = passes(evaluation.need, evaluation.any_units, net_of([vote for _, vote in played]))
-        gains = [0.0] * self.n
-        active = self.state.active
-        if success:
-            profit = sum(evaluate_profits(facts, evaluation, first_option).profits or ())
-            values = [self.card_value[vote.icon] for _, vote in played]
-            if profit <= 0:
-                collected, total = 0, 0.0
-            elif profit <= len(played):
-                collected, total = profit, profit / len(played) * sum(values)
-            else:
-                extra = min(profit - len(played), self.pool_size)
-                collected, total = len(played) + extra, sum(values) + extra * self.pool_value
-            if collected:
-                per_card = total / collected
-                yes_voters = [seat for seat, vote in played if vote.kind == YES]
-                if yes_voters:
-                    each = collected // len(yes_voters)
-                    for seat in yes_voters:
-                        gains[seat] += each * per_card
-                    gains[active] += (collected - each * len(yes_voters)) * per_card
-                else:
-                    gains[active] += total
-        elif yes:
-            for seat, vote in played:
-                if vote.kind != YES:
-                    gains[seat] += self.card_value[vote.icon]
-        if success or self.state.trendsetter:
-            made = self.preferred_pick(active, row)
-            for icon in table.movie(made).printed_icons:
-                for seat in range(self.n):
-                    gains[seat] += self.won_icons[seat][icon]
-        return gains
+    def pick_gains(self, row: tuple[str, ...]) -> tuple[float, float]:
+        """What the active player's pick of ``row`` into Movies Made adds: to the bot, and to all seats together."""
+        found = self._picks.get(row)
+        if found is None:
+            icons = self.table.movie(self.preferred_pick(self.state.active, row)).printed_icons
+            mine = float(sum(self.won_icons[self.me][icon] for icon in icons))
+            found = self._picks[row] = (mine, float(sum(self.won_total[icon] for icon in icons)))
+        return found
 
-    def utility(self, row: Sequence[str], my_vote: str | None, edits: int) -> float:
-        """The bot's gain minus the mean gain of the others."""
-        votes: list[str | None] = [self.others.get(seat) for seat in range(self.n)]
-        votes[self.me] = my_vote
-        gains = self.gains(row, votes, edits)
-        others = (sum(gains) - gains[self.me]) / max(1, self.n - 1)
-        return gains[self.me] - others
+    def own_votes(self) -> list[_Candidate]:
+        """The bot's distinct votes (by kind, icon and value; CHANGE cards left out), or no vote if it holds none."""
+        if self._own is None:
+            votes = {self.candidate(card) for card in self.voting_hand(self.me) if not self.table.vote(card).is_change}
+            self._own = sorted(votes) or [_NO_VOTE]
+        return self._own
+
+    def candidate(self, card: str | None) -> _Candidate:
+        """The bot's vote ``card`` as the value model reads it (a CHANGE card or None is no vote)."""
+        if card is None:
+            return _NO_VOTE
+        vote = self.table.vote(card)
+        if vote.is_change:
+            return _NO_VOTE
+        is_yes = vote.kind == YES
+        return (is_yes, not is_yes, vote.icon, vote.value if is_yes else -vote.value, self.card_value[vote.icon])
+
+    def utilities(self, row: Sequence[str], candidates: Sequence[_Candidate], edits: int, samples: int = SAMPLES) -> list[float]:
+        """Mean over the first ``samples`` profiles of the bot's gain minus the others' mean gain, per candidate vote.
+
+        A gain counts the won vote cards (each worth its icon's expected
+        count on Movies Made) and the points the card picked into Movies Made
+        adds to every won area.
+        """
+        key = tuple(row)
+        text = any(self.table.movie(card).is_text for card in key)
+        fixed = self.costs(key, 0, 0, edits) if not text else None
+        pick_mine, pick_total = self.pick_gains(key)
+        me_active = self.state.active == self.me
+        trend = self.state.trendsetter
+        pool_size, pool_value = self.pool_size, self.pool_value
+        spread = max(1, self.n - 1)
+        totals = [0.0] * len(candidates)
+        need, any_units, profit = fixed if fixed is not None else ((0,) * NUM_ICONS, 0, 0)
+        profiles = self.profiles[:samples]
+        for net, their_yes, their_no, their_played, their_values, their_no_values in profiles:
+            if fixed is not None:
+                short0, surplus0, wild0 = _check_sums(need, net)
+            for index, (my_yes, my_no, icon, delta, my_value) in enumerate(candidates):
+                yes = their_yes + my_yes
+                if fixed is None:
+                    need, any_units, profit = self.costs(key, yes, their_no + my_no, edits)
+                    short0, surplus0, wild0 = _check_sums(need, net)
+                short, surplus, wild = short0, surplus0, wild0
+                if icon >= 0:
+                    # The check without the bot's card, corrected on the one icon its card changes.
+                    want = need[icon]
+                    have = net[icon]
+                    if want > 0 and want > have:
+                        short -= want - have
+                    elif have > want:
+                        surplus -= have - want
+                        wild -= (have - want) >> 1
+                    have += delta
+                    if want > 0 and want > have:
+                        short += want - have
+                    elif have > want:
+                        surplus += have - want
+                        wild += (have - want) >> 1
+                success = wild >= short and surplus - 2 * short >= any_units
+                mine = total = 0.0
+                if success:
+                    count = their_played + (icon >= 0)
+                    values = their_values + my_value
+                    if profit > 0:
+                        if profit <= count:
+                            collected, total = profit, profit / count * values
+                        else:
+                            extra = min(profit - count, pool_size)
+                            collected, total = count + extra, values + extra * pool_value
+                        if collected:
+                            per_card = total / collected
+                            if yes:
+                                each = collected // yes
+                                if my_yes:
+                                    mine = each * per_card
+                                if me_active:
+                                    mine += (collected - each * yes) * per_card
+                            elif me_active:
+                                mine = total
+                elif yes:
+                    # Failure: every NO voter wins its own card back.
+                    total = their_no_values + (my_value if my_no else 0.0)
+                    mine = my_value if my_no else 0.0
+                if success or trend:
+                    mine += pick_mine
+                    total += pick_total
+                totals[index] += mine - (total - mine) / spread
+        return [value / max(1, len(profiles)) for value in totals]
 
 
 class HeuristicBot(Bot):
-    """Pitches movies it expects to pass and that score for it; votes by expected value for its won votes."""
+    """Pitches movies it expects to pass and that score for it; votes by expected value for its won votes.
+
+    A pitch is planned once, at its first step, greedily (the best card to
+    add to the row so far, up to three cards) and then played card by card;
+    the world sampled for it also serves the bot's own vote on that pitch.
+    """
 
     name = "heuristic"
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        # The pitch being played: the cards still to add, the addable cards expected next, its world, the row so far.
+        self._plan: tuple[list[str], frozenset[str], _World, list[str]] | None = None
+        # The world of the pitch just made, for the bot's own first vote on it.
+        self._pitched: tuple[tuple[str, ...], _World] | None = None
 
     def choose(self, view: SeatView) -> Action:
         """Pick an action for the seat behind ``view``."""
@@ -175,74 +351,109 @@ class HeuristicBot(Bot):
         if len(actions) == 1:
             return actions[0]
         kind = view.decision().kind
-        worlds = [_World(view.determinize(self.rng), view.seat, self.rng) for _ in range(SAMPLES)]  # type: ignore[arg-type]
-        if kind == VOTE:
-            return self._vote(worlds, actions)
         if kind == PITCH:
-            return self._pitch(worlds, actions)
+            planned = self._planned(actions)
+            if planned is not None:
+                return planned
+        self._plan = None
+        pitched, self._pitched = self._pitched, None
+        if kind == VOTE and pitched is not None:
+            # The first vote on the bot's own pitch: the world sampled to plan it still holds (only the market moved
+            # since, and nothing was revealed).
+            row, world = pitched
+            if sorted(world.voting_hand(world.me)) == sorted(action.card for action in actions if isinstance(action, Vote)):
+                return self._vote(world, actions, row, 0)
+        world = _World(view.determinize(self.rng), view.seat, self.rng)  # type: ignore[arg-type]
+        if kind == VOTE:
+            return self._vote(world, actions, world.state.row, world.state.edits)
+        if kind == PITCH:
+            return self._pitch(world, actions)
         if kind == MOVIE_PICK:
-            return self._pick(worlds[0], actions)
+            return self._pick(world, actions)
         if kind == COST_CHOICE:
-            return self._cost_choice(worlds[0], actions)
+            return self._cost_choice(world, actions)
         if kind == PROFIT_CHOICE:
-            return self._profit_choice(worlds[0], actions)
+            return self._profit_choice(world, actions)
         if kind == CHANGE_EDIT:
-            return self._edit(worlds, actions)
+            return self._edit(world, actions)
         return self.rng.choice(actions)
 
     # -- votes --------------------------------------------------------------------------------
 
-    def _vote_values(self, worlds: Sequence[_World], row: Sequence[str], cards: Sequence[str], edits: int) -> dict[str, float]:
+    def _vote_values(self, world: _World, row: Sequence[str], cards: Sequence[str], edits: int) -> dict[str, float]:
         """Mean utility of each candidate vote; a CHANGE card is valued by the pool card it brings back."""
-        world = worlds[0]
         values: dict[str, float] = {}
-        seen: dict[tuple[Any, ...], float] = {}
+        keys: dict[tuple[Any, ...], list[str]] = {}
         for card in cards:
             vote = world.table.vote(card)
             if vote.is_change:
                 # A CHANGE vote postpones the decision and (pool permitting) swaps itself for a pool card.
                 values[card] = 0.5 * world.pool_value if world.pool_size else -0.5
                 continue
-            key = (vote.kind, vote.icon, vote.value)
-            if key not in seen:
-                seen[key] = sum(sample.utility(row, card, edits) for sample in worlds) / len(worlds)
-            values[card] = seen[key]
+            keys.setdefault((vote.kind, vote.icon, vote.value), []).append(card)
+        if keys:
+            groups = list(keys.values())
+            utilities = world.utilities(row, [world.candidate(group[0]) for group in groups], edits)
+            for group, utility in zip(groups, utilities, strict=True):
+                for card in group:
+                    values[card] = utility
         return values
 
-    def _vote(self, worlds: Sequence[_World], actions: Sequence[Action]) -> Action:
-        state = worlds[0].state
+    def _vote(self, world: _World, actions: Sequence[Action], row: Sequence[str], edits: int) -> Action:
         cards = [action.card for action in actions if isinstance(action, Vote)]
-        values = self._vote_values(worlds, state.row, cards, state.edits)
+        values = self._vote_values(world, row, cards, edits)
         best = max(cards, key=lambda card: (values[card], -cards.index(card)))
         return Vote(best)
 
     # -- pitching -------------------------------------------------------------------------------
 
-    def _row_value(self, worlds: Sequence[_World], row: Sequence[str], edits: int) -> float:
+    def _row_value(self, world: _World, row: Sequence[str], edits: int, samples: int = SAMPLES) -> float:
         """What the row is worth to the bot when it votes its best card against the sampled votes."""
-        world = worlds[0]
-        hand = world.voting_hand(world.me)
-        candidates = [card for card in hand if not world.table.vote(card).is_change]
-        if not candidates:
-            return sum(sample.utility(row, None, edits) for sample in worlds) / len(worlds)
-        values = self._vote_values(worlds, row, candidates, edits)
-        return max(values.values())
+        return max(world.utilities(row, world.own_votes(), edits, samples))
 
-    def _pitch(self, worlds: Sequence[_World], actions: Sequence[Action]) -> Action:
-        state = worlds[0].state
+    def _planned(self, actions: Sequence[Action]) -> Action | None:
+        """The next step of the pitch planned at its first step, if this is still that pitch."""
+        if self._plan is None:
+            return None
+        rest, addable, world, done = self._plan
+        now = frozenset(action.card for action in actions if isinstance(action, Add))
+        if now != addable or Finish() not in actions:
+            return None
+        return self._next_step(rest, addable, world, done)
+
+    def _next_step(self, rest: list[str], addable: frozenset[str], world: _World, done: list[str]) -> Action:
+        """Add the next planned card, or finish; once the pitch is complete, keep its world for the bot's vote."""
+        if not rest:
+            self._plan = None
+            self._pitched = (tuple(done), world)
+            return Finish()
+        card, left = rest[0], addable - {rest[0]}
+        self._plan = (rest[1:], left, world, [*done, card])
+        if not left and len(rest) == 1:  # the market is used up: the pitch ends with this card
+            self._plan = None
+            self._pitched = ((*done, card), world)
+        return Add(card)
+
+    def _pitch(self, world: _World, actions: Sequence[Action]) -> Action:
+        """Plan the pitch greedily: add the card that makes the row worth most, while one does (up to MAX_PITCH cards)."""
         addable = [action.card for action in actions if isinstance(action, Add)]
-        row = list(state.row)
-        room = MAX_PITCH - len(row)
-        best_value = self._row_value(worlds, row, 0) if row else float("-inf")
-        best_next: Action = Finish()
-        for size in range(1, max(0, room) + 1):
-            for extra in itertools.combinations(addable, size):
-                value = self._row_value(worlds, row + list(extra), 0)
-                if value > best_value:
-                    best_value, best_next = value, Add(extra[0])
-        if best_next not in actions:
+        row = list(world.state.row)
+        best_row = list(row)
+        best_value = self._row_value(world, row, 0, PITCH_SAMPLES) if row else float("-inf")
+        current = list(row)
+        left = list(addable)
+        while left and len(current) < MAX_PITCH:
+            step_value, step_card = max(
+                (self._row_value(world, [*current, card], 0, PITCH_SAMPLES), -index) for index, card in enumerate(left)
+            )
+            if step_value <= best_value:
+                break  # no card makes the row better: bigger rows built on it rarely would
+            card = left.pop(-step_card)
+            current.append(card)
+            best_value, best_row = step_value, list(current)
+        if len(best_row) == len(row) and Finish() not in actions:  # pragma: no cover - an empty row always gains a card
             return actions[0]
-        return best_next
+        return self._next_step(best_row[len(row) :], frozenset(addable), world, row)
 
     # -- after the vote -----------------------------------------------------------------------------
 
@@ -300,10 +511,10 @@ class HeuristicBot(Bot):
 
     # -- CHANGE edits ----------------------------------------------------------------------------------
 
-    def _edit(self, worlds: Sequence[_World], actions: Sequence[Action]) -> Action:
+    def _edit(self, world: _World, actions: Sequence[Action]) -> Action:
         """Score every way to finish the edit by the re-vote it leads to."""
-        state = worlds[0].state
-        me = worlds[0].me
+        state = world.state
+        me = world.me
         personal = list(state.personal[me])
         row = list(state.row)
         edits = state.edits + 1
@@ -324,7 +535,7 @@ class HeuristicBot(Bot):
                 outcomes = [[*row[: action.index], added, *row[action.index :]]]
             if not outcomes:
                 continue
-            value = max(self._row_value(worlds, outcome, edits) for outcome in outcomes)
+            value = max(self._row_value(world, outcome, edits) for outcome in outcomes)
             if best is None or (value, -index) > best:
                 best, choice = (value, -index), action
         return choice
