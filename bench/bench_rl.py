@@ -26,7 +26,14 @@ the machine's load touches every figure alike:
   mask, then ``env.step(actions)``), steps/s and actions/s;
 * **gymnasium** (``--all``): one learner against random bots, learner steps/s;
 * **openspiel** (``--all``): the adapter's ``apply_action`` with random legal
-  codes, steps/s (no observation).
+  codes, steps/s (no observation);
+* **connect_four** (``--pettingzoo``): the same AEC loop on PettingZoo's own
+  ``connect_four_v3`` (classic envs, same process, same rounds), and each
+  game's AEC steps/s as a ratio to it: the yardstick a PettingZoo user knows;
+* **vector** (``--vector``): Gymnasium's ``SyncVectorEnv`` and
+  ``AsyncVectorEnv`` of 4 Greenlight envs (one learner against random bots,
+  as in ``examples/vector_env.py``), learner steps/s of both, wall clock
+  (the async workers' CPU time is not this process's).
 
 Each measurement runs whole games for ``--seconds`` of CPU time of this
 process (``time.process_time``, less disturbed by other work on the machine
@@ -198,6 +205,41 @@ class Bench:
 
         return {"steps/s": _timed(episode, self.seconds)}
 
+    def connect_four(self) -> dict[str, float]:
+        from pettingzoo.classic import connect_four_v3
+
+        if not hasattr(self, "_connect_four"):
+            self._connect_four = connect_four_v3.env()
+        return {"steps/s": self._aec(self._connect_four)}
+
+    def vector(self) -> dict[str, float]:
+        return {f"{kind} learner steps/s": _vector_steps(self.game_id, self.players, kind, self.seconds) for kind in ("sync", "async")}
+
+
+def _vector_steps(game_id: str, players: int, kind: str, seconds: float, envs: int = 4) -> float:
+    """Learner steps/s (wall clock) of a Gymnasium vector env of ``envs`` learners against random bots."""
+    import gymnasium
+    from gymnasium.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv
+
+    def build() -> gymnasium.Env[Any, Any]:
+        return gym_env(game_id, seat=0, opponents=["random"] * (players - 1))
+
+    maker = SyncVectorEnv if kind == "sync" else AsyncVectorEnv
+    vector = maker([build] * envs, autoreset_mode=AutoresetMode.SAME_STEP)
+    rng = np.random.default_rng(0)
+    try:
+        _observations, infos = vector.reset(seed=0)
+        steps = 0
+        started = time.perf_counter()
+        while (elapsed := time.perf_counter() - started) < seconds:
+            masks = infos["action_mask"]
+            actions = np.array([rng.choice(_legal(mask)) for mask in masks])
+            _observations, _rewards, _terminated, _truncated, infos = vector.step(actions)
+            steps += envs
+        return steps / elapsed
+    finally:
+        vector.close()
+
 
 Rounds = list[dict[str, dict[str, float]]]
 
@@ -234,6 +276,8 @@ def main() -> None:
     parser.add_argument("--all", action="store_true", help="also measure the Gymnasium env and the OpenSpiel adapter")
     parser.add_argument("--reference", action="store_true", help="also measure the AEC loop with the reference encoding")
     parser.add_argument("--bound", action="store_true", help="also measure the AEC loop with the observation not written")
+    parser.add_argument("--pettingzoo", action="store_true", help="also measure PettingZoo's connect_four_v3 with the same AEC loop")
+    parser.add_argument("--vector", action="store_true", help="also measure Gymnasium's sync and async vector envs (4 envs)")
     args = parser.parse_args()
     print(f"# bench_rl: Python {platform.python_version()} on {platform.machine()}, {args.rounds} rounds of {args.seconds} CPU s")
     print(
@@ -241,12 +285,16 @@ def main() -> None:
         + (" AEC, reference encoding, steps/s |" if args.reference else "")
         + (" AEC, observation not written, steps/s | its share of engine |" if args.bound else "")
         + (" Gymnasium learner steps/s | OpenSpiel steps/s |" if args.all else "")
+        + (" connect_four_v3 AEC steps/s | AEC / connect_four |" if args.pettingzoo else "")
+        + (" sync vector learner steps/s | async vector learner steps/s | async / sync |" if args.vector else "")
     )
     print(
         "|---|---|---|---|---|---|---|---|"
         + ("---|" if args.reference else "")
         + ("---|---|" if args.bound else "")
         + ("---|---|" if args.all else "")
+        + ("---|---|" if args.pettingzoo else "")
+        + ("---|---|---|" if args.vector else "")
     )
     for game_id, players in _targets(args.targets):
         bench = Bench(game_id, players, args.seconds)
@@ -261,6 +309,10 @@ def main() -> None:
             measurements.append(("unwritten", bench.pettingzoo_aec_unwritten))
         if args.all:
             measurements += [("gymnasium", bench.gymnasium), ("openspiel", bench.openspiel)]
+        if args.pettingzoo:
+            measurements.append(("connect_four", bench.connect_four))
+        if args.vector:
+            measurements.append(("vector", bench.vector))
         rounds: Rounds = []
         for _ in range(args.rounds):
             rounds.append({label: measure() for label, measure in measurements})
@@ -283,6 +335,15 @@ def main() -> None:
             row += [f"{median('unwritten', 'steps/s'):,.0f}", f"{ratio('unwritten', 'steps/s'):.0%}"]
         if args.all:
             row += [f"{median('gymnasium', 'learner steps/s'):,.0f}", f"{median('openspiel', 'steps/s'):,.0f}"]
+        if args.pettingzoo:
+            to_connect_four = statistics.median(figures["aec"]["steps/s"] / figures["connect_four"]["steps/s"] for figures in rounds)
+            row += [f"{median('connect_four', 'steps/s'):,.0f}", f"{to_connect_four:.2f}"]
+        if args.vector:
+            speedup = statistics.median(
+                figures["vector"]["async learner steps/s"] / figures["vector"]["sync learner steps/s"] for figures in rounds
+            )
+            row += [f"{median('vector', 'sync learner steps/s'):,.0f}", f"{median('vector', 'async learner steps/s'):,.0f}"]
+            row.append(f"{speedup:.2f}")
         print("| " + " | ".join(row) + " |", flush=True)
 
 

@@ -34,6 +34,22 @@ def test_bench_rl_prints_every_column_it_announces() -> None:
         assert all(float(cell.replace(",", "").rstrip("%")) > 0 for cell in row[2:])
 
 
+def test_bench_rl_measures_connect_four_and_both_vector_envs_in_the_same_run() -> None:
+    output = _run("bench_rl.py", "movie-empire:2", "--rounds", "1", "--seconds", "0.2", "--pettingzoo", "--vector")
+    header, rule, *rows = _table_rows(output)
+    assert len(rule) == len(header)
+    assert header[-5:] == [
+        "connect_four_v3 AEC steps/s",
+        "AEC / connect_four",
+        "sync vector learner steps/s",
+        "async vector learner steps/s",
+        "async / sync",
+    ]
+    (row,) = rows
+    assert row[:2] == ["movie-empire", "2"] and len(row) == len(header)
+    assert all(float(cell.replace(",", "").rstrip("%")) > 0 for cell in row[2:])
+
+
 def test_bench_search_prints_its_ratio_table() -> None:
     pytest.importorskip("pyspiel")
     output = _run("bench_search.py", "cinecitta:3", "--positions", "2", "--iterations", "20", "--rounds", "1", "--no-hard")
@@ -53,3 +69,9 @@ def test_bench_actions_prints_the_share_of_each_code_range_ever_legal() -> None:
     assert movie_empire["game codes"] == "52,182" and movie_empire["agent codes"] == "1,784"
     reached = int(movie_empire["ever legal"].replace(",", ""))
     assert 0 < reached < 1784
+    # The environment card's figures: the observation is the env's (Movie Empire's 1,698 and its picked block),
+    # and Cinecitta's length is fixed (8 rounds of three steps in which every one of the 3 seats commits).
+    cinecitta = dict(zip(header, rows[1], strict=True))
+    assert movie_empire["observation size"] == "1,922" and cinecitta["observation size"] == "388"
+    assert cinecitta["agent steps per game"] == cinecitta["longest"] == "72"
+    assert 0 < int(movie_empire["agent steps per game"]) <= int(movie_empire["longest"].replace(",", ""))
