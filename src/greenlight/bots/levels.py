@@ -6,9 +6,12 @@
   it was no better than random at Cinecitta 1937.
 * ``medium``: the game's heuristic level (a 200-iteration search with random
   rollouts for a game without one).
-* ``strong``: the ``hard`` search with a thirtieth of its budget: about
-  twenty times faster, for balance studies that need search-level play
-  (docs/bots.md measures how close it plays to ``hard``).
+* ``strong``: a cheap search for balance studies, at least twenty times
+  faster than ``hard`` (CPU time per move): ``hard``'s search with a step
+  budget calibrated per game to a twentieth of its time or less, and at Maybe
+  Movies and Movie Empire progressive widening that tries the heuristic's move
+  first and short rollouts (:data:`STRONG_SEARCH`; docs/bots.md measures how
+  close it plays to ``hard``).
 * ``hard``: ISMCTS with the game's rollout policy, about one second a move on
   the reference machine (one core of a 2-core VM).
 * ``expert``: the same search with four times the budget.
@@ -56,8 +59,18 @@ CEILING_FACTOR = 10.0
 #: Target seconds per searched move.
 HARD_SECONDS = 1.0
 EXPERT_SECONDS = 4.0
-#: ``strong`` searches this fraction of ``hard``'s budget.
-STRONG_FRACTION = 1 / 30
+#: ``strong``'s target: at most this fraction of ``hard``'s CPU time per move (its wall-clock ceiling is as much of ``hard``'s).
+STRONG_FRACTION = 1 / 20
+#: ``strong``'s changes to the game's ``hard`` search, by game id. The step budgets were calibrated with
+#: ``greenlight.bots.speed.compare_speed`` (CPU time per move on the same positions as ``hard``, interleaved) to
+#: 22-24 times faster than ``hard``; widening (the heuristic's move tried first, ``prior``) and short rollouts
+#: were chosen with the arena against the heuristic (docs/bots.md). A game without an entry gets ``hard``'s
+#: settings with :data:`STRONG_FRACTION` of its step budget.
+STRONG_SEARCH: dict[str, dict[str, Any]] = {
+    "cinecitta": {"steps": 900},
+    "maybe-movies": {"steps": 750, "rollout_depth": 2, "widening": 1.0, "prior": "heuristic"},
+    "movie-empire": {"steps": 300, "rollout_depth": 4, "widening": 1.0},
+}
 
 #: The ``hard`` search of a game that declares no tuning: the game's rollout policy to the end of the game.
 DEFAULT_HARD = SearchConfig(iterations=None, steps=15_000)
@@ -114,8 +127,16 @@ def expert_config(game: Game[Any]) -> SearchConfig:
 
 
 def strong_config(game: Game[Any]) -> SearchConfig:
-    """The ``hard`` search with :data:`STRONG_FRACTION` of its budget (and of its ceiling)."""
-    return scaled_config(hard_config(game), STRONG_FRACTION)
+    """``hard``'s search with the game's :data:`STRONG_SEARCH` changes (else :data:`STRONG_FRACTION` of its budget).
+
+    The wall-clock ceiling is :data:`STRONG_FRACTION` of ``hard``'s either way.
+    """
+    hard = hard_config(game)
+    changes = STRONG_SEARCH.get(game.spec.id)
+    if changes is None:
+        return scaled_config(hard, STRONG_FRACTION)
+    seconds = hard.seconds * STRONG_FRACTION if hard.seconds is not None else None
+    return dataclasses.replace(hard, iterations=None, seconds=seconds, **changes)
 
 
 def scaled_config(config: SearchConfig, factor: float) -> SearchConfig:
@@ -182,7 +203,9 @@ def parse_search(text: str, game: Game[Any]) -> SearchConfig:
     (steps counted per iteration on top of its actions),
     ``game``, ``heuristic`` or ``random`` (rollout policy), ``depth=N`` (cut
     rollouts after N choices with the game's evaluation), ``c=X``
-    (exploration), ``widen=K`` (progressive widening), ``eps=X``, ``cpu``
+    (exploration), ``widen=K`` (progressive widening), ``prior=KIND`` (who
+    suggests the first action widening tries: ``auto``, ``heuristic`` or
+    ``game``, see :class:`SearchConfig`), ``eps=X``, ``cpu``
     (a time budget counts CPU seconds, not wall-clock seconds). Unset
     options take the game's ``hard`` settings.
 
