@@ -201,6 +201,10 @@ class _World:
             profiles.append((net, yes, no, played, values, no_values))
         return profiles
 
+    def resample(self, rng: random.Random, samples: int = SAMPLES) -> None:
+        """Sample the other seats' votes again (the public numbers and the memoised evaluations still hold)."""
+        self.profiles = self._sample_profiles(rng, samples)
+
     def costs(self, row: tuple[str, ...], yes: int, no: int, edits: int) -> tuple[tuple[int, ...], int, int]:
         """Need per icon, any-units and Profit of ``row`` under a final vote with ``yes``/``no`` cards, memoised.
 
@@ -358,10 +362,12 @@ class HeuristicBot(Bot):
         self._plan = None
         pitched, self._pitched = self._pitched, None
         if kind == VOTE and pitched is not None:
-            # The first vote on the bot's own pitch: the world sampled to plan it still holds (only the market moved
-            # since, and nothing was revealed).
+            # The first vote on the bot's own pitch: the world of the pitch still holds (only the market moved since,
+            # and nothing was revealed), but the other votes are sampled afresh: the pitch was chosen because it did
+            # well against the old samples, so a vote against the same samples would overrate it.
             row, world = pitched
             if sorted(world.voting_hand(world.me)) == sorted(action.card for action in actions if isinstance(action, Vote)):
+                world.resample(self.rng)
                 return self._vote(world, actions, row, 0)
         world = _World(view.determinize(self.rng), view.seat, self.rng)  # type: ignore[arg-type]
         if kind == VOTE:
