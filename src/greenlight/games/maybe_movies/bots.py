@@ -164,16 +164,16 @@ class _World:
                 known.add(hand[-1])  # the revealed card coming back is public
             fixed: list[tuple[bool, int, int, float] | None] = []
             for card in hand:
-                vote = table.vote(card)
-                if vote.kind == CHANGE:
+                face = table.vote(card)
+                if face.kind == CHANGE:
                     fixed.append(None)
                 elif card in known:
-                    fixed.append((vote.kind == YES, vote.icon, vote.value, card_value[vote.icon]))
+                    fixed.append((face.kind == YES, face.icon, face.value, card_value[face.icon]))
                 else:
-                    unknown.append(vote)
+                    unknown.append(face)
             seats.append((fixed, len(hand)))
         unknown.sort()  # by card id: the order must not tell where the cards are
-        pool = [(vote.kind == YES, vote.icon, vote.value, card_value[vote.icon]) for vote in unknown]
+        pool = [(face.kind == YES, face.icon, face.value, card_value[face.icon]) for face in unknown]
         profiles: list[_Profile] = []
         random_ = rng.random
         for _ in range(samples):
