@@ -164,3 +164,61 @@ def test_the_lab_is_axe_clean_and_fits_a_phone(server: Server, browser: Any) -> 
         screenshot(page, "lab-phone" if phone else "lab-desktop-answer")
         assert page.errors == []
         page.context.close()
+
+
+@pytest.mark.browser
+def test_a_designer_compares_her_cards_with_the_printed_game_and_sweeps_a_cost(server: Server, browser: Any, tmp_path: Path) -> None:
+    """The comparison and the sweep, run from the page: progress, the answer in sentences, a chart each."""
+    file = tmp_path / "stars.csv"
+    file.write_bytes(stars_csv("0"))
+    context = browser.new_context(viewport={"width": 1366, "height": 900}, device_scale_factor=1)
+    page = context.new_page()
+    console: list[str] = []
+    page.on("pageerror", lambda error: console.append(str(error)))
+    page.goto(f"{server.url}/lab")
+    page.select_option("#lab-game", "movie-empire")
+    page.set_input_files("#lab-file", str(file))
+    page.click("#lab-upload")
+    # The page says which table the file replaces and that the others are the printed ones.
+    page.wait_for_selector("#lab-data-now:has-text('Your data: stars.csv (checked: stars (24 rows); every other table as printed).')")
+    page.select_option("#lab-players", "2")
+
+    # A comparison: the printed game (A) against the uploaded stars (B), on the same deals.
+    page.check('input[name="kind"][value="compare"]')
+    assert page.locator("#lab-vary-label").is_hidden()
+    page.fill("#lab-games", "12")
+    page.click("#lab-run")
+    page.wait_for_selector("#lab-status:not([hidden])")
+    seen, fraction = _progress_seen(page, timeout=180)
+    # Both studies are played: 12 games each, counted together by the bar.
+    assert seen[-1] == "Done: 24 games." and fraction == 1.0, seen
+    headings = page.locator("#lab-answer h3").all_text_contents()  # as written (the style shows them in capitals)
+    assert headings[:2] == ["What differs between A and B", "What changed (significant after correcting for every test)"], headings
+    assert "How the studies were compared" in headings
+    differs = page.locator("#lab-answer h3:has-text('What differs') + ul li").all_inner_texts()
+    # The changed card is named by its title, with the field and both values.
+    assert any("Jasper Vale" in text and "cost" in text for text in differs), differs
+    assert page.locator("#lab-charts svg").count() >= 1
+    assert page.locator("#lab-history-list a:has-text('comparison')").count() == 1
+
+    # A sweep of a rule parameter: a study per value, a suggested value in one sentence, a chart of the values.
+    # (A sweep over one star's cost needs thousands of games before that star is played often enough to judge.)
+    page.check('input[name="kind"][value="sweep"]')
+    assert page.locator("#lab-vary-label").is_visible()
+    page.fill("#lab-vary", "rounds=8..10")
+    page.fill("#lab-games", "10")
+    page.click("#lab-run")
+    page.wait_for_selector("#lab-progress-text:not(:has-text('Done: 24 games.'))")
+    seen, fraction = _progress_seen(page, timeout=240)
+    assert seen[-1] == "Done: 30 games." and fraction == 1.0, seen  # 10 games at each of 3 values
+    summary = page.locator("#lab-answer h3:has-text('Summary') + p").inner_text()
+    openings = ("Suggested the rule parameter rounds: ", "No tested value of the rule parameter rounds reaches parity")
+    assert summary.startswith(openings), summary
+    assert "the first player's win share is" in summary and "the the" not in summary, summary
+    page.wait_for_selector("#lab-charts svg")
+    assert page.locator("#lab-history-list a:has-text('sweep')").count() == 1
+    screenshot(page, "lab-sweep-desktop")
+    assert not console, console
+    context.close()
+    kinds = [row[0] for row in server.query("SELECT kind FROM lab_studies ORDER BY created_at")]
+    assert kinds[-2:] == ["compare", "sweep"]

@@ -350,12 +350,14 @@ class SweepResult:
         share = f"{100 * point.share:.1f} % (95% CI {100 * point.low:.1f} to {100 * point.high:.1f} %)"
         parity = f"parity {100 * self.parity:.1f} %"
         current = f" (now {self.current})" if self.current is not None else ""
+        measure = self.measure_words()
+        measure = measure if measure.startswith("the ") else f"the {measure}"
         if self.suggested_at_parity:
-            text = f"Suggested {subject}: {point.value}{current}. There the {self.measure_words()} is {share}, which includes {parity}."
+            text = f"Suggested {subject}: {point.value}{current}. There {measure} is {share}, which includes {parity}."
         else:
             text = (
-                f"No tested value of {subject} reaches parity: the closest is {point.value}{current}, where the "
-                f"{self.measure_words()} is {share} ({parity}); extend the range."
+                f"No tested value of {subject} reaches parity: the closest is {point.value}{current}, where "
+                f"{measure} is {share} ({parity}); extend the range."
             )
         if self.parity_crossed_at is not None:
             text += f" The measure crosses parity near {what} {self.parity_crossed_at:.1f}."

@@ -73,9 +73,14 @@
       now.textContent = state.game.bundled_is_default ? "The game as printed (its bundled data)." : "Cards made from each game's seed (no fixed catalogue).";
       return;
     }
-    const counts = Object.entries(state.data.records || {}).map(([name, count]) => `${name}: ${count}`).join(", ");
+    // Name the tables this data replaces and say that the others are the printed ones, so a designer sees
+    // at once whether the file changed what she meant to change.
+    const records = state.data.records || {};
+    const custom = state.data.custom || [];
+    const held = custom.map((name) => `${G.humanize(name).toLowerCase()} (${records[name]} rows)`).join(", ");
+    const rest = Object.keys(records).length > custom.length ? "; every other table as printed" : "";
     const changed = Object.entries(state.data.parameters || {}).map(([name, value]) => `${G.humanize(name)} ${value}`).join(", ");
-    now.textContent = `Your data: ${state.data.name} (checked; ${counts})` + (changed ? `; rule parameters ${changed}` : "") + ".";
+    now.textContent = `Your data: ${state.data.name} (checked: ${held || "no tables"}${rest})` + (changed ? `; rule parameters ${changed}` : "") + ".";
   }
 
   function dataError(error) {
