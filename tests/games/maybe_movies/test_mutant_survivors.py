@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import random
 
+from greenlight.core.events import Event
 from greenlight.games.maybe_movies import GAME
+from tests.games.maybe_movies.support import cast_votes, fillers, play, table, vote_position
 
 ALL_EXPANSIONS = {"trendsetter_tricks": True, "breaking_changes": True, "blockbuster_budgets": True}
+BREAKING_CHANGES = {"breaking_changes": True}
+TWO_MOVIES = {"R1": (["money"], 1), "R2": (["money"], 1)}
 
 
 def test_every_kind_of_decision_says_who_decides_what_and_whether_in_secret() -> None:
@@ -34,3 +38,63 @@ def test_every_kind_of_decision_says_who_decides_what_and_whether_in_secret() ->
         ("change_edit", False, "CHANGE: add one of your personal cards, or finish the edit."),
         ("change_edit", False, "CHANGE: choose where in the pitch the added card goes (its place matters for blockbuster texts)."),
     }
+
+
+def _kinds_and_data(events: list[Event]) -> list[tuple[str, dict[str, object]]]:
+    return [(event.kind, dict(event.data)) for event in events]
+
+
+def test_a_change_round_tells_every_edit_the_no_effect_change_the_cards_back_and_the_replacements() -> None:
+    """§6.2 steps 1-5 (R26, R27, R29) as the log reads them, event by event: the lowest CHANGE edits first (a removal
+    alone, which finishes by itself), a CHANGE left with a one-card row and no personal card has no effect, the
+    non-CHANGE votes go back to their hands (also those after a seat that cast no vote), the CHANGE cards leave
+    play, and the replacements are drawn in CHANGE order until the pool is empty.
+
+    Kills the survivors of vote.next_edit, edit_remove, complete_edit and end_change_round (docs/mutation.md):
+    the events' contents, the recorded CHANGE numbers, and ``continue`` -> ``break`` after a seat without a vote.
+    """
+    cards = table({"c3": "CHANGE 3", "c2": "CHANGE 2", "y": "YES money 2", "p": "NO camera 2", **fillers(9)}, TWO_MOVIES)
+    state = vote_position(cards, ["R1", "R2"], [None, "c2", "y", "c3"], extra_in_hand=3, pool=["p"], options=BREAKING_CHANGES)
+    revealed = _kinds_and_data(cast_votes(state, [None, "c2", "y", "c3"]))
+    assert revealed[-2:] == [
+        ("votes_revealed", {"votes": [None, "c2", "y", "c3"], "round": 1}),
+        ("change_round", {"order": [[1, "c2"], [3, "c3"]]}),
+    ]
+    assert _kinds_and_data(play(state, 1, "remove R1")) == [
+        ("row_card_removed", {"seat": 1, "card": "R1", "row": ["R2"]}),
+        ("row_edited", {"seat": 1, "change": "c2", "removed": "R1", "added": None, "slot": None, "row": ["R2"], "K": 1}),
+        ("change_no_effect", {"seat": 3, "change": "c3"}),
+        ("cards_back", {"returned": [[2, "y"]]}),
+        ("replacement_drawn", {"seat": 1, "card": "p"}),
+        ("replacement_drawn", {"seat": 3, "card": None}),
+        ("vote_started", {"voters": [1, 2, 3], "round": 2}),
+    ]
+    assert state.hands == [[], ["F0", "F1", "F2", "p"], ["F3", "F4", "F5", "y"], ["F6", "F7", "F8"]]
+    assert state.known == [[], ["p"], ["y"], []] and state.out_of_play == ["c2", "c3"] and state.pool == []
+    assert [(record.seat, record.card, record.number, record.had_effect) for record in state.change_records] == [
+        (1, "c2", 2, True),
+        (3, "c3", 3, False),
+    ]
+
+
+def test_an_edit_that_adds_a_personal_card_tells_the_refill_the_slot_and_the_new_k() -> None:
+    """§6.2 step 2 (R28, R31): removing then adding a personal card counts once in K, the card goes to the right end,
+    the personal cards are refilled at once (the discard pile made again when the draw pile runs out), and the
+    next CHANGE-voter, now facing a two-card row, gets its edit."""
+    cards = table(
+        {"c3": "CHANGE 3", "c2": "CHANGE 2", "y": "YES money 2", **fillers(9)},
+        {**TWO_MOVIES, "Q": (["camera"], 1), "D1": (["script"], 1)},
+    )
+    state = vote_position(
+        cards, ["R1", "R2"], ["c3", "y", "c2"], extra_in_hand=3, personal=[[], [], ["Q"]], draw_pile=["D1"], options=BREAKING_CHANGES
+    )
+    cast_votes(state, ["c3", "y", "c2"])
+    assert _kinds_and_data(play(state, 2, "remove R1")) == [("row_card_removed", {"seat": 2, "card": "R1", "row": ["R2"]})]
+    assert _kinds_and_data(play(state, 2, "add Q")) == [
+        ("reshuffled", {"cards": 1}),
+        ("personal_drawn", {"seat": 2, "cards": ["D1", "R1"]}),
+        ("row_edited", {"seat": 2, "change": "c2", "removed": "R1", "added": "Q", "slot": 1, "row": ["R2", "Q"], "K": 1}),
+    ]
+    assert GAME.decision(state).players == (0,) and state.edits == 1
+    (record,) = state.change_records
+    assert (record.number, record.removed, record.added, record.slot, record.refills) == (2, "R1", "Q", 1, ("D1", "R1"))
