@@ -6,7 +6,9 @@ import random
 
 from greenlight.core.events import Event
 from greenlight.games.maybe_movies import GAME
-from tests.games.maybe_movies.support import cast_votes, fillers, play, table, vote_position
+from greenlight.games.maybe_movies.state import COST_CHOICE, EDIT_SLOT, EDIT_START, MOVIE_PICK, VOTE, MaybeMoviesState
+from tests.games.maybe_movies.support import cast_votes, fillers, play, table, text_card, vote_position
+from tests.games.maybe_movies.test_rules import blockbuster_position, change_position
 
 ALL_EXPANSIONS = {"trendsetter_tricks": True, "breaking_changes": True, "blockbuster_budgets": True}
 BREAKING_CHANGES = {"breaking_changes": True}
@@ -98,3 +100,70 @@ def test_an_edit_that_adds_a_personal_card_tells_the_refill_the_slot_and_the_new
     assert GAME.decision(state).players == (0,) and state.edits == 1
     (record,) = state.change_records
     assert (record.number, record.removed, record.added, record.slot, record.refills) == (2, "R1", "Q", 1, ("D1", "R1"))
+
+
+def _refusals(state: MaybeMoviesState, seat: int, texts: list[str]) -> dict[str, str]:
+    return {text: GAME.why_illegal(state, seat, GAME.parse_action(text)) for text in texts}
+
+
+def test_refusals_in_a_change_edit_and_in_the_vote_say_what_the_step_allows() -> None:
+    """§6.2 (R27, R28) and §4.2, refusal by refusal: each step of a CHANGE edit with Blockbuster Budgets (start, after
+    a removal, the slot) and the vote refuse every other action with the rule that forbids it, word for word.
+
+    Kills why_illegal's survivors of the mutation run (docs/mutation.md): its messages and the branch conditions
+    ``phase != CHANGE_EDIT``, ``edit_step != EDIT_SLOT`` and ``card not in row``.
+    """
+    state = change_position(["R1", "R2"], ["Q1", "Q2"], blockbuster=True)
+    assert GAME.decision(state).players == (1,) and state.edit_step == EDIT_START
+    assert _refusals(state, 1, ["finish", "remove Z", "add Z", "slot 0", "vote y", "pick R1", "profit 1"]) == {
+        "finish": "a CHANGE edit must remove or add a card; it cannot be skipped",
+        "remove Z": "Z is not in the row",
+        "add Z": "Z is not one of your personal movie cards",
+        "slot 0": "a slot is chosen only after adding a card in a CHANGE edit with Blockbuster Budgets",
+        "vote y": "votes are cast after the pitch is finished",
+        "pick R1": "a card is picked for Movies Made only at the end of a turn",
+        "profit 1": "there is no blockbuster text to decide now",
+    }
+    play(state, 1, "remove R1")
+    assert _refusals(state, 1, ["remove R2", "add Z", "slot 0"]) == {
+        "remove R2": "an edit removes at most one card, before adding",
+        "add Z": "Z is not one of your personal movie cards",
+        "slot 0": "a slot is chosen only after adding a card in a CHANGE edit with Blockbuster Budgets",
+    }
+    play(state, 1, "add Q1")
+    assert state.edit_step == EDIT_SLOT
+    assert _refusals(state, 1, ["add Q2", "finish", "slot 2", "remove R2"]) == {
+        "add Q2": "choose the slot for the card you added first",
+        "finish": "choose the slot for the card you added first",
+        "slot 2": "the slot must be from 0 to 1",
+        "remove R2": "an edit removes at most one card, before adding",
+    }
+    play(state, 1, "slot 0")
+    assert state.phase == VOTE and state.row == ["Q1", "R2"]
+    assert _refusals(state, 0, ["vote Z", "add R2", "finish", "remove R2", "slot 0", "pick R2"]) == {
+        "vote Z": "Z is not in your hand",
+        "add R2": "cards are added to the row while pitching or in a CHANGE edit",
+        "finish": "there is nothing to finish now",
+        "remove R2": "row cards are removed only in a CHANGE edit",
+        "slot 0": "a slot is chosen only after adding a card in a CHANGE edit with Blockbuster Budgets",
+        "pick R2": "a card is picked for Movies Made only at the end of a turn",
+    }
+
+
+def test_refusals_at_a_blockbuster_choice_and_at_the_movie_pick_list_what_is_allowed() -> None:
+    """§6.3 (a tie in a blockbuster cost is the active player's choice, R38) and §4.7 (the top card of a stack comes
+    from the row): a wrong choice lists the legal ones; a card from elsewhere is not in this movie's row."""
+    t = text_card("T", "copycat_most_neighbor", "pitch_size")
+    state = blockbuster_position(["L", "T", "R"], [t], ["v0", "v1", "v2"], {"L": (["money"], 1), "R": (["camera"], 1)})
+    assert state.phase == COST_CHOICE
+    assert _refusals(state, 0, ["copy T", "icon money", "profit 2"]) == dict.fromkeys(
+        ["copy T", "icon money", "profit 2"], "choose one of: copy L, copy R"
+    )
+    assert GAME.why_illegal(state, 0, GAME.parse_action("pick L")) == "a card is picked for Movies Made only at the end of a turn"
+    play(state, 0, "copy R")
+    assert state.phase == MOVIE_PICK
+    assert _refusals(state, 0, ["pick Z", "copy L", "finish"]) == {
+        "pick Z": "Z is not in this movie's row",
+        "copy L": "there is no blockbuster text to decide now",
+        "finish": "there is nothing to finish now",
+    }

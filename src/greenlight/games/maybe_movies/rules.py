@@ -220,6 +220,8 @@ def why_illegal(state: MaybeMoviesState, seat: int, action: Action, name: Callab
         if phase == CHANGE_EDIT:
             if state.edit_step == EDIT_START:
                 return "a CHANGE edit must remove or add a card; it cannot be skipped"
+            if state.edit_step == EDIT_SLOT:
+                return "choose the slot for the card you added first"
             return "the row must keep at least 1 card: add one of your personal cards"
         return "there is nothing to finish now"
     if isinstance(action, Remove):
