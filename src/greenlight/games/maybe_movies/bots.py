@@ -206,10 +206,6 @@ class _World:
             profiles.append((net, yes, no, played, values, no_values))
         return profiles
 
-    def resample(self, rng: random.Random, samples: int = SAMPLES) -> None:
-        """Sample the other seats' votes again (the public numbers and the memoised evaluations still hold)."""
-        self.profiles = self._sample_profiles(rng, samples)
-
     def costs(self, row: tuple[str, ...], yes: int, no: int, edits: int) -> tuple[tuple[int, ...], int, int]:
         """Need per icon, any-units and Profit of ``row`` under a final vote with ``yes``/``no`` cards, memoised.
 
@@ -353,18 +349,15 @@ class HeuristicBot(Bot):
     """Pitches movies it expects to pass and that score for it; votes by expected value for its won votes.
 
     A pitch is planned once, at its first step, greedily (the best card to
-    add to the row so far, up to three cards) and then played card by card;
-    the world sampled for it also serves the bot's own vote on that pitch.
+    add to the row so far, up to three cards) and then played card by card.
     """
 
     name = "heuristic"
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
-        # The pitch being played: the cards still to add, the addable cards expected next, its world, the row so far.
-        self._plan: tuple[list[str], frozenset[str], _World, list[str]] | None = None
-        # The world of the pitch just made, for the bot's own first vote on it.
-        self._pitched: tuple[tuple[str, ...], _World] | None = None
+        # The pitch being played: its seat, the cards still to add, and the cards addable at the next step.
+        self._plan: tuple[int, list[str], frozenset[str]] | None = None
 
     def choose(self, view: SeatView) -> Action:
         """Pick an action for the seat behind ``view``."""
@@ -373,19 +366,10 @@ class HeuristicBot(Bot):
             return actions[0]
         kind = view.decision().kind
         if kind == PITCH:
-            planned = self._planned(actions)
+            planned = self._planned(view.seat, actions)
             if planned is not None:
                 return planned
         self._plan = None
-        pitched, self._pitched = self._pitched, None
-        if kind == VOTE and pitched is not None:
-            # The first vote on the bot's own pitch: the world of the pitch still holds (only the market moved since,
-            # and nothing was revealed), but the other votes are sampled afresh: the pitch was chosen because it did
-            # well against the old samples, so a vote against the same samples would overrate it.
-            row, world = pitched
-            if sorted(world.voting_hand(world.me)) == sorted(action.card for action in actions if isinstance(action, Vote)):
-                world.resample(self.rng)
-                return self._vote(world, actions, row, 0)
         world = _World(view.determinize(self.rng), view.seat, self.rng)  # type: ignore[arg-type]
         if kind == VOTE:
             return self._vote(world, actions, world.state.row, world.state.edits)
@@ -434,28 +418,29 @@ class HeuristicBot(Bot):
         """What the row is worth to the bot when it votes its best card against the sampled votes."""
         return max(world.utilities(row, world.own_votes(), edits, samples))
 
-    def _planned(self, actions: Sequence[Action]) -> Action | None:
-        """The next step of the pitch planned at its first step, if this is still that pitch."""
+    def _planned(self, seat: int, actions: Sequence[Action]) -> Action | None:
+        """The next step of the pitch planned at its first step, if this is still that pitch.
+
+        Only the legal actions tell: the same seat, exactly the market cards
+        not yet added, and a row that can be finished. (A search asks one bot
+        about many positions; any that fits is the same pitch, as far as the
+        plan goes.)
+        """
         if self._plan is None:
             return None
-        rest, addable, world, done = self._plan
+        planner, rest, addable = self._plan
         now = frozenset(action.card for action in actions if isinstance(action, Add))
-        if now != addable or Finish() not in actions:
+        if planner != seat or now != addable or Finish() not in actions:
             return None
-        return self._next_step(rest, addable, world, done)
+        return self._next_step(seat, rest, addable)
 
-    def _next_step(self, rest: list[str], addable: frozenset[str], world: _World, done: list[str]) -> Action:
-        """Add the next planned card, or finish; once the pitch is complete, keep its world for the bot's vote."""
+    def _next_step(self, seat: int, rest: list[str], addable: frozenset[str]) -> Action:
+        """Add the next planned card, or finish."""
         if not rest:
             self._plan = None
-            self._pitched = (tuple(done), world)
             return Finish()
-        card, left = rest[0], addable - {rest[0]}
-        self._plan = (rest[1:], left, world, [*done, card])
-        if not left and len(rest) == 1:  # the market is used up: the pitch ends with this card
-            self._plan = None
-            self._pitched = ((*done, card), world)
-        return Add(card)
+        self._plan = (seat, rest[1:], addable - {rest[0]})
+        return Add(rest[0])
 
     def _pitch(self, world: _World, actions: Sequence[Action]) -> Action:
         """Plan the pitch greedily: add the card that makes the row worth most, while one does (up to MAX_PITCH cards)."""
@@ -476,7 +461,7 @@ class HeuristicBot(Bot):
             best_value, best_row = step_value, list(current)
         if len(best_row) == len(row) and Finish() not in actions:  # pragma: no cover - an empty row always gains a card
             return actions[0]
-        return self._next_step(best_row[len(row) :], frozenset(addable), world, row)
+        return self._next_step(world.me, best_row[len(row) :], frozenset(addable))
 
     # -- after the vote -----------------------------------------------------------------------------
 
