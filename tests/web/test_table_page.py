@@ -383,6 +383,33 @@ def test_on_a_phone_other_players_fold_to_a_summary_that_opens_on_tap(
     assert all(desk.locator("#board details.gl-collapse").evaluate_all("nodes => nodes.map((node) => node.open)"))
 
 
+def test_your_own_seat_never_says_you_have_not_joined_while_you_are_at_the_table(
+    browser: Any, pages: list[Any], server: Server, api: httpx.Client
+) -> None:
+    """The person looking at the table is online from the first view on: every text the page's own seat shows while
+    connected (recorded by a MutationObserver from before the first view) says "online", never "not joined yet" or
+    "away", which the server's presence list said for a moment before it counted this page."""
+    created = create_table(api, "cinecitta", [{"kind": "human", "name": "Ann"}, *[{"kind": "bot", "bot": "random"}] * 2])
+    page = new_page(browser)
+    pages.append(page)
+    page.add_init_script(
+        """
+        window.mineSeen = [];
+        new MutationObserver(() => {
+          const mine = document.querySelector('#seats .seat.mine');
+          const live = document.querySelector('#connection')?.dataset.state === 'live';
+          if (mine && live && window.mineSeen[window.mineSeen.length - 1] !== mine.innerText) window.mineSeen.push(mine.innerText);
+        }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+        """
+    )
+    page.goto(created["seats"][0]["link"])
+    wait_for_choices(page)
+    page.wait_for_timeout(1500)  # past the server's presence update
+    seen = page.evaluate("window.mineSeen")
+    assert seen and all("online" in text for text in seen), seen
+    assert not any("not joined yet" in text or "away" in text for text in seen), seen
+
+
 def test_a_lost_connection_is_said_and_nobody_shows_online(browser: Any, pages: list[Any], fresh_server: Server) -> None:
     """The server goes down mid-game: both pages say so (a phone and a desktop), no seat claims to be online, a move
     is not sent (and not called refused); once the server is back everything is as before."""

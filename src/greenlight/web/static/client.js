@@ -409,7 +409,10 @@
         const toAct = decision.players.includes(row.seat);
         const committed = decision.simultaneous && decision.committed.includes(row.seat);
         // While this page is not connected, nobody's presence is known: no seat is shown online.
-        const presence = !live ? "not known (reconnecting)" : row.connected ? "online" : row.joined ? "away" : "not joined yet";
+        // This page's own seat is online as soon as its socket is (the server's presence list arrives a moment later:
+        // the first view said "not joined yet" of the person looking at it).
+        const online = row.connected || (row.seat === view.seat && view.seat !== null && view.seat !== undefined);
+        const presence = !live ? "not known (reconnecting)" : online ? "online" : row.joined ? "away" : "not joined yet";
         const kind = row.kind === "bot" ? (row.stands_in_for ? `bot, ${row.bot}, playing for ${row.stands_in_for}` : `bot, ${row.bot}`) : row.open ? "open seat" : presence;
         const state = seatState(row);
         return el(
