@@ -33,7 +33,7 @@ GAME_IDS = [game.spec.id for game in GAMES]
 DOCUMENTED = {
     "cinecitta": {"steps": 900},
     "maybe-movies": {"steps": 750, "rollout_depth": 2, "widening": 1.0, "prior": "heuristic"},
-    "movie-empire": {"steps": 300, "rollout_depth": 4, "widening": 1.0},
+    "movie-empire": {"steps": 300, "rollout_depth": 4, "widening": 1.0, "exploration": 0.4},
 }
 
 

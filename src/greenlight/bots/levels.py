@@ -69,7 +69,7 @@ STRONG_FRACTION = 1 / 20
 STRONG_SEARCH: dict[str, dict[str, Any]] = {
     "cinecitta": {"steps": 900},
     "maybe-movies": {"steps": 750, "rollout_depth": 2, "widening": 1.0, "prior": "heuristic"},
-    "movie-empire": {"steps": 300, "rollout_depth": 4, "widening": 1.0},
+    "movie-empire": {"steps": 300, "rollout_depth": 4, "widening": 1.0, "exploration": 0.4},
 }
 
 #: The ``hard`` search of a game that declares no tuning: the game's rollout policy to the end of the game.
