@@ -356,8 +356,9 @@ class HeuristicBot(Bot):
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
-        # The pitch being played: its seat, the cards still to add, and the cards addable at the next step.
-        self._plan: tuple[int, list[str], frozenset[str]] | None = None
+        # The pitch being played: its seat, the cards still to add, the cards addable at the next step, and whether
+        # the row is ordered (Blockbuster).
+        self._plan: tuple[int, list[str], frozenset[str], bool] | None = None
 
     def choose(self, view: SeatView) -> Action:
         """Pick an action for the seat behind ``view``."""
@@ -422,25 +423,31 @@ class HeuristicBot(Bot):
         """The next step of the pitch planned at its first step, if this is still that pitch.
 
         Only the legal actions tell: the same seat, exactly the market cards
-        not yet added, and a row that can be finished. (A search asks one bot
-        about many positions; any that fits is the same pitch, as far as the
-        plan goes.)
+        addable after the cards added so far, and a row that can be finished.
+        (A search asks one bot about many positions; any that fits is the same
+        pitch, as far as the plan goes.)
         """
         if self._plan is None:
             return None
-        planner, rest, addable = self._plan
-        now = frozenset(action.card for action in actions if isinstance(action, Add))
-        if planner != seat or now != addable or Finish() not in actions:
+        planner, rest, addable, ordered = self._plan
+        now = [action.card for action in actions if isinstance(action, Add)]
+        if planner != seat or frozenset(now) != addable or Finish() not in actions:
             return None
-        return self._next_step(seat, rest, addable)
+        return self._next_step(seat, rest, now, ordered)
 
-    def _next_step(self, seat: int, rest: list[str], addable: frozenset[str]) -> Action:
-        """Add the next planned card, or finish."""
+    def _next_step(self, seat: int, rest: list[str], addable: list[str], ordered: bool) -> Action:
+        """Add the next planned card, or finish; remember which cards the rules will offer next.
+
+        Without Blockbuster a pitch is a set built in market order (R16): only
+        the cards after the one just added stay addable. With it, all others.
+        """
         if not rest:
             self._plan = None
             return Finish()
-        self._plan = (seat, rest[1:], addable - {rest[0]})
-        return Add(rest[0])
+        card = rest[0]
+        after = addable[addable.index(card) + 1 :] if not ordered else [other for other in addable if other != card]
+        self._plan = (seat, rest[1:], frozenset(after), ordered)
+        return Add(card)
 
     def _pitch(self, world: _World, actions: Sequence[Action]) -> Action:
         """Plan the pitch greedily: add the card that makes the row worth most, while one does (up to MAX_PITCH cards)."""
@@ -461,7 +468,11 @@ class HeuristicBot(Bot):
             best_value, best_row = step_value, list(current)
         if len(best_row) == len(row) and Finish() not in actions:  # pragma: no cover - an empty row always gains a card
             return actions[0]
-        return self._next_step(world.me, best_row[len(row) :], frozenset(addable))
+        extra = best_row[len(row) :]
+        ordered = world.state.blockbuster
+        if not ordered:  # a set: added in market order, the only order the rules offer (R16)
+            extra.sort(key=addable.index)
+        return self._next_step(world.me, extra, addable, ordered)
 
     # -- after the vote -----------------------------------------------------------------------------
 
