@@ -42,6 +42,7 @@ where it stopped when started again with the same arguments.
     python bench/baselines.py                         # the run docs/rl.md reports (about an hour on one core)
     python bench/baselines.py --scale 4 --docs        # four times the training and the evaluation games
     python bench/baselines.py --scale 0.02 --seeds 2 --games cinecitta:3   # a smoke run
+    python bench/baselines.py --seeds 5 --rollout 256 --device auto         # more seeds, longer rollouts, CUDA if any
 """
 
 from __future__ import annotations
@@ -81,8 +82,9 @@ PPO_MODES = ("ppo-fixed", "ppo-self")
 #: The search agent searches this fraction of the game's ``hard`` step budget.
 HARD_FRACTION = 30
 #: PPO updates at scale 1 (each 8 games x 128 steps = 1,024 learner steps): (against random, against medium).
-#: Maybe Movies' heuristic is about 30 times slower than the others' (it simulates votes), so it trains
-#: against it for fewer updates; the self-play agent gets the same total of learner steps.
+#: Maybe Movies trains against its heuristic for fewer updates: set when that heuristic was about 30 times slower
+#: than the others' (it has been sped up since; the table in docs/rl.md was measured with this budget). The
+#: self-play agent gets the same total of learner steps.
 FIXED_UPDATES = {"cinecitta": (45, 45), "maybe-movies": (60, 4), "movie-empire": (45, 45)}
 #: Deal cycles per training seed and line-up at scale 1 (every cycle plays each seat arrangement once).
 CYCLES_PER_SEED = 3
