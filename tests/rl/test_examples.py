@@ -67,7 +67,7 @@ def test_ppo_example_runs_an_update_and_repeats_exactly() -> None:
 def test_ppo_raises_the_win_share_against_random_bots() -> None:
     """A small seeded budget (about a minute on one core): the greedy win share over 200 evaluation deals rises clearly.
 
-    (The full run in docs/rl.md goes from 0.28 to 0.84 in 40 updates.)
+    (The default run in docs/rl.md goes from 0.30 to 0.86 in 40 updates.)
     """
     pytest.importorskip("torch")
     example = _load("train_ppo")
