@@ -63,7 +63,7 @@ EXPERT_SECONDS = 4.0
 STRONG_FRACTION = 1 / 20
 #: ``strong``'s changes to the game's ``hard`` search, by game id. The step budgets were calibrated with
 #: ``greenlight.bots.speed.compare_speed`` (CPU time per move on the same positions as ``hard``, interleaved) to
-#: 22-24 times faster than ``hard``; widening (the heuristic's move tried first, ``prior``) and short rollouts
+#: 23-25 times faster than ``hard``; widening (the heuristic's move tried first, ``prior``) and short rollouts
 #: were chosen with the arena against the heuristic (docs/bots.md). A game without an entry gets ``hard``'s
 #: settings with :data:`STRONG_FRACTION` of its step budget.
 STRONG_SEARCH: dict[str, dict[str, Any]] = {
