@@ -106,6 +106,13 @@ def find_hard_search(game: Game[Any]) -> dict[str, Any] | None:
     return dict(tuning) if isinstance(tuning, dict) else None
 
 
+def find_strong_search(game: Game[Any]) -> dict[str, Any] | None:
+    """The game's own ``strong`` changes to its ``hard`` search (``STRONG_SEARCH`` in its ``search`` module), or None."""
+    module = companion_module(game, "search")
+    tuning = getattr(module, "STRONG_SEARCH", None) if module is not None else None
+    return dict(tuning) if isinstance(tuning, dict) else None
+
+
 def find_evaluator(game: Game[Any]) -> Evaluator | None:
     """The game's evaluation (win-share estimates per seat), or None if it has none."""
     evaluator: Evaluator | None = _hook(game, "evaluate")

@@ -10,7 +10,7 @@
   faster than ``hard`` (CPU time per move): ``hard``'s search with a step
   budget calibrated per game to a twentieth of its time or less, and at Maybe
   Movies and Movie Empire progressive widening that tries the heuristic's move
-  first and short rollouts (:data:`STRONG_SEARCH`; docs/bots.md measures how
+  first and short rollouts (``STRONG_SEARCH`` in the game's ``search`` module; docs/bots.md measures how
   close it plays to ``hard``).
 * ``hard``: ISMCTS with the game's rollout policy, about one second a move on
   the reference machine (one core of a 2-core VM).
@@ -40,7 +40,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from greenlight.bots.hooks import find_hard_search, heuristic_factory
+from greenlight.bots.hooks import find_hard_search, find_strong_search, heuristic_factory
 from greenlight.bots.ismcts import ISMCTSBot, SearchConfig
 from greenlight.bots.options import BotOption, flag, read_bot_options
 from greenlight.core.actions import Action
@@ -61,16 +61,6 @@ HARD_SECONDS = 1.0
 EXPERT_SECONDS = 4.0
 #: ``strong``'s target: at most this fraction of ``hard``'s CPU time per move (its wall-clock ceiling is as much of ``hard``'s).
 STRONG_FRACTION = 1 / 20
-#: ``strong``'s changes to the game's ``hard`` search, by game id. The step budgets were calibrated with
-#: ``greenlight.bots.speed.compare_speed`` (CPU time per move on the same positions as ``hard``, interleaved) to
-#: 23-25 times faster than ``hard``; widening (the heuristic's move tried first, ``prior``) and short rollouts
-#: were chosen with the arena against the heuristic (docs/bots.md). A game without an entry gets ``hard``'s
-#: settings with :data:`STRONG_FRACTION` of its step budget.
-STRONG_SEARCH: dict[str, dict[str, Any]] = {
-    "cinecitta": {"steps": 900},
-    "maybe-movies": {"steps": 750, "rollout_depth": 2, "widening": 1.0, "prior": "heuristic"},
-    "movie-empire": {"steps": 300, "rollout_depth": 4, "widening": 1.0, "exploration": 0.4},
-}
 
 #: The ``hard`` search of a game that declares no tuning: the game's rollout policy to the end of the game.
 DEFAULT_HARD = SearchConfig(iterations=None, steps=15_000)
@@ -127,12 +117,18 @@ def expert_config(game: Game[Any]) -> SearchConfig:
 
 
 def strong_config(game: Game[Any]) -> SearchConfig:
-    """``hard``'s search with the game's :data:`STRONG_SEARCH` changes (else :data:`STRONG_FRACTION` of its budget).
+    """``hard``'s search with the game's own changes (else :data:`STRONG_FRACTION` of its budget).
+
+    A game tunes them in its own package: ``STRONG_SEARCH`` in its ``search`` module, a dict of
+    :class:`SearchConfig` fields changed from ``hard``'s. The step budgets of the bundled games were calibrated
+    with :func:`greenlight.bots.speed.compare_speed` (CPU time per move on the same positions as ``hard``,
+    interleaved) to 23-25 times faster than ``hard``; widening and short rollouts were chosen with the arena
+    against the heuristic (docs/bots.md).
 
     The wall-clock ceiling is :data:`STRONG_FRACTION` of ``hard``'s either way.
     """
     hard = hard_config(game)
-    changes = STRONG_SEARCH.get(game.spec.id)
+    changes = find_strong_search(game)
     if changes is None:
         return scaled_config(hard, STRONG_FRACTION)
     seconds = hard.seconds * STRONG_FRACTION if hard.seconds is not None else None
