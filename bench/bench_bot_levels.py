@@ -37,12 +37,22 @@ GAMES_PER_LEVEL = {"random": 40, "easy": 20, "medium": 20, "strong": 3, "hard": 
 
 
 def bot_name(game: str, level: str) -> str:
-    """The name that plays ``level``: the level itself, or for a search level its step budget with no wall-clock guard."""
+    """The name that plays ``level``: the level itself, or for a search level its settings with no wall-clock guard.
+
+    ``search:`` starts from the game's ``hard`` settings, so a level's name gives its step budget and every other
+    setting in which it differs from ``hard`` (``strong``'s widening, prior, rollout depth and exploration).
+    """
     configs = {"strong": strong_config, "hard": hard_config, "expert": expert_config}
     if level not in configs:
         return level
-    steps = configs[level](get_game(game)).steps
-    return f"search:steps={steps}/cpu"
+    config, hard = configs[level](get_game(game)), hard_config(get_game(game))
+    options = [f"steps={config.steps}"]
+    for field, option in (("rollout_depth", "depth"), ("exploration", "c"), ("widening", "widen"), ("prior", "prior")):
+        if getattr(config, field) != getattr(hard, field):
+            options.append(f"{option}={getattr(config, field)}")
+    if config.rollout != hard.rollout:
+        options.append(str(config.rollout))
+    return "search:" + "/".join([*options, "cpu"])
 
 
 def measure(game: str, players: int, level: str, games: int) -> dict[str, object]:

@@ -123,3 +123,21 @@ def test_compare_speed_times_every_bot_at_every_decision_of_the_seat() -> None:
     assert row["times_faster"]["search:40"] == 1.0
     # Ten times the iterations on the same positions: the small search is several times faster in CPU time.
     assert row["times_faster"]["search:4"] > 2.0
+
+
+@pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
+def test_the_bot_levels_benchmark_times_strong_with_all_its_settings(game: Game[Any]) -> None:
+    """bench/bench_bot_levels.py plays ``strong`` by a ``search:`` name without the wall-clock guard: every other
+    setting (widening, prior, rollout depth, exploration) must be strong's, not hard's."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "bench" / "bench_bot_levels.py"
+    spec = importlib.util.spec_from_file_location("bench_bot_levels", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    named = parse_search(bench.bot_name(game.spec.id, "strong"), game)
+    strong = strong_config(game)
+    assert named.clock == "cpu"
+    assert dataclasses.replace(named, seconds=None, clock=strong.clock) == dataclasses.replace(strong, seconds=None)

@@ -78,7 +78,8 @@ class LabLimits:
     queue: int = 20
     #: Games one study may play in all (a comparison plays its games twice, a sweep once per value).
     games_per_study: int = 4000
-    #: The same with a search bot (``strong``): each of its games costs as much as about 50 of the heuristic's.
+    #: The same with a search bot (``strong``): each of its games costs as much as 100-150 of the heuristic's
+    #: (Cinecitta, Movie Empire; games/s per level in docs/simulation.md).
     search_games_per_study: int = 100
     #: Study starts per client address: per minute, burst.
     starts_per_minute: float = 6.0
