@@ -3,7 +3,9 @@ policy as an opponent, starts the table and plays; the policy's seat makes its o
 
 from __future__ import annotations
 
+import importlib.util
 import random
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,14 +15,13 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 pytest.importorskip("torch")  # the train extra
 
-import torch
 
 from greenlight.bots.policy import PolicyBot
 from greenlight.core.bot import SeatView
 from greenlight.core.match import Match
 from greenlight.core.record import Record
 from greenlight.core.registry import get_game
-from greenlight.rl.policy_file import load_policy, policy_sizes, save_policy
+from greenlight.rl.policy_file import load_policy
 from tests.web.conftest import BROWSER_TESTS, NO_RATE_LIMITS, Server, choose_by_menu, new_page, screenshot, wait_for_turn
 
 pytestmark = BROWSER_TESTS
@@ -29,24 +30,18 @@ pytestmark = BROWSER_TESTS
 MAX_CLICKS = 100
 
 
-class Linear(torch.nn.Module):
-    """A seeded random linear policy."""
-
-    def __init__(self, size: int, count: int) -> None:
-        super().__init__()
-        self.layer = torch.nn.Linear(size, count)
-
-    def forward(self, observation: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        logits: torch.Tensor = self.layer(observation)
-        return logits
-
-
 @pytest.fixture(scope="module")
 def policy_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    torch.manual_seed(5)
+    """A policy trained by the example (examples/train_ppo.py: two PPO updates against random bots) and saved by it."""
+    spec = importlib.util.spec_from_file_location("train_ppo", Path(__file__).resolve().parents[2] / "examples" / "train_ppo.py")
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = example  # dataclasses look their module up while the class is built
+    spec.loader.exec_module(example)
+    config = example.Config(game="cinecitta", players=3, envs=2, rollout=32, minibatches=2, epochs=1, hidden=32, seed=5)
+    result = example.run(random_updates=2, medium_updates=0, eval_games=0, config=config, log=False)
     path = tmp_path_factory.mktemp("policies") / "cinecitta-3.pt"
-    size, count = policy_sizes(get_game("cinecitta"), 3)
-    save_policy(Linear(size, count), path, game="cinecitta", players=3, note="untrained")
+    example.save(result.agent, str(path), config, note="PPO, 2 updates")
     return path
 
 
@@ -70,7 +65,7 @@ def test_a_person_picks_the_policy_as_an_opponent_and_it_plays_its_turns(browser
     page.select_option("#player-count", "4")
     assert not [text for text in seat_choices(page, 1) if text.startswith("Policy")]
     page.select_option("#player-count", "3")
-    assert "Policy: ppo-cinecitta (3 players, untrained)" in seat_choices(page, 1)
+    assert "Policy: ppo-cinecitta (3 players, PPO, 2 updates)" in seat_choices(page, 1)
     page.fill('#seat-list li[data-seat="0"] input.seat-name', "Ada")
     page.select_option('#seat-list li[data-seat="1"] select.seat-kind', "bot:policy:ppo-cinecitta")
     page.select_option('#seat-list li[data-seat="2"] select.seat-kind', "bot:medium")
