@@ -2,9 +2,10 @@
 
 The bot sees only its :class:`~greenlight.core.bot.SeatView`. It determinizes
 one world per decision (hidden parts drawn again) and reads from it the public
-table, its own hand and which cards are unknown to it; it then samples the other
-voters' next cards a few times from those (see :class:`_World`). Every candidate (a pitch, a vote, an edit) is scored by the expected gain
-of the bot minus the mean gain of the others, where a gain counts
+table, its own hand and which cards are unknown to it; it then samples the
+other voters' next cards a few times from those (see :class:`_World`). Every
+candidate (a pitch, a vote, an edit) is scored by the expected gain of the bot
+minus the mean gain of the others, where a gain counts
 
 * won vote cards, each worth the icon's count on Movies Made plus the growth
   expected over the turns left, and
