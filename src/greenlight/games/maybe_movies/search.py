@@ -20,7 +20,7 @@ from greenlight.games.maybe_movies import rules
 from greenlight.games.maybe_movies.state import MaybeMoviesState
 
 #: The ``hard`` level's search, tuned with the arena (steps calibrated to about 1 s of CPU a move): random
-#: rollouts cut after 8 moves by :func:`evaluate` (the heuristic samples 8 worlds a move: too slow to roll out).
+#: rollouts cut after 8 moves by :func:`evaluate` (chosen when the heuristic sampled 8 worlds a move, too slow to roll out).
 HARD_SEARCH = {"steps": 45_000, "iteration_cost": 4, "rollout": "random", "rollout_depth": 8}
 
 #: The ``strong`` level: ``hard``'s search with these changes, about 24 times cheaper in CPU (docs/bots.md):
