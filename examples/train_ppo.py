@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import math
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -441,11 +442,17 @@ def main() -> None:
         snapshot_every=args.snapshot_every,
     )
     result = run(args.random_updates, args.medium_updates, args.eval_games, config, selfplay_updates=args.selfplay_updates)
-    print(
-        f"greedy win share against random: {result.before_random:.3f} -> {result.after_random:.3f}; "
-        f"against medium: {result.before_medium:.3f} -> {result.after_medium:.3f}; "
-        f"{result.seconds:.0f} s wall, {result.cpu_seconds:.0f} s CPU"
-    )
+    # A phase that did not run (no medium updates, no evaluation games) has no figure to show: it is left out.
+    shares = [
+        f"against {opponent}: {before:.3f} -> {after:.3f}"
+        for opponent, before, after in (
+            ("random", result.before_random, result.after_random),
+            ("medium", result.before_medium, result.after_medium),
+        )
+        if not math.isnan(after)
+    ]
+    evaluated = "; ".join(shares) or "not evaluated (--eval-games 0)"
+    print(f"greedy win share {evaluated}; {result.seconds:.0f} s wall, {result.cpu_seconds:.0f} s CPU")
     if args.save and result.agent is not None:
         save(result.agent, args.save, config, note=f"examples/train_ppo.py seed {args.seed}")
         print(f"policy saved to {args.save}")
