@@ -253,6 +253,29 @@ def test_a_player_resigns_and_a_bot_plays_on(browser: Any, pages: list[Any], api
     assert "Bot 1 (random) for Ann" in entry.inner_text()
 
 
+def test_the_bot_level_picked_to_take_your_seat_stays_picked_while_the_table_moves(
+    browser: Any, pages: list[Any], api: httpx.Client
+) -> None:
+    """The Table panel is drawn again at every view and presence change; the level a person picked in "Leave the game
+    and let a bot play on" stays picked (it went back to medium, so Resign gave the seat to another bot than chosen)."""
+    created = create_table(api, "cinecitta", PEOPLE)
+    ann = open_page(browser, pages, created["seats"][0]["link"])
+    wait_for_choices(ann)
+    ann.click("#tab-table")
+    ann.select_option("#seat-controls select", "random")
+    ann.evaluate("document.querySelector('#seat-controls select').dataset.before = 'yes'")
+    open_page(browser, pages, created["seats"][1]["link"])  # Bob comes online: Ann's page draws the panel again
+    ann.wait_for_function("!document.querySelector('#seat-controls select').dataset.before", timeout=20_000)
+    assert ann.locator("#seat-controls select").input_value() == "random"
+    ann.once("dialog", lambda dialog: dialog.accept())
+    ann.click("#seat-controls button.danger")
+    table_id = created["table"]["id"]
+    seat = wait_until(
+        lambda: (row := api.get(f"/api/tables/{table_id}").json()["seats"][0])["kind"] == "bot" and row, what="Ann's seat to a bot"
+    )
+    assert seat["bot"] == "random", seat
+
+
 def test_a_rematch_from_the_final_scores(browser: Any, pages: list[Any], api: httpx.Client) -> None:
     created = create_table(api, "cinecitta", three({"kind": "human", "name": "Ann"}))
     ann = open_page(browser, pages, created["seats"][0]["link"])

@@ -996,6 +996,9 @@
     window.setTimeout(() => (button.textContent = "Copy"), 2500);
   }
 
+  /** The bot level the person picked to take their seat if they resign (kept while the panel is drawn again). */
+  let resignLevel = "medium";
+
   function drawTablePanel() {
     if (!view) return;
     const spectate = `${window.location.origin}/tables/${encodeURIComponent(tableId)}`;
@@ -1003,7 +1006,13 @@
     if (token) dom.links.append(linkBox("Your seat (keep it to yourself)", `${spectate}#token=${token}`));
     G.clear(dom.seatControls);
     if (view.seat !== null && !view.outcome && !view.table.closed) {
-      const level = el("select", { "aria-label": "bot level that takes your seat" }, game.bots.map((name) => el("option", { value: name, text: name, selected: name === "medium" })));
+      // The panel is drawn again at every view (a bot's move, a presence change): the level picked stays picked.
+      const chosen = game.bots.includes(resignLevel) ? resignLevel : "medium";
+      const level = el(
+        "select",
+        { "aria-label": "bot level that takes your seat", onchange: () => (resignLevel = level.value) },
+        game.bots.map((name) => el("option", { value: name, text: name, selected: name === chosen }))
+      );
       dom.seatControls.append(
         el("h2", { text: "Your seat" }),
         el(
