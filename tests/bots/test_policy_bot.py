@@ -36,23 +36,12 @@ from greenlight.rl.observer import SeatObserver
 from greenlight.rl.policy_file import load_policy, policy_sizes, save_policy
 from greenlight.sim.arena import run_arena
 from greenlight.sim.runner import GameTask, play_game
+from tests.bots.linear_policy import Linear
 from tests.rl.helpers import encoded_games
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Every game at its smallest table.
 GAMES = [(game.spec.id, game.spec.min_players) for game in encoded_games()]
-
-
-class Linear(torch.nn.Module):
-    """The smallest real policy: one linear layer from the observation to a logit per code."""
-
-    def __init__(self, size: int, count: int) -> None:
-        super().__init__()
-        self.layer = torch.nn.Linear(size, count)
-
-    def forward(self, observation: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        logits: torch.Tensor = self.layer(observation)
-        return logits
 
 
 class Fixed(torch.nn.Module):

@@ -71,6 +71,14 @@ def upload(api: httpx.Client, name: str, content: bytes, game: str = "movie-empi
     )
 
 
+def upload_in_the_page(page: Any, server: Server, file: Path) -> None:
+    """Open the lab, pick Movie Empire and upload ``file`` with the page's own controls."""
+    page.goto(f"{server.url}/lab")
+    page.select_option("#lab-game", "movie-empire")
+    page.set_input_files("#lab-file", str(file))
+    page.click("#lab-upload")
+
+
 def _progress_seen(page: Any, timeout: float) -> tuple[list[str], float]:
     """The progress texts shown until the study is done, and the bar's last value over its maximum."""
     seen: list[str] = []
@@ -101,10 +109,7 @@ def test_a_designer_uploads_data_runs_a_study_and_reads_the_answer(server: Serve
         console: list[str] = []
         page.on("console", lambda message: console.append(message.text) if message.type == "error" else None)
         page.on("pageerror", lambda error: console.append(str(error)))
-        page.goto(f"{server.url}/lab")
-        page.select_option("#lab-game", "movie-empire")
-        page.set_input_files("#lab-file", str(file))
-        page.click("#lab-upload")
+        upload_in_the_page(page, server, file)
         page.wait_for_selector("#lab-data-now:has-text('Your data: stars.csv')")
         page.click("text=Edit the cards in a table")
         page.select_option("#lab-table", "stars")
@@ -175,10 +180,7 @@ def test_a_designer_compares_her_cards_with_the_printed_game_and_sweeps_a_cost(s
     page = context.new_page()
     console: list[str] = []
     page.on("pageerror", lambda error: console.append(str(error)))
-    page.goto(f"{server.url}/lab")
-    page.select_option("#lab-game", "movie-empire")
-    page.set_input_files("#lab-file", str(file))
-    page.click("#lab-upload")
+    upload_in_the_page(page, server, file)
     # The page says which table the file replaces and that the others are the printed ones.
     page.wait_for_selector("#lab-data-now:has-text('Your data: stars.csv (checked: stars (24 rows); every other table as printed).')")
     page.select_option("#lab-players", "2")

@@ -21,19 +21,8 @@ from greenlight.core.match import Match
 from greenlight.core.record import Record
 from greenlight.core.registry import get_game
 from greenlight.rl.policy_file import load_policy, policy_sizes, save_policy
+from tests.bots.linear_policy import Linear
 from tests.web.conftest import NO_RATE_LIMITS, Server, create_table, wait_until
-
-
-class Linear(torch.nn.Module):
-    """A seeded random linear policy."""
-
-    def __init__(self, size: int, count: int) -> None:
-        super().__init__()
-        self.layer = torch.nn.Linear(size, count)
-
-    def forward(self, observation: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        logits: torch.Tensor = self.layer(observation)
-        return logits
 
 
 def linear_policy(folder: Path, game_id: str, players: int) -> Path:
