@@ -72,9 +72,13 @@ def test_a_person_picks_the_policy_as_an_opponent_and_it_plays_its_turns(browser
     page.click("#create-button")
     page.wait_for_selector('.invite-links li[data-seat="0"] a.seat-link')
     screenshot(page, "policy-lobby")
+    # The lobby's list names the policy's seat in words, not by its level's code.
+    listed = page.locator("#table-lists").inner_text()
+    assert "Bot 2 (policy ppo-cinecitta)" in listed and "policy:" not in listed, listed
     page.click('.invite-links li[data-seat="0"] a.seat-link')
     page.wait_for_selector("#seats .seat")
-    assert "policy:ppo-cinecitta" in page.locator('#seats .seat[data-seat="1"]').inner_text()
+    chip = page.locator('#seats .seat[data-seat="1"]').inner_text()
+    assert "Bot 2 (policy ppo-cinecitta)" in chip and "bot, policy ppo-cinecitta" in chip and "policy:" not in chip, chip
 
     rng = random.Random(4)
     clicks = 0

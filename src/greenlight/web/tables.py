@@ -430,10 +430,15 @@ def no_such_seat(table: LiveTable, seat: int) -> TableError:
 def bot_name(seat: int, level: str) -> str:
     """What the table calls a bot: ``Bot 2 (medium)`` (the seat number tells two bots of one level apart).
 
+    A registered policy is named in words, not by its level's ``policy:`` prefix:
+
     >>> bot_name(1, "medium")
     'Bot 2 (medium)'
+    >>> bot_name(2, "policy:ppo-cinecitta")
+    'Bot 3 (policy ppo-cinecitta)'
     """
-    return f"Bot {seat + 1} ({level})"
+    prefix, _, policy = level.partition(":")
+    return f"Bot {seat + 1} ({f'policy {policy}' if prefix == 'policy' and policy else level})"
 
 
 def chat_json(line: ChatLine) -> dict[str, Any]:

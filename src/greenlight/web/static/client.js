@@ -413,7 +413,9 @@
         // the first view said "not joined yet" of the person looking at it).
         const online = row.connected || (row.seat === view.seat && view.seat !== null && view.seat !== undefined);
         const presence = !live ? "not known (reconnecting)" : online ? "online" : row.joined ? "away" : "not joined yet";
-        const kind = row.kind === "bot" ? (row.stands_in_for ? `bot, ${row.bot}, playing for ${row.stands_in_for}` : `bot, ${row.bot}`) : row.open ? "open seat" : presence;
+        // A registered policy's level is "policy:NAME": said in words, as the table's own names say it.
+        const level = String(row.bot || "").replace(/^policy:/, "policy ");
+        const kind = row.kind === "bot" ? (row.stands_in_for ? `bot, ${level}, playing for ${row.stands_in_for}` : `bot, ${level}`) : row.open ? "open seat" : presence;
         const state = seatState(row);
         return el(
           "li",
