@@ -470,7 +470,44 @@ def test_a_review_made_by_one_process_is_reported_by_the_other_and_never_made_tw
                 assert running["total"] > 0 and running["by"] == maker
                 again = b.post(f"/api/tables/{table_id}/reviews/0").json()
                 assert again["status"] == "done" or again["by"] == maker, "the second process started the same review again"
-            done = wait_until(lambda: (r := b.get(f"/api/tables/{table_id}/reviews/0").json())["status"] == "done" and r, timeout=120)
+            done = wait_until(lambda: (r := review_of(b, table_id, (first, second)))["status"] == "done" and r, timeout=120)
+            assert done["review"]["seat"] == 0
+    finally:
+        for server in (first, second):
+            server.stop()
+
+
+def review_of(client: httpx.Client, table_id: str, servers: tuple[Server, ...]) -> dict[str, Any]:
+    """The review's answer, which must be known (200) and not failed; else the servers' logs say why."""
+    answer = client.get(f"/api/tables/{table_id}/reviews/0")
+    body: dict[str, Any] = answer.json()
+    if answer.status_code != 200 or body["status"] == "failed":
+        logs = "\n".join(server.log.read_text()[-3000:] for server in servers)
+        raise AssertionError(f"the review is {answer.status_code} {body}; the servers logged:\n{logs}")
+    return body
+
+
+def test_a_review_that_failed_in_one_process_is_reported_as_failed_by_the_other_and_may_be_asked_again(
+    database: str, tmp_path: Path
+) -> None:
+    import psycopg
+
+    first, second = start_servers(database, tmp_path, 2, extra=["--limit", "review_seconds=0.05", "--limit", "create_per_minute=0"])
+    try:
+        with first.client() as a, second.client() as b:
+            table_id = create_table(a, "cinecitta", [{"kind": "bot", "bot": "random"}] * 3)["table"]["id"]
+            wait_until(lambda: b.get(f"/api/tables/{table_id}").json()["status"] == "finished", what="the bots to finish")
+            # What the first process stores when a review it makes fails (the worker died, the search raised).
+            error = "the review could not be made: boom"
+            failed = {"progress": {"done": 3, "total": 9, "by": "the first", "at": time.time(), "error": error}}
+            with psycopg.connect(database) as connection:
+                connection.execute(
+                    "INSERT INTO reviews (table_id, seat, review, at) VALUES (%s, 0, %s, %s)", (table_id, json.dumps(failed), time.time())
+                )
+            assert b.get(f"/api/tables/{table_id}/reviews/0").json() == {"status": "failed", "error": error}
+            again = b.post(f"/api/tables/{table_id}/reviews/0")
+            assert again.status_code == 202 and again.json()["status"] == "running", again.text
+            done = wait_until(lambda: (r := review_of(a, table_id, (first, second)))["status"] == "done" and r, timeout=120)
             assert done["review"]["seat"] == 0
     finally:
         for server in (first, second):

@@ -13,13 +13,16 @@ bot worker pool (bots of running tables keep their turns in between); its
 progress can be polled, and the result is stored with the table. With
 several server processes the progress is stored too (in the review's row,
 until the review replaces it), so any process reports it and none starts the
-same review twice.
+same review twice; a review that failed is stored as failed, so every process
+reports why and any may start it again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 import time
 from dataclasses import dataclass, field
 from typing import Annotated, Any, TypeVar
@@ -39,6 +42,7 @@ from greenlight.web.tables import LiveTable, TableError, TableHub
 from greenlight.web.thinking import hint, review_search
 
 R = TypeVar("R")
+log = logging.getLogger(__name__)
 
 router = APIRouter(tags=["hints and reviews"])
 Authorization = Annotated[str | None, Header()]
@@ -227,7 +231,7 @@ async def start_review(table_id: str, seat: int, request: Request, hub: Hub, cli
     if job is not None and job.error is None:
         return job.to_json()
     elsewhere = await progress_elsewhere(hub, table, seat)
-    if elsewhere is not None:
+    if elsewhere is not None and elsewhere["status"] == "running":
         return elsewhere
     running = sum(1 for item in jobs.values() if item.error is None)
     if running >= hub.settings.max_reviews:
@@ -282,11 +286,13 @@ async def stored_review(hub: TableHub, table: LiveTable, seat: int) -> dict[str,
 
 
 async def progress_elsewhere(hub: TableHub, table: LiveTable, seat: int) -> dict[str, Any] | None:
-    """The progress of a review of ``seat`` that another server process is making now, if one is."""
+    """The progress of a review of ``seat`` that another server process is making now, or why it failed there."""
     stored = await _review_row(hub, table, seat)
     if stored is None or "progress" not in stored:
         return None
     progress: dict[str, Any] = stored["progress"]
+    if "error" in progress:
+        return {"status": "failed", "error": str(progress["error"])}
     if time.time() - float(progress["at"]) > PROGRESS_STALE_SECONDS:
         return None  # its process stopped: the review may be asked for again
     return {"status": "running", "done": int(progress["done"]), "total": int(progress["total"]), "by": str(progress["by"])}
@@ -299,10 +305,12 @@ async def _review_row(hub: TableHub, table: LiveTable, seat: int) -> dict[str, A
 
 
 async def share_progress(hub: TableHub, table: LiveTable, seat: int, job: ReviewJob) -> None:
-    """Store how far a review has got, for the other server processes (only when there are any)."""
+    """Store how far a review has got, or why it failed, for the other server processes (only when there are any)."""
     if hub.backend.shared:
-        progress = {"progress": {"done": job.done, "total": job.total, "by": job.by, "at": time.time()}}
-        await hub.store_write(SaveReview(table.id, seat, json.dumps(progress)), table.id)
+        progress: dict[str, Any] = {"done": job.done, "total": job.total, "by": job.by, "at": time.time()}
+        if job.error is not None:
+            progress["error"] = job.error
+        await hub.store_write(SaveReview(table.id, seat, json.dumps({"progress": progress})), table.id)
 
 
 async def make_review(
@@ -317,7 +325,8 @@ async def make_review(
         request, review = await asyncio.to_thread(advance, steps, None)
         while request is not None:
             job.done, job.total = request.done, request.total
-            await share_progress(hub, table, seat, job)
+            with contextlib.suppress(TableError):  # progress is a courtesy to the other processes: a store hiccup must not cost the review
+                await share_progress(hub, table, seat, job)
             result = await hub.bot_pool.run(review_search, game.spec.id, request, owner=table.stored.creator)
             request, review = await asyncio.to_thread(advance, steps, result)
         assert review is not None
@@ -326,7 +335,10 @@ async def make_review(
         await hub.store_write(SaveReview(table.id, seat, text), table.id)
         jobs.pop(key, None)
     except Exception as error:
+        log.warning("table %s: the review of seat %d failed", table.id, seat, exc_info=True)
         job.error = f"the review could not be made: {error}"
+        with contextlib.suppress(TableError):  # the store fails too: this process still reports why, others see the progress go stale
+            await share_progress(hub, table, seat, job)
 
 
 def advance(steps: ReviewSteps, result: list[MoveEstimate] | None) -> tuple[AnalysisRequest | None, Review | None]:
