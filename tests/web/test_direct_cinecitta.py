@@ -217,6 +217,15 @@ def play_a_whole_game(browser: Any, server: Server, phone: bool) -> dict[str, in
             if not hovered and observation["step"] == "respond":
                 check_refusal_shown(page, api, table_id, token, phone)
                 hovered = True
+            if observation["step"] == "offer" and len({action.split()[1] for action in legal}) > 1:
+                # The hand is drawn once, in the dock: the choice list only names its cards, still numbered for the keys.
+                listed = page.locator("#controls .choices.in-dock button.choice")
+                assert listed.count() > 1, page.locator("#controls").inner_text()
+                assert page.locator("#controls .choices .cc-card").count() == 0, "the hand is drawn twice"
+                words = "nodes => nodes.map((node) => [node.dataset.token, [...node.childNodes].filter((n) => n.nodeType === 3)"
+                named = listed.evaluate_all(words + ".map((n) => n.textContent).join('').trim()])")
+                hand = set(page.locator("#dock .cc-hand-row [data-card]").evaluate_all("nodes => nodes.map((node) => node.dataset.card)"))
+                assert all(token in hand and name and token not in name for token, name in named), (named, hand)
             # A seeded choice among the moves; moves the game warns about (certain drop-outs) are left aside.
             warned = view.get("action_warnings") or {}
             choices = [a for a in legal if a not in warned] or legal

@@ -214,7 +214,11 @@ def test_the_host_is_asked_before_a_new_link_or_opening_the_seat_of_a_person_at_
         host.click(f"{seat} button.{button}")
         confirm = host.locator(f"{seat} .host-confirm")
         assert question in confirm.inner_text() and label in confirm.inner_text()
-        assert visible_in_window(host, f"{seat} .host-confirm"), "the question is in view where the host clicked"
+        assert visible_in_window(host, f"{seat} .host-confirm"), (
+            "the question is in view where the host clicked",
+            confirm.bounding_box(),
+            host.evaluate("[window.scrollY, document.body.scrollHeight, document.activeElement.outerHTML.slice(0, 80)]"),
+        )
         assert not axe_violations(host, EVERY_IMPACT), axe_violations(host, EVERY_IMPACT)
         host.click(f"{seat} button.host-no")
         assert not host.locator(".host-confirm").count()
@@ -421,7 +425,8 @@ def test_your_own_seat_never_says_you_have_not_joined_while_you_are_at_the_table
         new MutationObserver(() => {
           const mine = document.querySelector('#seats .seat.mine');
           const live = document.querySelector('#connection')?.dataset.state === 'live';
-          if (mine && live && window.mineSeen[window.mineSeen.length - 1] !== mine.innerText) window.mineSeen.push(mine.innerText);
+          const text = mine ? `${mine.innerText} dot:${mine.querySelector('.dot')?.className}` : '';
+          if (mine && live && window.mineSeen[window.mineSeen.length - 1] !== text) window.mineSeen.push(text);
         }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
         """
     )
@@ -429,7 +434,7 @@ def test_your_own_seat_never_says_you_have_not_joined_while_you_are_at_the_table
     wait_for_choices(page)
     page.wait_for_timeout(1500)  # past the server's presence update
     seen = page.evaluate("window.mineSeen")
-    assert seen and all("online" in text for text in seen), seen
+    assert seen and all("online" in text and text.endswith("dot:dot on") for text in seen), seen
     assert not any("not joined yet" in text or "away" in text for text in seen), seen
 
 

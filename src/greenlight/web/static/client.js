@@ -425,7 +425,7 @@
             "aria-label": `${row.name}, ${kind}${state ? `, ${state}` : ""}`,
           },
           el("span", { class: "seat-name", text: row.seat === view.seat ? `${row.name} (you)` : row.name }),
-          el("span", { class: "seat-kind" }, el("span", { class: `dot ${!live && row.kind !== "bot" ? "unknown" : row.kind === "bot" || row.connected ? "on" : "off"}`, "aria-hidden": "true" }), kind),
+          el("span", { class: "seat-kind" }, el("span", { class: `dot ${!live && row.kind !== "bot" ? "unknown" : row.kind === "bot" || online ? "on" : "off"}`, "aria-hidden": "true" }), kind),
           el("span", { class: "seat-state", text: state })
         );
       })
@@ -584,9 +584,7 @@
         console.error(error);
       }
     }
-    if (action) return wordsFor(action);
-    const component = ctx.components.get(token);
-    return component ? component.name : token;
+    return plainLabel(token, action);
   }
 
   function drawControls() {
@@ -653,7 +651,15 @@
         )
       );
     }
-    const choices = el("div", { class: "choices", role: "group", "aria-label": "choices" });
+    // When the renderer's dock already shows every choice as a thing to click (the cards of your hand, say), the
+    // list here is only their names: the same cards drawn twice pushed the rest of the dock out of view.
+    let inDock = false;
+    try {
+      inDock = Boolean(renderer.choicesInDock && renderer.choicesInDock(path, view, ctx));
+    } catch (error) {
+      console.error(error);
+    }
+    const choices = el("div", { class: inDock ? "choices in-dock" : "choices", role: "group", "aria-label": inDock ? "choices, also clickable above" : "choices" });
     const blocked = sending !== null || !live;
     let number = 0;
     // Moves in the very same words (two alike cards in a hand, say) are one choice to a person: the first
@@ -661,7 +667,7 @@
     const sameWords = new Map();
     for (const [step, child] of node.children) {
       const complete = child.action !== null && child.children.size === 0;
-      const shown = label(path, step, complete ? child.action : null);
+      const shown = inDock ? plainLabel(step, complete ? child.action : null) : label(path, step, complete ? child.action : null);
       const text = typeof shown === "string" ? shown : shown.textContent || step;
       const warned = complete && view.action_warnings && view.action_warnings[child.action];
       const key = `${text}\n${warned || ""}`;
@@ -752,6 +758,13 @@
       hintPending = false;
       drawControls();
     }
+  }
+
+  /** A choice in words only: the component's name, or the action's words. */
+  function plainLabel(token, action) {
+    if (action) return wordsFor(action);
+    const component = ctx.components.get(token);
+    return component ? component.name : token;
   }
 
   function labelText(prefix, step) {
@@ -1040,7 +1053,25 @@
   }
 
   function drawHostControls() {
+    // A question the host is reading stays where they read it when the panel is drawn again (a view or a presence
+    // change arriving meanwhile could move it out of the window on a phone).
+    const asking = dom.hostControls.querySelector(".host-confirm");
+    const wasInView = asking !== null && inWindow(asking);
     const root = G.clear(dom.hostControls);
+    try {
+      fillHostControls(root);
+    } finally {
+      const again = root.querySelector(".host-confirm");
+      if (again && (wasInView || !asking)) again.scrollIntoView({ block: "nearest" });
+    }
+  }
+
+  function inWindow(node) {
+    const box = node.getBoundingClientRect();
+    return box.top >= 0 && box.bottom <= window.innerHeight;
+  }
+
+  function fillHostControls(root) {
     if (!hostToken || !view) return;
     root.append(el("h2", { text: "Host" }));
     const over = view.outcome || view.table.closed;

@@ -708,6 +708,11 @@
       return null; // a complete choice is labelled with its words (what it costs, what it leaves)
     },
 
+    /** Choosing the folder's card: the dock's hand shows every card to click, so the choices list only names them. */
+    choicesInDock(path, view) {
+      return path[0] === "offer" && path.length === 1 && myStep(view) === "offer";
+    },
+
     prompt(path, view, ctx) {
       const obs = view.observation;
       if (path[0] === "offer" && path.length === 1) {
