@@ -187,6 +187,7 @@ def test_a_whole_game_played_on_the_board(browser: Any, server: Server, size: st
         used: dict[str, int] = {}
         moves = 0
         explained = shot = False
+        placed_shown = 0
         state = wait_for_decision(page, -1)
         problems = accessibility_problems(page)
         assert not problems, problems
@@ -200,6 +201,12 @@ def test_a_whole_game_played_on_the_board(browser: Any, server: Server, size: st
             shared = page.evaluate(SHARED_TITLES)
             assert not shared, f"two different cards show the same title: {shared}"
             check_moves_read_apart(page)
+            if any(action.startswith("slot ") for action in legal):
+                # Where does the card go: the card itself stands by the question (it is in no row or hand meanwhile).
+                added = page.evaluate("Greenlight.tablePage.view.observation.edit.added")
+                assert page.locator(f'.mm-placing [data-card="{added}"]').count() == 1, "the card being placed is not shown"
+                assert names[added] in page.locator(".mm-pitch .mm-hint").inner_text()
+                placed_shown += 1
             if not explained:
                 explained = check_refusal(page, api, table_id, token, names, SIZES[size])
             if not shot and moves >= 6 and state["phase"] == "vote" and state["row"] >= 2:
@@ -245,4 +252,4 @@ def test_a_whole_game_played_on_the_board(browser: Any, server: Server, size: st
         errors = page.errors
         page.context.close()
         assert not errors, f"JavaScript errors on the page: {errors}"
-    print(f"{size}: {moves} moves on the board ({sorted(kinds)}) in {time.monotonic() - started:.1f} s")
+    print(f"{size}: {moves} moves on the board ({sorted(kinds)}, {placed_shown} slot steps) in {time.monotonic() - started:.1f} s")

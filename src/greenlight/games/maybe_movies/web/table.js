@@ -360,6 +360,9 @@
       profit: "Click the profit the wildcard yields.",
     };
     const hint = legalOf(view).length ? Object.keys(prompt).find((verb) => verbs.has(verb)) : null;
+    // The card a CHANGE edit is placing, beside the question of where it goes (it is in no row or hand meanwhile).
+    const placing = hint === "slot" && obs.edit && obs.edit.added ? obs.edit.added : null;
+    if (placing && details(view, placing)) prompt.slot = `Click a gap in the row to place ${details(view, placing).name}:`;
     let choice = null;
     if (obs.choice) {
       const info = details(view, obs.choice.card);
@@ -369,8 +372,11 @@
       "section",
       { class: `mm-area mm-pitch${view.seat === obs.active ? " mine" : ""}`, "aria-label": "the pitch" },
       el("h3", { text: `Pitch by ${who(view, obs.active)} · turn ${obs.turn}` }),
+      // Placing a card: the card and the question come first, above the row and its gaps.
+      placing ? el("p", { class: "mm-hint", text: prompt[hint] }) : null,
+      placing ? el("div", { class: "mm-row mm-placing" }, card(view, placing, {})) : null,
       pitchRow(view, pctx, verbs),
-      hint ? el("p", { class: "mm-hint", text: prompt[hint] }) : null,
+      hint && !placing ? el("p", { class: "mm-hint", text: prompt[hint] }) : null,
       needTokens(view),
       boardButtons(view, pctx, verbs),
       choice,

@@ -122,13 +122,21 @@
     return marks.length ? el("span", { class: "me-corners" }, marks) : null;
   }
 
+  const PIP_WORDS = { G: "pre-production (green)", B: "shooting (blue)", Y: "post-production (yellow)", R: "marketing (red)" };
+
   /** A script's needs as pips in the stage colours (the card's text says the same in words). */
   function needs(id) {
     const f = face(id);
     if (!f || !("req_G" in f)) return null;
     const pips = [];
-    for (const stage of ["G", "B", "Y", "R"]) for (let i = 0; i < (f[`req_${stage}`] || 0); i++) pips.push(el("span", { class: `me-pip stage-${stage}` }));
-    return pips.length ? el("span", { class: "me-needs", "aria-hidden": "true" }, pips) : null;
+    const words = [];
+    for (const stage of ["G", "B", "Y", "R"]) {
+      const count = f[`req_${stage}`] || 0;
+      for (let i = 0; i < count; i++) pips.push(el("span", { class: `me-pip stage-${stage}` }));
+      if (count) words.push(`${count} ${PIP_WORDS[stage]}`);
+    }
+    // The pips' meaning on hover too: a dot per card the movie needs, in its stage's colour.
+    return pips.length ? el("span", { class: "me-needs", "aria-hidden": "true", title: `Needs ${words.join(", ")}` }, pips) : null;
   }
 
   /** A card as it lies on the table: a frame in its stage's colour (scripts as film scripts, stars as star cards). */
