@@ -114,21 +114,34 @@ class _World:
         turns_left = max((len(hand) for hand in world.hands), default=0)
         growth = GROWTH_PER_TURN[world.trendsetter] * turns_left
         self.card_value = [counts[icon] + growth for icon in range(NUM_ICONS)]
+        faces = self.table.hand_cards
         self.won_icons = [[0] * NUM_ICONS for _ in range(self.n)]
-        for seat, cards in enumerate(world.won):
+        for won, cards in zip(self.won_icons, world.won, strict=True):
             for card in cards:
-                self.won_icons[seat][self.table.vote(card).icon] += 1
+                won[faces[card].icon] += 1
         self.won_total = [sum(won[icon] for won in self.won_icons) for icon in range(NUM_ICONS)]
-        pool_values = [self.card_value[self.table.vote(card).icon] for card in world.pool]
+        card_value = self.card_value
+        pool_values = [card_value[faces[card].icon] for card in world.pool]
         self.pool_size = len(pool_values)
         self.pool_value = sum(pool_values) / len(pool_values) if pool_values else 0.0
         self.made = rules.made_icons(world)
         self.order = rules.vote_order(world)
-        self.profiles = self._sample_profiles(rng, samples)
+        # The profiles are drawn on first use (a Movie Made pick or a cost choice needs none), from this stream.
+        self._rng = rng
+        self._samples = samples
+        self._profiles: list[_Profile] | None = None
         self._costs: dict[tuple[Any, ...], tuple[tuple[int, ...], int, int]] = {}
         self._picks: dict[tuple[str, ...], tuple[float, float]] = {}
         self._own: list[_Candidate] | None = None
         self._pick_scores: dict[int, list[float]] = {}
+        self._text: dict[tuple[str, ...], bool] = {}
+
+    @property
+    def profiles(self) -> list[_Profile]:
+        """The sampled votes of the other seats (drawn at the first call, the same ones after)."""
+        if self._profiles is None:
+            self._profiles = self._sample_profiles(self._rng, self._samples)
+        return self._profiles
 
     def voting_hand(self, seat: int) -> list[str]:
         """The cards ``seat`` can vote with next (during a CHANGE round its revealed card comes back first)."""
@@ -148,33 +161,39 @@ class _World:
         cards (so only what the seat knows and ``rng`` decide the samples). A
         committed, unrevealed vote is such a card too.
         """
-        table = self.table
+        faces = self.table.hand_cards
         state = self.state
         card_value = self.card_value
-        editing = state.phase == CHANGE_EDIT
-        seats: list[tuple[list[tuple[bool, int, int, float] | None], int]] = []  # (the cards known in the hand, its size)
+        revealed = state.rounds[-1] if state.phase == CHANGE_EDIT and state.rounds else None
+        seats: list[tuple[list[tuple[bool, int, int, float] | None], int, int]] = []  # (known cards, their count, hand size)
         unknown: list[VoteCard] = []
         for seat in self.order:
             if seat == self.me:
                 continue
-            hand = self.voting_hand(seat)
-            if not hand:
+            hand = state.hands[seat]
+            known = state.known[seat]
+            back = revealed[seat] if revealed is not None else None
+            if back is not None and faces[back].kind == CHANGE:
+                back = None  # a revealed CHANGE card does not come back
+            size = len(hand) + (back is not None)
+            if not size:
                 continue
-            known = set(state.known[seat])
-            if editing and len(hand) > len(state.hands[seat]):
-                known.add(hand[-1])  # the revealed card coming back is public
             fixed: list[tuple[bool, int, int, float] | None] = []
             for card in hand:
-                face = table.vote(card)
+                face = faces[card]
                 if face.kind == CHANGE:
                     fixed.append(None)
                 elif card in known:
                     fixed.append((face.kind == YES, face.icon, face.value, card_value[face.icon]))
                 else:
                     unknown.append(face)
-            seats.append((fixed, len(hand)))
+            if back is not None:  # the revealed card coming back (voting_hand puts it last) is public
+                face = faces[back]
+                fixed.append((face.kind == YES, face.icon, face.value, card_value[face.icon]))
+            seats.append((fixed, len(fixed), size))
         unknown.sort()  # by card id: the order must not tell where the cards are
         pool = [(face.kind == YES, face.icon, face.value, card_value[face.icon]) for face in unknown]
+        pool_size = len(pool)
         profiles: list[_Profile] = []
         random_ = rng.random
         for _ in range(samples):
@@ -182,14 +201,14 @@ class _World:
             net = [0] * NUM_ICONS
             yes = no = played = 0
             values = no_values = 0.0
-            for fixed_infos, size in seats:
+            for fixed_infos, known_count, size in seats:
                 index = int(random_() * size)
-                if index < len(fixed_infos):
+                if index < known_count:
                     vote = fixed_infos[index]
                 else:  # one of the unknown cards, not already played by another seat in this sample
-                    pick = int(random_() * len(pool))
+                    pick = int(random_() * pool_size)
                     while pick in taken:
-                        pick = int(random_() * len(pool))
+                        pick = int(random_() * pool_size)
                     taken.add(pick)
                     vote = pool[pick]
                 if vote is None:
@@ -266,6 +285,96 @@ class _World:
         is_yes = vote.kind == YES
         return (is_yes, not is_yes, vote.icon, vote.value if is_yes else -vote.value, self.card_value[vote.icon])
 
+    def _icon_row_utilities(
+        self,
+        costs: tuple[tuple[int, ...], int, int],
+        pick_mine: float,
+        pick_total: float,
+        candidates: Sequence[_Candidate],
+        profiles: Sequence[_Profile],
+    ) -> list[float]:
+        """:meth:`utilities` for a row of icon cards (its need, any-units and Profit do not depend on the vote).
+
+        The same sums in the same order as the general loop, so the same floats; what does not change from one
+        profile to the next (a candidate's need on its icon, its failure payoff) is worked out once.
+        """
+        need, any_units, profit = costs
+        me_active = self.state.active == self.me
+        trend = self.state.trendsetter
+        pool_size, pool_value = self.pool_size, self.pool_value
+        spread = max(1, self.n - 1)
+        # Per candidate: its index, is YES, icon, delta, value, the need on its icon, and its failure payoff
+        # (mine, total) when some YES was played: a NO voter wins its own card back.
+        prepared = [
+            (
+                index,
+                my_yes,
+                icon,
+                delta,
+                my_value,
+                need[icon] if icon >= 0 else 0,
+                my_value if my_no else 0.0,
+            )
+            for index, (my_yes, my_no, icon, delta, my_value) in enumerate(candidates)
+        ]
+        totals = [0.0] * len(candidates)
+        for net, their_yes, _, their_played, their_values, their_no_values in profiles:
+            short0 = surplus0 = wild0 = 0  # _check_sums, inline: this loop is most of the bot's time
+            for want, have in zip(need, net):  # noqa: B905 - both have NUM_ICONS entries
+                if want > 0 and want > have:
+                    short0 += want - have
+                elif have > want:
+                    surplus0 += have - want
+                    wild0 += (have - want) >> 1
+            for index, my_yes, icon, delta, my_value, want, my_back in prepared:
+                yes = their_yes + my_yes
+                short, surplus, wild = short0, surplus0, wild0
+                if icon >= 0:
+                    # The check without the bot's card, corrected on the one icon its card changes.
+                    have = net[icon]
+                    if want > 0 and want > have:
+                        short -= want - have
+                    elif have > want:
+                        surplus -= have - want
+                        wild -= (have - want) >> 1
+                    have += delta
+                    if want > 0 and want > have:
+                        short += want - have
+                    elif have > want:
+                        surplus += have - want
+                        wild += (have - want) >> 1
+                mine = total = 0.0
+                if wild >= short and surplus - 2 * short >= any_units:
+                    if profit > 0:
+                        count = their_played + (icon >= 0)
+                        values = their_values + my_value
+                        if profit <= count:
+                            collected, total = profit, profit / count * values
+                        else:
+                            extra = min(profit - count, pool_size)
+                            collected, total = count + extra, values + extra * pool_value
+                        if collected:
+                            per_card = total / collected
+                            if yes:
+                                each = collected // yes
+                                if my_yes:
+                                    mine = each * per_card
+                                if me_active:
+                                    mine += (collected - each * yes) * per_card
+                            elif me_active:
+                                mine = total
+                    mine += pick_mine
+                    total += pick_total
+                else:
+                    if yes:
+                        total = their_no_values + my_back
+                        mine = my_back
+                    if trend:
+                        mine += pick_mine
+                        total += pick_total
+                totals[index] += mine - (total - mine) / spread
+        return [value / max(1, len(profiles)) for value in totals]
+
     def utilities(self, row: Sequence[str], candidates: Sequence[_Candidate], edits: int, samples: int = SAMPLES) -> list[float]:
         """Mean over the first ``samples`` profiles of the bot's gain minus the others' mean gain, per candidate vote.
 
@@ -274,16 +383,21 @@ class _World:
         adds to every won area.
         """
         key = tuple(row)
-        text = any(self.table.movie(card).is_text for card in key)
-        fixed = self.costs(key, 0, 0, edits) if not text else None
+        text = self._text.get(key)
+        if text is None:
+            movie = self.table.movie
+            text = self._text[key] = any(movie(card).is_text for card in key)
+        profiles = self.profiles[:samples]
         pick_mine, pick_total = self.pick_gains(key)
-        me_active = self.state.active == self.me
+        if not text:
+            return self._icon_row_utilities(self.costs(key, 0, 0, edits), pick_mine, pick_total, candidates, profiles)
+        fixed = None
         trend = self.state.trendsetter
+        me_active = self.state.active == self.me
         pool_size, pool_value = self.pool_size, self.pool_value
         spread = max(1, self.n - 1)
         totals = [0.0] * len(candidates)
         need, any_units, profit = fixed if fixed is not None else ((0,) * NUM_ICONS, 0, 0)
-        profiles = self.profiles[:samples]
         for net, their_yes, their_no, their_played, their_values, their_no_values in profiles:
             if fixed is not None:
                 short0 = surplus0 = wild0 = 0  # _check_sums, inline: this loop is most of the bot's time
