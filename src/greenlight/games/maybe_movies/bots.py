@@ -1,8 +1,9 @@
 """The Maybe Movies heuristic bot: pitch movies it expects to pass and that score for it; vote by expected value.
 
 The bot sees only its :class:`~greenlight.core.bot.SeatView`. It determinizes
-one world per decision (hidden parts drawn again) and reads from it the public
-table, its own hand and which cards are unknown to it; it then samples the
+one world per decision (hidden parts dealt again, unshuffled: see
+:class:`_Unshuffled`) and reads from it the public table, its own hand and
+which cards are unknown to it; it then samples the
 other voters' next cards a few times from those (see :class:`_World`). Every
 candidate (a pitch, a vote, an edit) is scored by the expected gain of the bot
 minus the mean gain of the others, where a gain counts
@@ -94,6 +95,23 @@ def row_costs(
     return evaluation.need, evaluation.any_units, profit
 
 
+class _Unshuffled(random.Random):
+    """The bot's stream, whose ``shuffle`` leaves the list as it is: handed to ``determinize``, it deals the hidden
+    cards in their canonical (sorted) order.
+
+    The bot reads nothing that a shuffle there decides: of the other hands
+    only the union of their unknown cards (the same in every world) and how
+    many CHANGE cards each holds (fixed by R25/R26 in any position play can
+    reach), never the draw pile's order nor which unknown card sits where;
+    it samples the other seats' votes itself (``_World._sample_profiles``).
+    Shuffling cost about a fifth of ``determinize`` for nothing. The world
+    still depends only on what the seat sees and on this stream.
+    """
+
+    def shuffle(self, x: Any) -> None:  # type: ignore[override]
+        """Leave ``x`` in its order (see the class)."""
+
+
 class _World:
     """One determinized world seen from the bot's seat, with the numbers the value model needs.
 
@@ -134,6 +152,7 @@ class _World:
         self._picks: dict[tuple[str, ...], tuple[float, float]] = {}
         self._own: list[_Candidate] | None = None
         self._pick_scores: dict[int, list[float]] = {}
+        self._card_picks: dict[int, dict[str, float]] = {}
         self._text: dict[tuple[str, ...], bool] = {}
 
     @property
@@ -235,11 +254,18 @@ class _World:
         key: tuple[Any, ...] = (row, yes, no, edits)
         found = self._costs.get(key)
         if found is None:
-            table = self.table
-            if not any(table.movie(card).is_text for card in row):
+            if not self.has_text(row):
                 yes = no = edits = 0
-            found = self._costs[key] = row_costs(table, row, yes, no, edits, self.made)
+            found = self._costs[key] = row_costs(self.table, row, yes, no, edits, self.made)
         return found
+
+    def has_text(self, row: tuple[str, ...]) -> bool:
+        """Whether ``row`` holds a text card (a blockbuster), memoised."""
+        text = self._text.get(row)
+        if text is None:
+            movie = self.table.movie
+            text = self._text[row] = any(movie(card).is_text for card in row)
+        return text
 
     def preferred_pick(self, seat: int, row: Sequence[str]) -> str:
         """The row card ``seat`` would put into Movies Made: the one whose icons score most for it against the others."""
@@ -250,11 +276,15 @@ class _World:
                 self.won_icons[seat][icon] - sum(self.won_icons[s][icon] for s in range(self.n) if s != seat) / spread
                 for icon in range(NUM_ICONS)
             ]
+        values = self._card_picks.setdefault(seat, {})  # a card's value recurs in every row it is part of
         best, best_value = row[0], float("-inf")
         for card in row:
-            value = 0.0
-            for icon in self.table.movie(card).printed_icons:
-                value += score[icon]
+            value = values.get(card)
+            if value is None:
+                value = 0.0
+                for icon in self.table.movie(card).printed_icons:
+                    value += score[icon]
+                values[card] = value
             if value > best_value:
                 best, best_value = card, value
         return best
@@ -285,18 +315,20 @@ class _World:
         is_yes = vote.kind == YES
         return (is_yes, not is_yes, vote.icon, vote.value if is_yes else -vote.value, self.card_value[vote.icon])
 
-    def _icon_row_utilities(
+    def _icon_row_sums(
         self,
         costs: tuple[tuple[int, ...], int, int],
         pick_mine: float,
         pick_total: float,
         candidates: Sequence[_Candidate],
         profiles: Sequence[_Profile],
+        totals: list[float],
     ) -> list[float]:
-        """:meth:`utilities` for a row of icon cards (its need, any-units and Profit do not depend on the vote).
+        """Add to ``totals`` each candidate's utility summed over ``profiles``, for a row of icon cards (its need,
+        any-units and Profit do not depend on the vote); return ``totals``.
 
-        The same sums in the same order as the general loop, so the same floats; what does not change from one
-        profile to the next (a candidate's need on its icon, its failure payoff) is worked out once.
+        The same sums in the same order as :meth:`_text_row_sums`, so the same floats; what does not change from
+        one profile to the next (a candidate's need on its icon, its failure payoff) is worked out once.
         """
         need, any_units, profit = costs
         me_active = self.state.active == self.me
@@ -317,7 +349,6 @@ class _World:
             )
             for index, (my_yes, my_no, icon, delta, my_value) in enumerate(candidates)
         ]
-        totals = [0.0] * len(candidates)
         for net, their_yes, _, their_played, their_values, their_no_values in profiles:
             short0 = surplus0 = wild0 = 0  # _check_sums, inline: this loop is most of the bot's time
             for want, have in zip(need, net):  # noqa: B905 - both have NUM_ICONS entries
@@ -373,7 +404,7 @@ class _World:
                         mine += pick_mine
                         total += pick_total
                 totals[index] += mine - (total - mine) / spread
-        return [value / max(1, len(profiles)) for value in totals]
+        return totals
 
     def utilities(self, row: Sequence[str], candidates: Sequence[_Candidate], edits: int, samples: int = SAMPLES) -> list[float]:
         """Mean over the first ``samples`` profiles of the bot's gain minus the others' mean gain, per candidate vote.
@@ -383,36 +414,36 @@ class _World:
         adds to every won area.
         """
         key = tuple(row)
-        text = self._text.get(key)
-        if text is None:
-            movie = self.table.movie
-            text = self._text[key] = any(movie(card).is_text for card in key)
         profiles = self.profiles[:samples]
         pick_mine, pick_total = self.pick_gains(key)
-        if not text:
-            return self._icon_row_utilities(self.costs(key, 0, 0, edits), pick_mine, pick_total, candidates, profiles)
-        fixed = None
+        sums = [0.0] * len(candidates)
+        if self.has_text(key):
+            self._text_row_sums(key, edits, pick_mine, pick_total, candidates, profiles, sums)
+        else:
+            self._icon_row_sums(self.costs(key, 0, 0, edits), pick_mine, pick_total, candidates, profiles, sums)
+        return [value / max(1, len(profiles)) for value in sums]
+
+    def _text_row_sums(
+        self,
+        key: tuple[str, ...],
+        edits: int,
+        pick_mine: float,
+        pick_total: float,
+        candidates: Sequence[_Candidate],
+        profiles: Sequence[_Profile],
+        totals: list[float],
+    ) -> list[float]:
+        """Add to ``totals`` each candidate's utility summed over ``profiles``, for a row with a text card (its need,
+        any-units and Profit depend on #YES, #NO and K); return ``totals``. This loop values icon rows too."""
         trend = self.state.trendsetter
         me_active = self.state.active == self.me
         pool_size, pool_value = self.pool_size, self.pool_value
         spread = max(1, self.n - 1)
-        totals = [0.0] * len(candidates)
-        need, any_units, profit = fixed if fixed is not None else ((0,) * NUM_ICONS, 0, 0)
         for net, their_yes, their_no, their_played, their_values, their_no_values in profiles:
-            if fixed is not None:
-                short0 = surplus0 = wild0 = 0  # _check_sums, inline: this loop is most of the bot's time
-                for want, have in zip(need, net):  # noqa: B905 - both have NUM_ICONS entries
-                    if want > 0 and want > have:
-                        short0 += want - have
-                    elif have > want:
-                        surplus0 += have - want
-                        wild0 += (have - want) >> 1
             for index, (my_yes, my_no, icon, delta, my_value) in enumerate(candidates):
                 yes = their_yes + my_yes
-                if fixed is None:
-                    need, any_units, profit = self.costs(key, yes, their_no + my_no, edits)
-                    short0, surplus0, wild0 = _check_sums(need, net)
-                short, surplus, wild = short0, surplus0, wild0
+                need, any_units, profit = self.costs(key, yes, their_no + my_no, edits)
+                short, surplus, wild = _check_sums(need, net)
                 if icon >= 0:
                     # The check without the bot's card, corrected on the one icon its card changes.
                     want = need[icon]
@@ -457,7 +488,7 @@ class _World:
                     mine += pick_mine
                     total += pick_total
                 totals[index] += mine - (total - mine) / spread
-        return [value / max(1, len(profiles)) for value in totals]
+        return totals
 
 
 class HeuristicBot(Bot):
@@ -471,6 +502,7 @@ class HeuristicBot(Bot):
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
+        self.rng = _Unshuffled(seed)
         # The pitch being played: its seat, the cards still to add, the cards addable at the next step, and whether
         # the row is ordered (Blockbuster).
         self._plan: tuple[int, list[str], frozenset[str], bool] | None = None
