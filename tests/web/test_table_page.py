@@ -470,3 +470,24 @@ def test_a_lost_connection_is_said_and_nobody_shows_online(browser: Any, pages: 
         page.wait_for_function("document.querySelectorAll('#seats .seat .dot.on').length === 3", timeout=10_000)
     assert ann.locator("#refusal").is_hidden(), "the connection's message goes once it is back"
     wait_for_choices(ann)
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_a_new_question_opens_at_its_top_however_far_the_last_one_was_scrolled(
+    browser: Any, pages: list[Any], api: httpx.Client, size: str
+) -> None:
+    """The move panel scrolls (a phone's bar, a desktop's box): a person scrolls down to a card, clicks it, and the
+    next question (how much money goes with it) opens at its top, its words in view, not where the last one was."""
+    created = create_table(api, "cinecitta", three({"kind": "human", "name": "Ann"}))
+    page = open_page(browser, pages, created["seats"][0]["link"], phone=SIZES[size])
+    wait_for_choices(page)
+    page.set_viewport_size({"width": page.viewport_size["width"], "height": 600})  # short enough for the panel to scroll
+    page.wait_for_function("document.getElementById('decision').scrollHeight > document.getElementById('decision').clientHeight")
+    to_the_bottom = "() => { const box = document.getElementById('decision'); box.scrollTop = box.scrollHeight; return box.scrollTop; }"
+    scrolled = page.evaluate(to_the_bottom)
+    assert scrolled > 0
+    page.evaluate("() => document.querySelector('#controls .choices button.choice:not([disabled])').click()")
+    page.wait_for_function("document.querySelector('#controls .prompt').innerText.startsWith('How much money')")
+    page.wait_for_timeout(200)  # past the frame in which the panel restores a kept scroll
+    assert page.evaluate("document.getElementById('decision').scrollTop") == 0
+    assert visible_in_window(page, "#controls .prompt")

@@ -78,6 +78,8 @@
   let sending = null;
   let refused = false;
   let confirming = null;
+  /** The question the decision was last scrolled for (see keptScroll). */
+  let scrolledFor = "";
   // The last hint and whether one is being thought out.
   let hint = null;
   let hintPending = false;
@@ -432,9 +434,22 @@
     );
   }
 
+  /** What the decision asks now: a new question opens at its top, the same one redrawn stays where it was scrolled. */
+  function questionKey() {
+    return JSON.stringify([view ? view.legal_actions : [], path, confirming]);
+  }
+
+  /** The decision's scroll to keep: none for a new question (its words would open scrolled out of view). */
+  function keptScroll() {
+    const key = questionKey();
+    if (key === scrolledFor) return dom.decision.scrollTop;
+    scrolledFor = key;
+    return 0;
+  }
+
   function drawBoard() {
     // Redrawing the hand must not scroll the decision back to its top (a bar that scrolls on its own).
-    const kept = dom.decision.scrollTop;
+    const kept = keptScroll();
     G.clear(dom.board);
     G.clear(dom.dock);
     try {
@@ -588,7 +603,7 @@
   }
 
   function drawControls() {
-    const kept = dom.decision.scrollTop;
+    const kept = keptScroll();
     window.requestAnimationFrame(() => (dom.decision.scrollTop = Math.min(kept, dom.decision.scrollHeight)));
     const root = G.clear(dom.controls);
     dom.decision.dataset.state = "idle";
@@ -667,7 +682,7 @@
     const sameWords = new Map();
     for (const [step, child] of node.children) {
       const complete = child.action !== null && child.children.size === 0;
-      const shown = inDock ? plainLabel(step, complete ? child.action : null) : label(path, step, complete ? child.action : null);
+      const shown = inDock ? dockedLabel(path, step, complete ? child.action : null) : label(path, step, complete ? child.action : null);
       const text = typeof shown === "string" ? shown : shown.textContent || step;
       const warned = complete && view.action_warnings && view.action_warnings[child.action];
       const key = `${text}\n${warned || ""}`;
@@ -765,6 +780,13 @@
     if (action) return wordsFor(action);
     const component = ctx.components.get(token);
     return component ? component.name : token;
+  }
+
+  /** A choice the dock also shows, in words only: a component's name, else the renderer's label as text. */
+  function dockedLabel(prefix, token, action) {
+    if (ctx.components.has(token)) return ctx.components.get(token).name;
+    const made = label(prefix, token, action);
+    return typeof made === "string" ? made : made.textContent || token;
   }
 
   function labelText(prefix, step) {

@@ -632,6 +632,9 @@
     const parts = [];
     if (step === "respond") parts.push(respondPanel(view, ctx));
     if (step === "place") parts.push(...placePanel(view, ctx));
+    // The money for the card picked comes first, its Offer button in view on a phone; the hand below changes the card.
+    const stepper = step === "offer" ? offerStepper(view, ctx) : null;
+    if (stepper) parts.push(stepper);
     parts.push(
       el(
         "div",
@@ -640,7 +643,6 @@
         el("div", { class: "cc-row hand", tabindex: "0", role: "group", "aria-label": "your hand" }, handCards(view, ctx, true))
       )
     );
-    if (step === "offer") parts.push(offerStepper(view, ctx));
     // Why a target is not legal now (hover, focus or tap on it): the engine's words. With a mouse they come below
     // every target that shows them: above, a reason one line longer than the last pushed the hand down, the resting
     // pointer met another card whose shorter reason pulled it back up, and so on every frame (the hand, the note and
@@ -697,6 +699,8 @@
       const obs = view.observation;
       if (path.length === 0) return VERBS[token] || null;
       if (path[0] === "offer" && path.length === 1) return card(ctx, token, { size: "small" });
+      // The answer's big buttons in the dock say what each does; the choice list names them (keys 1 and 2).
+      if (path[0] === "respond" && path.length === 1) return token === "secure" ? "Secure the funds" : "Headhunt the card";
       if (path[0] === "offer" && path.length === 2) {
         const amount = Number(token);
         return el("span", { class: "cc-amount" }, el("strong", { text: amountWords(amount) }), el("span", { class: "muted", text: ` · you keep ${obs.wallet - amount}` }));
@@ -708,9 +712,14 @@
       return null; // a complete choice is labelled with its words (what it costs, what it leaves)
     },
 
-    /** Choosing the folder's card: the dock's hand shows every card to click, so the choices list only names them. */
+    /**
+     * Steps whose every choice the dock shows as a thing to click: the folder's card (the hand), its money (the
+     * stepper and its Offer button) and the answer to a folder (its two buttons). The choice list only names them.
+     */
     choicesInDock(path, view) {
-      return path[0] === "offer" && path.length === 1 && myStep(view) === "offer";
+      const step = myStep(view);
+      if (path[0] === "offer") return step === "offer" && (path.length === 1 || path.length === 2);
+      return path[0] === "respond" && step === "respond";
     },
 
     prompt(path, view, ctx) {
@@ -719,7 +728,7 @@
         return `Choose the card for your folder to ${who(view, obs.target)}: click it in your hand. If they secure the funds, it comes back to your Studio; if they headhunt, they keep it.`;
       }
       if (path[0] === "offer" && path.length === 2) {
-        return `How much money goes with ${cardName(ctx, path[1])}? Set it with the minus and plus buttons, or pick it here. Your wallet holds ${obs.wallet}. If ${who(view, obs.target)} secures the funds, they keep it; if they headhunt, you get it back doubled.`;
+        return `How much money goes with ${cardName(ctx, path[1])}? If ${who(view, obs.target)} secures the funds, they keep it; if they headhunt, you get it back doubled.`;
       }
       if (path[0] === "respond" && obs.folder_received) {
         const f = obs.folder_received;
