@@ -87,8 +87,14 @@ def test_a_finished_game_is_reviewed_in_the_workers_with_progress_and_the_review
     early = client.post(f"/api/tables/{table_id}/reviews/0")
     if early.status_code == 409:  # the bots may not have finished yet
         assert "once it is over" in early.json()["detail"]
+        listed = client.get(f"/api/tables/{table_id}/reviews")
+        assert listed.status_code in (200, 409)  # (finished meanwhile, or still refused)
+        if listed.status_code == 409:
+            assert "once it is over" in listed.json()["detail"]
     wait_until(lambda: client.get(f"/api/tables/{table_id}").json()["status"] == "finished", what="the bots to finish")
     assert client.get(f"/api/tables/{table_id}/reviews/0").status_code == 404
+    # Every seat's status in one read (the finished table's page asks this way, with no 404 per seat).
+    assert client.get(f"/api/tables/{table_id}/reviews").json() == {"reviews": [{"seat": seat, "status": "none"} for seat in range(3)]}
     started = client.post(f"/api/tables/{table_id}/reviews/0")
     assert started.status_code == 202 and started.json()["status"] in ("running", "done")
     done = wait_until(lambda: (r := client.get(f"/api/tables/{table_id}/reviews/0").json())["status"] == "done" and r, what="the review")
@@ -97,6 +103,8 @@ def test_a_finished_game_is_reviewed_in_the_workers_with_progress_and_the_review
     page = client.get(f"/tables/{table_id}/reviews/0")
     assert page.status_code == 200 and "<svg" in page.text and "Review of Bot 1 (random)" in page.text
     assert client.post(f"/api/tables/{table_id}/reviews/0").json() == {"status": "done"}
+    listed = client.get(f"/api/tables/{table_id}/reviews").json()["reviews"]
+    assert listed == [{"seat": 0, "status": "done"}, {"seat": 1, "status": "none"}, {"seat": 2, "status": "none"}]
     assert client.get(f"/api/tables/{table_id}/reviews/5").status_code == 404
 
 

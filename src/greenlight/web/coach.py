@@ -260,6 +260,28 @@ async def get_review(table_id: str, seat: int, request: Request, hub: Hub) -> di
     return job.to_json()
 
 
+@router.get("/api/tables/{table_id}/reviews")
+async def list_reviews(table_id: str, request: Request, hub: Hub) -> dict[str, Any]:
+    """Every seat's review status at once (``done``, ``running`` with its progress, ``failed``, or ``none``), without the
+    reviews themselves: what the finished table's page shows, in one read instead of one request per seat."""
+    table = await hub.table(table_id)
+    check_reviewable(table, 0)
+    rows = await hub.backend.load_reviews(table.id)
+    jobs = jobs_of(request)
+    statuses: list[dict[str, Any]] = []
+    for seat in range(table.stored.record.num_players):
+        stored = None if (text := rows.get(seat)) is None else dict(json.loads(text))
+        job = jobs.get((table.id, seat))
+        if stored is not None and "progress" not in stored:
+            status: dict[str, Any] | None = {"status": "done"}
+        elif job is not None:
+            status = job.to_json()
+        else:
+            status = _stored_progress(stored)
+        statuses.append({"seat": seat, **(status or {"status": "none"})})
+    return {"reviews": statuses}
+
+
 @router.get("/tables/{table_id}/reviews/{seat}", response_class=HTMLResponse, include_in_schema=False)
 async def review_page(table_id: str, seat: int, hub: Hub) -> HTMLResponse:
     """The review of ``seat`` as a page (review.html)."""
@@ -287,7 +309,11 @@ async def stored_review(hub: TableHub, table: LiveTable, seat: int) -> dict[str,
 
 async def progress_elsewhere(hub: TableHub, table: LiveTable, seat: int) -> dict[str, Any] | None:
     """The progress of a review of ``seat`` that another server process is making now, or why it failed there."""
-    stored = await _review_row(hub, table, seat)
+    return _stored_progress(await _review_row(hub, table, seat))
+
+
+def _stored_progress(stored: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A review row's progress as the API reports it (None: no row, a finished review, or a stopped process's)."""
     if stored is None or "progress" not in stored:
         return None
     progress: dict[str, Any] = stored["progress"]
