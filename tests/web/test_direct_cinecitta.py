@@ -263,6 +263,8 @@ def play_a_whole_game(browser: Any, server: Server, phone: bool) -> dict[str, in
             page.wait_for_function(moved_on, timeout=30_000)
         assert shot and hovered
         assert page.locator("#final-scores").is_visible()
+        # On a phone no bar is left over the page's last lines once the game is over.
+        assert not phone or not page.locator("#decision").is_visible(), "the phone's decision bar stays over the end screen"
         assert horizontal_overflow(page) <= 0
         check_what_a_newcomer_reads(page, f"{size}, the end")
         assert not axe_violations(page, EVERY_IMPACT), axe_violations(page, EVERY_IMPACT)

@@ -523,3 +523,18 @@ def test_help_for_every_step_has_the_legend_and_the_step_s_rules(step: str) -> N
     assert not jargon(text) and not bare_codes(text, GAME.components(state))
     for viewer in (0, None):  # the help is sent to every seat and spectator: it names no card a reader may not see
         assert not set(re.findall(r"[\w-]+", GAME.help_text(GAME.observe(state, viewer)))) & GAME.secrets(state, viewer)
+
+
+def test_the_terminal_board_counts_one_card_in_the_singular() -> None:
+    """The last round's hands hold one card: '1 card in hand', never '1 cards'."""
+    game = GAME
+    state = game.new_state(3, 4)
+    rng = random.Random(4)
+    seen = set()
+    while not game.is_terminal(state):
+        seat = min(game.decision(state).players)
+        board = game.render_text(game.observe(state, seat))
+        seen |= {line.split(" · ")[-1] for line in board.splitlines() if line.endswith("in hand")}
+        game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+    assert "1 card in hand" in seen and "8 cards in hand" in seen, seen
+    assert not any(text.startswith("1 cards") for text in seen)

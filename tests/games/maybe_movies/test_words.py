@@ -509,3 +509,22 @@ def test_refusals_while_pitching_name_the_step_each_action_belongs_to() -> None:
     assert GAME.why_illegal(state, 0, GAME.parse_action("pick A")) == "a card is picked for Movies Made only at the end of a turn"
     assert GAME.why_illegal(state, 0, GAME.parse_action("vote y0")) == "votes are cast after the pitch is finished"
     assert GAME.why_illegal(state, 0, GAME.parse_action("add Z")) == "Z is not in the market; a pitch uses market cards only (R4)"
+
+
+def test_one_actor_is_singular_in_card_texts_and_vote_words() -> None:
+    """'actors' is the one icon named in the plural: a count of one says '1 actor' (a newcomer read 'takes 1 actors')."""
+    catalogue = generate_catalogue(3)
+    texts = [component.text for component in catalogue_words(catalogue).components()]
+    ones = [text for text in texts if "showing 1 actor." in text]
+    assert ones, "the catalogue has a vote card of 1 actor"
+    assert all("1 actor " in text or "1 actor." in text for text in ones)
+    said: list[str] = []
+    for seed in range(12):
+        state = GAME.new_state(4, seed, ALL_OPTIONS)
+        rng = random.Random(seed)
+        while not GAME.is_terminal(state):
+            seat = min(GAME.decision(state).players)
+            said += words_of(state, seat).values()
+            GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+    assert any("1 actor " in text or "1 actor)" in text for text in said)
+    assert not [text for text in texts + said if "1 actors" in text]

@@ -614,7 +614,8 @@ def render_text(observation: CinecittaObservation, names: Sequence[str] | None =
         you = " (you)" if seat == viewer else ""
         figures = obs["tableaus"][seat]
         quality = f"quality {figures['quality']}" if figures["quality"] is not None else f"{figures['studio_cards']} of 3 cards"
-        lines.append(f"[cyan]{who(seat)}{you}[/cyan] · {obs['hand_sizes'][seat]} cards in hand")
+        held = obs["hand_sizes"][seat]
+        lines.append(f"[cyan]{who(seat)}{you}[/cyan] · {held} {'card' if held == 1 else 'cards'} in hand")
         lines.append(f"    Studio: {cards(obs['studios'][seat])} · {quality}")
         lines.append(f"    Office: {cards(obs['offices'][seat])} · {escape(office_words(figures))}")
     if obs["last_placements"]:

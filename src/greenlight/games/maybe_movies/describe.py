@@ -55,6 +55,7 @@ from greenlight.games.maybe_movies.words import (
     catalogue_words,
     check_summary,
     counts_words,
+    icon_count,
     icons_list,
     join_words,
     ordinal,
@@ -144,15 +145,16 @@ def _vote_words(state: MaybeMoviesState, player: int, card: str, words: Catalogu
     budget = preview.row_budget(state, state.row)
     icon = ICONS[vote.icon]
     needed = budget.need[vote.icon]
-    use = f"the pitch needs {needed} {icon}" if needed else f"the pitch needs no {icon}"
+    use = f"the pitch needs {icon_count(needed, vote.icon)}" if needed else f"the pitch needs no {icon}"
+    value = icon_count(vote.value, vote.icon)
     if vote.kind == YES:
         gain = "if it succeeds you share the profit with the other YES-voters; if it fails this card goes to the pool"
-        return f"Vote {title}: adds {vote.value} {icon} ({use}); {gain}."
+        return f"Vote {title}: adds {value} ({use}); {gain}."
     if player == state.active:
         gain = "if it fails you win this card back (unless every vote is NO); if it succeeds, you still get the cards left over"
     else:
         gain = "if it fails you win this card back (unless every vote is NO); if it succeeds you win nothing from it"
-    return f"Vote {title}: takes {vote.value} {icon} off the votes ({use}); {gain}."
+    return f"Vote {title}: takes {value} off the votes ({use}); {gain}."
 
 
 def _edit_words(state: MaybeMoviesState, action: Action, words: CatalogueWords) -> str:

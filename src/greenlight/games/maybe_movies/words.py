@@ -72,9 +72,9 @@ PROFIT_TEXTS: dict[str, str] = {
 COST_SHORT: dict[str, str] = {
     "copycat_most_neighbor": "as the neighbour with most icons",
     "copycat_least_neighbor": "as the neighbour with fewest icons",
-    "num_yes_votes": "1 {icon} per YES vote",
-    "num_no_votes": "1 {icon} per NO vote",
-    "pitch_size": "1 {icon} per card in the pitch",
+    "num_yes_votes": "{one} per YES vote",
+    "num_no_votes": "{one} per NO vote",
+    "pitch_size": "{one} per card in the pitch",
     "pitch_size_conditional": "2 {icon}, free with 4 or more cards",
     "match_cost": "3 {icon} if the pitch matches a movie made",
     "match_no_cost": "2 {icon} if the pitch matches no movie made",
@@ -196,19 +196,19 @@ def profit_text(card: MovieCard) -> str:
 def _short_cost(card: MovieCard) -> str:
     assert card.cost_key is not None
     icon = ICONS[card.x] if card.x is not None else ""
-    return COST_SHORT[card.cost_key].format(icon=icon, count=card.n or 0)
+    one = icon_count(1, card.x) if card.x is not None else ""
+    return COST_SHORT[card.cost_key].format(icon=icon, one=one, count=card.n or 0)
 
 
 def _vote_text(card: VoteCard) -> str:
     icon = ICONS[card.icon]
+    value = icon_count(card.value, card.icon)
     if card.kind == YES:
-        played = f"Played, it adds {card.value} {icon} to the votes on a pitch."
+        played = f"Played, it adds {value} to the votes on a pitch."
     else:
-        played = (
-            f"Played, it takes {card.value} {icon} off the votes on a pitch; if the pitch fails you win it back (unless every vote is NO)."
-        )
+        played = f"Played, it takes {value} off the votes on a pitch; if the pitch fails you win it back (unless every vote is NO)."
     scores = f"Once won it scores 1 point for every {icon} icon on the movies made, whatever its value."
-    return f"A {card.kind} vote showing {card.value} {icon}. {played} {scores}"
+    return f"A {card.kind} vote showing {value}. {played} {scores}"
 
 
 def _change_text(card: VoteCard) -> str:

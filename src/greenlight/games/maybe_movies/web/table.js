@@ -120,6 +120,11 @@
     return `${n} ${n === 1 ? one : many || `${one}s`}`;
   }
 
+  /** "1 actor", "2 actors", "1 money": a count of one icon (its name is a plural only for actors). */
+  function iconCount(n, name) {
+    return name === "actors" ? plural(n, "actor") : `${n} ${name}`;
+  }
+
   function names(view, ids) {
     return joinWords((ids || []).map((id) => (details(view, id) || { name: "a card" }).name)) || "nothing";
   }
@@ -473,7 +478,7 @@
         "span",
         { class: `mm-pile icon-${name}${cards.length > 1 ? " deep" : ""}`, title: `${names(view, cards)}: ${plural(each, "point")} each`, dataset: { arrive: `won${seat}:${name}:${cards.length}` } },
         SHAPES[name] ? icon(name, name, true) : null,
-        el("span", { class: "mm-pile-n", text: `${cards.length} ${name}` })
+        el("span", { class: "mm-pile-n", text: iconCount(cards.length, name) })
       );
     });
   }
