@@ -32,7 +32,7 @@ def test_every_kind_of_decision_says_who_decides_what_and_whether_in_secret() ->
             seat = decision.players[0]
             GAME.apply(state, seat, choose(GAME.legal_actions(state, seat)))
     assert seen == {
-        ("pitch", False, "Pitch a movie: add market cards to the row, then finish."),
+        ("pitch", False, "Pitch a movie: add market cards to the row in the order they are read, then finish."),
         ("vote", True, "Vote: choose a secret card from your hand."),
         ("movie_pick", False, "Pick the top card of this movie's stack."),
         ("cost_choice", False, "Decide a tie in a blockbuster cost text."),

@@ -134,12 +134,30 @@ def test_pitch_words_say_what_the_pitch_then_needs() -> None:
     state = pitch_position()
     assert words_of(state, 0) == {
         "add A": "Add Movie 1 to the pitch (costs money and actors, profit 2): the pitch then needs 1 money and 1 actor, profit 2.",
-        "add B": "Add Movie 2 to the pitch (costs actors, profit 1): the pitch then needs 1 actor, profit 1.",
+        "add B": "Add Movie 2 to the pitch (costs actors, profit 1): the pitch then needs 1 actor, profit 1. "
+        "Movie 1, to its left, can then no longer join this pitch.",
         "add C": "Add Movie 3 to the pitch (costs camera, camera and setting, profit 3): the pitch then needs 1 setting and 2 camera, "
-        "profit 3. It is then pitched: no other card can follow.",
+        "profit 3. It is then pitched: no other card can follow. Movie 1 and Movie 2, to its left, can then no longer join this pitch.",
     }
     play(state, 0, "add A")
     assert words_of(state, 0)["finish"] == "Pitch Movie 1: needs 1 money and 1 actor, profit 2; then everyone votes."
+
+
+def test_the_market_s_last_card_pitched_first_asks_before_it_leaves_the_other_cards_out() -> None:
+    """§4.1, R16: without Blockbuster Budgets the row keeps market order, so cards join left to right. Adding the
+    market's last card pitches at once; if that leaves cards out, the seat is asked first (a newcomer clicked the
+    rightmost card first and lost the pitch they meant). The prompt says the order from the start."""
+    state = pitch_position()
+    assert "from left to right (a card you pass over cannot join later)" in GAME.decision(state).prompt
+    last = "Movie 3 is the market's last card: adding it pitches at once, and Movie 1 and Movie 2, to its left, stay out of the pitch"
+    assert warnings_of(state, 0) == {"add C": f"{last} (cards join it left to right)."}
+    play(state, 0, "add B")
+    assert warnings_of(state, 0) == {}, "after B, adding C leaves nothing out"
+    # With Blockbuster Budgets any card may come next, in the order the texts are read: nothing is left out.
+    ordered = pitch_position({"blockbuster_budgets": True})
+    assert "in the order they are read" in GAME.decision(ordered).prompt
+    assert warnings_of(ordered, 0) == {}
+    assert not any("no longer join" in text for text in words_of(ordered, 0).values())
 
 
 def test_the_preview_counts_what_the_votes_can_bring_from_what_the_seat_knows() -> None:
@@ -394,7 +412,8 @@ def doomed_position(options: dict[str, object] | None = None, market: tuple[str,
 
 def test_a_pitch_that_cannot_succeed_asks_for_confirmation() -> None:
     state = doomed_position()
-    assert warnings_of(state, 0) == {}
+    # Only the market's last card asks, for the cards it would leave out (the pitch could still succeed).
+    assert list(warnings_of(state, 0)) == ["add C"] and "stay out of the pitch" in warnings_of(state, 0)["add C"]
     play(state, 0, "add A")
     play(state, 0, "add B")
     # 6 icons: the votes may still bring them. Adding C (it is the last card, so it pitches at once) makes 7.

@@ -123,7 +123,18 @@ def _pitch_add_words(state: MaybeMoviesState, card: str, words: CatalogueWords) 
         notes.append("it yields double (an icon of a successful movie)")
     note = f"; {join_words(notes)}" if notes else ""
     then = " It is then pitched: no other card can follow." if _add_finishes(state, card) else ""
+    passed = _passed_over(state, card)
+    if passed:
+        then += f" {words.names(passed)}, to its left, can then no longer join this pitch."
     return f"Add {words.title(card)} to the pitch{place} ({words.face(card)}){note}: the pitch then {_needs(budget)}.{then}"
+
+
+def _passed_over(state: MaybeMoviesState, card: str) -> list[str]:
+    """The market cards that adding ``card`` leaves out for good: without Blockbuster Budgets the row keeps market order,
+    so the cards between the last one added and ``card`` can no longer join (R16)."""
+    if state.blockbuster:
+        return []
+    return list(state.market[state.pitch_from : state.market.index(card)])
 
 
 def _add_finishes(state: MaybeMoviesState, card: str) -> bool:
@@ -276,6 +287,13 @@ def action_warning(state: MaybeMoviesState, player: int, action: Action) -> str 
             return (
                 f"This pitch cannot succeed: it needs {plural(lost[0], 'icon')} and the votes can bring at most {lost[1]}. "
                 "It will fail and no movie is made."
+            )
+        if isinstance(action, Add) and (passed := _passed_over(state, action.card)):
+            # The market's last card pitches at once: a newcomer clicking it first lost the cards they meant to add.
+            words = catalogue_words(state.table)
+            return (
+                f"{words.title(action.card)} is the market's last card: adding it pitches at once, and "
+                f"{words.names(passed)}, to its left, stay out of the pitch (cards join it left to right)."
             )
         return None
     if state.phase == PITCH and isinstance(action, Add):

@@ -78,7 +78,7 @@ from greenlight.games.maybe_movies.state import (
 )
 
 PROMPTS = {
-    PITCH: "Pitch a movie: add market cards to the row, then finish.",
+    PITCH: "Pitch a movie: add market cards to the row from left to right (a card you pass over cannot join later), then finish.",
     VOTE: "Vote: choose a secret card from your hand.",
     CHANGE_EDIT: "CHANGE: edit the pitch (remove a row card and/or add one of your personal cards).",
     COST_CHOICE: "Decide a tie in a blockbuster cost text.",
@@ -125,7 +125,7 @@ def decision(state: MaybeMoviesState) -> Decision:
             found = by_missing[missing] = _vote_decision(voters, missing)
         return found
     if phase == PITCH:
-        return _PITCH_DECISIONS[state.active]
+        return (_BLOCKBUSTER_PITCH_DECISIONS if state.blockbuster else _PITCH_DECISIONS)[state.active]
     if phase == OVER:
         return GAME_OVER
     if phase == CHANGE_EDIT:
@@ -155,6 +155,11 @@ def _make_decision(key: tuple[Any, ...]) -> Decision:
 
 #: The pitch decision of each seat (the most frequent sequential decision).
 _PITCH_DECISIONS = tuple(_make_decision((PITCH, seat, False)) for seat in range(6))
+#: With Blockbuster Budgets the pitch is an ordered sequence: any market card may come next (§4.1).
+_BLOCKBUSTER_PITCH_DECISIONS = tuple(
+    Decision(players=(seat,), kind=PITCH, prompt="Pitch a movie: add market cards to the row in the order they are read, then finish.")
+    for seat in range(6)
+)
 
 
 def sequential_actions(state: MaybeMoviesState) -> list[Action]:
