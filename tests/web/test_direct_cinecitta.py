@@ -226,6 +226,11 @@ def play_a_whole_game(browser: Any, server: Server, phone: bool) -> dict[str, in
                 named = listed.evaluate_all(words + ".map((n) => n.textContent).join('').trim()])")
                 hand = set(page.locator("#dock .cc-hand-row [data-card]").evaluate_all("nodes => nodes.map((node) => node.dataset.card)"))
                 assert all(token in hand and name and token not in name for token, name in named), (named, hand)
+            if observation["step"] == "place" and legal == ["place"]:
+                # Nothing to place: the question and its one choice say so (they read "Place your cards").
+                assert "no card to place" in page.locator("#controls .prompt").inner_text()
+                assert "Nothing to place" in page.locator("#controls .choices button.choice").first.inner_text()
+                kinds["nothing to place"] = kinds.get("nothing to place", 0) + 1
             # A seeded choice among the moves; moves the game warns about (certain drop-outs) are left aside.
             warned = view.get("action_warnings") or {}
             choices = [a for a in legal if a not in warned] or legal

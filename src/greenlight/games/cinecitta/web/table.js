@@ -697,6 +697,7 @@
 
     label(path, token, view, ctx) {
       const obs = view.observation;
+      if (path.length === 0 && token === "place" && !(obs.pending || []).length) return "Nothing to place: keep the Studio as it is";
       if (path.length === 0) return VERBS[token] || null;
       if (path[0] === "offer" && path.length === 1) return card(ctx, token, { size: "small" });
       // The answer's big buttons in the dock say what each does; the choice list names them (keys 1 and 2).
@@ -735,6 +736,9 @@
         const offered = `${who(view, f.sender)} sent you ${cardName(ctx, f.card)} with ${f.amount || "no money"}.`;
         if (!view.legal_actions.includes("respond headhunt")) return `${offered} Headhunting it would take ${f.amount} of your own and your wallet holds ${obs.wallet}, so you can only secure the funds:`;
         return `${offered} Secure the funds, or headhunt the card:`;
+      }
+      if (path.length === 0 && view.legal_actions.includes("place") && !(obs.pending || []).length) {
+        return "You have no card to place this round: your Studio stays as it is.";
       }
       if (path[0] === "place" && path.length === 1) return "Place your cards: click what goes in first (and, in a full Studio, the card that moves to the Office), or choose here.";
       if (path[0] === "place" && path.length === 2) return "Now the second card:";
