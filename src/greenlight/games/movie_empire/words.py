@@ -445,6 +445,33 @@ def trend_text(trend: TrendCard) -> str:
     )
 
 
+def _following(state: MovieEmpireState, seat: int, plan: AnnualPlan) -> str:
+    """What following ``plan`` this round means for ``seat``, against the price of ignoring it."""
+    table, money = state.table, state.money[seat]
+    if plan.effect == "release_requirement":
+        lines = [(index, line) for index, line in enumerate(state.lines[seat]) if line is not None and not line.shut]
+        if not lines:
+            return f"you may release only {movie_that(plan.release_requirement)} (you have no line yet)"
+        barred = [line_title(table, index, line) for index, line in lines if not holds(plan.release_requirement, metrics(table, line))]
+        if not barred:
+            return f"you may release only {movie_that(plan.release_requirement)} (your lines meet that as they stand)"
+        return f"you may release only {movie_that(plan.release_requirement)}, so {join(barred)} could not premiere as it stands"
+    if plan.effect == "forbid_take_stage":
+        stage = STAGES[plan.forbidden_stage]
+        return f"you may not take {STAGE_WORDS[stage]} ({STAGE_COLOURS[stage]}) cards from the production board"
+    if plan.effect == "forbid_task":
+        return f"you may not use the {join([f'“{TASK_ACTIONS[TASKS[task]]}”' for task in sorted(plan.forbidden_tasks)], 'or')} spaces"
+    if plan.effect == "lose_money":
+        lost = min(plan.amount, money)
+        return f"you lose {lost} money ({money - lost} left)"
+    if plan.effect == "gain_money":
+        return f"you gain {plan.amount} money ({money + plan.amount} in all)"
+    if plan.effect == "give_cards":
+        held = len(state.hands[seat])
+        return f"you give {min(plan.amount, held)} of your {held} cards to the player on your left"
+    return "it changes nothing for you"
+
+
 def plan_text(plan: AnnualPlan) -> str:
     """The effect of an annual plan in sentences."""
     exempt = " A player exempt from the plan ignores it."
@@ -871,7 +898,7 @@ def describe_action(state: MovieEmpireState, seat: int, action: Action) -> str:
     if isinstance(action, Exempt):
         plan = table.plans[state.plan or ""]
         if action.way == "decline":
-            return f"Follow the annual plan “{plan.text}” this round"
+            return f"Follow the annual plan “{plan.text}” this round: {_following(state, seat, plan)}"
         if action.way == "free":
             return "Ignore the annual plan for free (your sympathy is +3 or more)"
         if action.way == "dossier":
