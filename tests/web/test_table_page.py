@@ -306,6 +306,9 @@ def test_an_open_seat_is_taken_from_the_lobby(browser: Any, pages: list[Any], se
     lobby = open_page(browser, pages, f"{server.url}/")
     button = f'li[data-table="{table_id}"] button.take-seat[data-seat="1"]'
     lobby.wait_for_selector(button)
+    # The table is named by its game and when it began, not by its id (a code that means nothing to a person).
+    entry = lobby.locator(f'li[data-table="{table_id}"]').inner_text()
+    assert table_id not in entry and entry.startswith("Cinecitta 1937 · started just now"), entry
     lobby.once("dialog", lambda dialog: dialog.accept("Dee"))
     lobby.click(button)
     lobby.wait_for_selector("#seats .seat.mine")

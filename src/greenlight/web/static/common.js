@@ -360,6 +360,16 @@ document.addEventListener("click", (event) => {
 (function () {
   const G = window.Greenlight;
   const chosen = new Map();
+  /** How long ago a moment (epoch seconds) was, in words: "just now", "5 min ago", "3 h ago", "2 days ago". */
+  G.sinceWords = function (seconds) {
+    const minutes = Math.floor((Date.now() / 1000 - seconds) / 60);
+    if (!Number.isFinite(minutes) || minutes < 1) return "just now";
+    if (minutes < 60) return `${minutes} min ago`;
+    const hours = Math.floor(minutes / 60);
+    if (hours < 48) return `${hours} h ago`;
+    return `${Math.floor(hours / 24)} days ago`;
+  };
+
   G.narrowScreen = () => window.matchMedia("(max-width: 700px)").matches;
 
   /** A <details> whose <summary> holds ``summary`` and whose body holds ``body``; ``key`` remembers the reader's choice. */

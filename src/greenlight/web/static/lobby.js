@@ -212,7 +212,7 @@
     }
     created.hidden = false;
     G.clear(created).append(
-      el("h2", { text: `${table.title}: table ${table.id} is ready` }),
+      el("h2", { text: `${table.title}: your table is ready` }),
       el("p", { text: "Each link below is the key to one seat: open yours, and send each other person theirs. The links are shown only now (this browser remembers them under “Your seats”)." }),
       el(
         "ul",
@@ -331,7 +331,8 @@
             return el(
               "li",
               { dataset: { table: t.id } },
-              el("a", { href: `/tables/${encodeURIComponent(t.id)}`, text: `${t.title} · ${t.id}` }),
+              // Named by when it began or ended, not by its id (an internal code to a person).
+              el("a", { href: `/tables/${encodeURIComponent(t.id)}`, text: `${t.title} · ${t.finished_at ? `finished ${G.sinceWords(t.finished_at)}` : `started ${G.sinceWords(t.created_at)}`}` }),
               el("span", { class: "muted", text: ` ${t.num_players} players: ${seats} · move ${t.version}` }),
               status === "finished" ? el("a", { href: `/tables/${encodeURIComponent(t.id)}/replay`, class: "replay-link", text: " replay" }) : null,
               t.seats.filter((s) => s.open).map((s) => el("button", { type: "button", class: "take-seat", dataset: { seat: String(s.seat) }, onclick: () => takeSeat(t, s) }, `Take seat ${s.seat + 1}`))
