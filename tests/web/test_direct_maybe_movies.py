@@ -201,6 +201,8 @@ def test_a_whole_game_played_on_the_board(browser: Any, server: Server, size: st
             shared = page.evaluate(SHARED_TITLES)
             assert not shared, f"two different cards show the same title: {shared}"
             check_moves_read_apart(page)
+            held = page.locator("#dock .mm-hand [data-card]").evaluate_all("nodes => nodes.map((node) => node.dataset.card)")
+            assert held == sorted(held, key=lambda card: ("YNC".find(card[0]) % 4, card)), f"the hand is out of its order: {held}"
             if any(action.startswith("slot ") for action in legal):
                 # Where does the card go: the card itself stands by the question (it is in no row or hand meanwhile).
                 added = page.evaluate("Greenlight.tablePage.view.observation.edit.added")

@@ -578,7 +578,9 @@
     /** Your vote cards and personal movie cards, docked above the decision: click one to vote it or add it. */
     hand(root, view, ctx) {
       const obs = view.observation;
-      const hand = obs.hand || [];
+      // In one order all game long (YES, NO, then CHANGE cards): cards back from a CHANGE re-vote went to the end.
+      const kindOrder = { Y: 0, N: 1, C: 2 };
+      const hand = [...(obs.hand || [])].sort((a, b) => (kindOrder[a[0]] ?? 3) - (kindOrder[b[0]] ?? 3) || a.localeCompare(b));
       const personal = obs.personal && view.seat !== null ? obs.personal[view.seat] || [] : [];
       const pctx = ctx;
       const voting = obs.phase === "vote" && legalOf(view).length > 0;
