@@ -306,7 +306,7 @@
       items.push(node);
     });
     if (slots) items.push(gap(row.length));
-    return el("div", { class: "mm-row mm-pitch-row" }, items.length ? items : noneYet(obs.phase === "pitch" && view.seat === obs.active ? "Click market cards to add them to your pitch." : "No card pitched yet."));
+    return el("div", { class: "mm-row mm-pitch-row" }, items.length ? items : noneYet(obs.phase === "pitch" && view.seat === obs.active ? (obs.options.blockbuster_budgets ? "Click market cards to add them to your pitch, in the order they are read." : "Click market cards to add them to your pitch, from left to right.") : "No card pitched yet."));
   }
 
   function needTokens(view) {
