@@ -1,7 +1,7 @@
 """The terminal board of Movie Empire: an observation drawn in words (rich markup), from ``words`` only.
 
-Cards are named with their code beside the name ("Colour Grading (PY03)") since
-the terminal player types codes; every other text is the same as the web's.
+Cards are named with their code beside the name ("Colour Grading (PY03)", the
+code dimmed) since the terminal player may type codes; every other text is the same as the web's.
 """
 
 from __future__ import annotations
@@ -41,8 +41,8 @@ def _title(table: Tables, card: str) -> str:
     info = table.production.get(card)
     if info is not None and not info.is_joker:
         colour = _MARKUP[STAGES[info.stage]]
-        return f"[{colour}]{name}[/{colour}] ({card})"
-    return f"{name} ({card})"
+        return f"[{colour}]{name}[/{colour}] [dim]({card})[/dim]"
+    return f"{name} [dim]({card})[/dim]"
 
 
 def _card(table: Tables, card: str) -> str:
@@ -141,7 +141,7 @@ def _board(table: Tables, obs: MovieEmpireObservation, who: _Who) -> str:
     groups: dict[str, list[str]] = {"production": [], "script": [], "star": [], "other": []}
     for space in obs["spaces"]:
         info = table.space_by_id[space["id"]]
-        name = f"{escape(space_name(table, info))} ({space['id']})"
+        name = f"{escape(space_name(table, info))} [dim]({space['id']})[/dim]"
         occupant = []
         if space["assistant"] is not None:
             occupant.append(f"{who(space['assistant'])}'s assistant")
