@@ -155,3 +155,63 @@ def test_two_pending_cards_are_listed_in_card_table_order_r9_r10() -> None:
         rules.apply(state, seat, Respond(choice))
     assert state.pending == [[], ["D2", "A3"], ["C4"]]
     assert GAME.legal_actions(state, 1) == [Place((("D2", None), ("A3", None))), Place((("A3", None), ("D2", None)))]
+
+
+# -- found by the full run of 2026-12-08 (docs/mutation.md) ---------------------------------------------------
+
+
+def test_a_seed_always_deals_the_same_hands() -> None:
+    """§3: the deck is shuffled by the seeded stream named for this game and its deal, so a record's seed replays the
+    very same game in every version (records and golden games rely on it).
+
+    Kills setup's changed ``Stream("cinecitta", "deal", seed)`` (another stream name or purpose deals other hands).
+    """
+    state = GAME.new_state(3, seed=1)
+    assert state.hands == [
+        ["C6", "A2", "C2", "A6", "C5", "D5", "C3", "A8"],
+        ["S5", "D2", "A9", "C9", "A3", "D9", "S9", "S3"],
+        ["D6", "D3", "S8", "D8", "A5", "P9", "S6", "S2"],
+    ]
+    assert GAME.new_state(5, seed=2).hands[4] == ["S2", "A2", "C7", "A5", "S7", "D5", "A7"]
+
+
+def test_every_step_is_a_simultaneous_decision_with_its_prompt() -> None:
+    """§4 steps 1-3 (R37): offers, responses and placements are made by every seat at once, in secret, each step with
+    its own question; the seats that have committed are listed, those still to act are the decision's players.
+
+    Kills decision()'s dropped ``simultaneous=True`` and ``prompt=PROMPTS[step]``.
+    """
+    state = GAME.new_state(3, seed=6)
+    seen: dict[str, set[tuple[bool, str]]] = {}
+    while not GAME.is_terminal(state):
+        decision = GAME.decision(state)
+        seen.setdefault(decision.kind, set()).add((decision.simultaneous, decision.prompt))
+        assert set(decision.players) | set(decision.committed) == {0, 1, 2}
+        assert not set(decision.players) & set(decision.committed)
+        seat = decision.players[0]
+        GAME.apply(state, seat, GAME.legal_actions(state, seat)[-1])
+    assert seen == {
+        OFFER: {(True, "Put one staff card and some money in your folder for your partner.")},
+        RESPOND: {(True, "Secure the funds in the folder you received, or headhunt its card.")},
+        PLACE: {(True, "Place your pending cards in your Studio.")},
+    }
+
+
+def test_a_folder_is_seen_only_by_its_sender_and_its_recipient() -> None:
+    """§4 step 1: a folder passes face down; only the seat that filled it and the seat that receives it learn its card
+    and money, when it is passed and when it comes back. A third seat's view of the events never holds it.
+
+    Kills resolve_offers' ``audience=(seat, target)`` made public (``audience=None``, or left out).
+    """
+    state = GAME.new_state(4, seed=3)
+    passed = returned = 0
+    while not GAME.is_terminal(state):
+        seat = GAME.decision(state).players[0]
+        for event in GAME.apply(state, seat, GAME.legal_actions(state, seat)[0]):
+            if event.kind == "folder_passed":
+                passed += 1
+                assert event.audience == (event.data["sender"], event.data["recipient"]), event
+            elif event.kind == "folder_returned":
+                returned += 1
+                assert event.audience == (event.data["sender"], event.data["recipient"]), event
+    assert passed == returned == 4 * 7

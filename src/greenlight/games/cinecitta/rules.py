@@ -127,21 +127,6 @@ def folder_sent(state: CinecittaState, seat: int) -> Folder | None:
 # -- decisions and legal actions ------------------------------------------------------
 
 
-def waiting_seats(state: CinecittaState) -> tuple[int, ...]:
-    """Seats that still owe a commitment in the current step (R37: every seat commits)."""
-    commitments: Sequence[object]
-    step = state.step
-    if step == OFFER:
-        commitments = state.offers
-    elif step == RESPOND:
-        commitments = state.responses
-    elif step == PLACE:
-        commitments = state.plans
-    else:
-        return ()
-    return tuple([seat for seat, made in enumerate(commitments) if made is None])
-
-
 PROMPTS = {
     OFFER: "Put one staff card and some money in your folder for your partner.",
     RESPOND: "Secure the funds in the folder you received, or headhunt its card.",
