@@ -43,12 +43,6 @@ _VOTE_STARTED: dict[tuple[tuple[int, ...], int], Event] = {}
 _VOTE_EVENTS: dict[tuple[int, str, bool], tuple[Event, Event]] = {}
 
 
-def waiting_voters(state: MaybeMoviesState) -> tuple[int, ...]:
-    """Voters who have not chosen yet."""
-    votes = state.votes
-    return tuple(seat for seat in state.voters if votes[seat] is None)
-
-
 def commit_vote(state: MaybeMoviesState, seat: int, card: str, events: list[Event], automatic: bool = False) -> None:
     """Store a secret vote; the card stays in hand until the reveal. Only *that* a seat chose is public."""
     state.votes[seat] = card
