@@ -22,8 +22,12 @@ error_console = Console(stderr=True, highlight=False)
 
 
 def fail(message: str) -> typer.Exit:
-    """Print an error in red and return the exit to raise (the message is shown as written, brackets and all)."""
-    error_console.print(f"[red]error:[/red] {escape(message)}")
+    """Print an error in red and return the exit to raise (the message is shown as written, brackets and all).
+
+    Not wrapped by rich (the terminal wraps it): a file path in the message stays whole, to copy, and whatever the
+    width of the console.
+    """
+    error_console.print(f"[red]error:[/red] {escape(message)}", soft_wrap=True)
     return typer.Exit(code=2)
 
 
