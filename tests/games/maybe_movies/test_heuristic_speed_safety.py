@@ -9,17 +9,16 @@
 from __future__ import annotations
 
 import random
-from copy import deepcopy
 
 import pytest
 
-from greenlight.core.bot import Bot, RandomBot, SeatView
+from greenlight.core.bot import SeatView
 from greenlight.core.spec import OptionValue
 from greenlight.games.maybe_movies import GAME
 from greenlight.games.maybe_movies.actions import Pick
 from greenlight.games.maybe_movies.bots import SAMPLES, HeuristicBot, _Unshuffled, _World
 from greenlight.games.maybe_movies.state import CHANGE_EDIT, MOVIE_PICK, VOTE, MaybeMoviesState
-from tests.games.maybe_movies.test_bots import _twin
+from tests.games.maybe_movies.test_bots import choices_compared_with_twins
 
 EVERY_EXPANSION: dict[str, OptionValue] = {"trendsetter_tricks": True, "breaking_changes": True, "blockbuster_budgets": True}
 
@@ -124,25 +123,7 @@ def test_no_choice_depends_on_other_hands_with_the_expansions(options: dict[str,
     """As tests/games/maybe_movies/test_bots.py checks it for the base game and Breaking Changes: a copy of the bot
     given a twin position (hidden cards of two other seats exchanged, draw pile reversed, stream reseeded; the same
     observation) chooses as the bot does, through whole games, text rows included."""
-    compared = 0
-    for seed in range(3):
-        state = GAME.new_state(4, seed, options)
-        me = 3
-        bots: list[Bot] = [RandomBot(seed * 4 + seat) for seat in range(3)] + [HeuristicBot(seed)]
-        while not GAME.is_terminal(state):
-            seat = GAME.decision(state).players[0]
-            view = SeatView(GAME, state, seat)
-            if seat == me and len(view.legal_actions()) > 1:
-                twin = _twin(state, me)
-                if twin is not None:
-                    copy = deepcopy(bots[me])
-                    action = bots[me].choose(view)
-                    assert copy.choose(SeatView(GAME, twin, me)) == action
-                    compared += 1
-                    GAME.apply(state, seat, action)
-                    continue
-            GAME.apply(state, seat, bots[seat].choose(view))
-    assert compared > 30
+    assert choices_compared_with_twins(options) > 30
 
 
 @pytest.mark.parametrize("num_players", [3, 6])
