@@ -154,3 +154,13 @@ def test_a_cpu_time_budget_stops_the_search() -> None:
     assert 0.2 <= spent < 1.5
     with pytest.raises(ValueError, match="clock must be one of"):
         SearchConfig(clock="sundial")
+
+
+def test_worlds_of_one_information_state_with_different_legal_actions_do_not_stop_the_search() -> None:
+    """Deeper in ISMCTS's tree, worlds drawn for one information-state key may offer different legal actions; the
+    search allows it (OpenSpiel's ``allow_inconsistent_action_sets``). Without it these Maybe Movies games (seeds
+    found by trying 40) stopped with a KeyError in OpenSpiel's expand step."""
+    for seed in (2, 3, 19):
+        report = run_arena("maybe-movies", 3, ["random", "openspiel-ismcts:sims=4", "medium"], games=1, seed=seed)
+        (row,) = report.rows
+        assert row.length > 0 and sum(row.returns) == pytest.approx(1.0)

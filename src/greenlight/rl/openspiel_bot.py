@@ -183,6 +183,9 @@ class OpenSpielISMCTS(Bot):
                 max_simulations=self.simulations if self.simulations is not None else 2**62,
                 random_state=random_state,
                 final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+                # Deeper in the tree, worlds drawn for one information-state key may differ in legal actions (a
+                # KeyError in OpenSpiel's expand step otherwise, met once in a few arena games of Maybe Movies).
+                allow_inconsistent_action_sets=True,
                 seconds=self.seconds,
                 clock=self.clock,
             )
